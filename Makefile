@@ -1,0 +1,27 @@
+# Two commands on a fresh machine: `make demo` and `make test`. Both create the venv they need.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q torch==2.13.0  # the CPU build; an unpinned torch pulls a multi-GB CUDA build
+	$(BIN)/pip install -q -e ".[rl,dev]"
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/cardboard play lords_of_war --agents greedy,random --games 100 --seed 1
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/pip install -q -e ".[bench]"
+	$(BIN)/python benchmarks/playout.py
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info

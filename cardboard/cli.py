@@ -1,0 +1,136 @@
+"""The ``cardboard`` command line.
+
+    cardboard games
+    cardboard agents
+    cardboard play lords_of_war --agents greedy,random --games 100 --seed 1
+    cardboard show lords_of_war --seed 1 [--agents greedy,random] [--open]
+
+Agents are separated by commas; an agent's parameters follow a colon as
+``key=value`` pairs, also comma-separated (``greedy:samples=4,random``): a
+token with '=' always belongs to the agent before it.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+import numpy as np
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from cardboard import registry
+from cardboard.envs.errors import CardboardError
+from cardboard.envs.protocol import CHANCE, sample_chance
+from cardboard.evaluation.match import play_match, summarize, wilson_interval
+
+
+def _game_options(pairs: Sequence[str]) -> dict[str, object]:
+    options: dict[str, object] = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq:
+            raise CardboardError(f"--option {pair!r}: expected key=value")
+        options[key] = value.split(",") if "," in value else value
+    return options
+
+
+def _two_agents(text: str, game) -> tuple:
+    specs = registry.split_agent_specs(text)
+    if len(specs) != 2:
+        raise CardboardError(f"--agents needs exactly two agents, got {len(specs)}: {specs}")
+    return tuple(registry.make_agent(spec, game) for spec in specs)
+
+
+def cmd_play(args: argparse.Namespace, console: Console) -> int:
+    game = registry.make_game(args.game, **_game_options(args.option))
+    agents = _two_agents(args.agents, game)
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[score]}"), TimeElapsedColumn(), TimeRemainingColumn())
+    wins = [0, 0, 0]
+    with Progress(*columns, console=console, disable=args.quiet) as progress:
+        task = progress.add_task(f"{agents[0].name} vs {agents[1].name}", total=args.games, score="")
+
+        def on_game(record) -> None:
+            mine, theirs = record.returns[record.seats.index(0)], record.returns[record.seats.index(1)]
+            wins[0 if mine > theirs else 2 if mine < theirs else 1] += 1
+            progress.update(task, advance=1, score=f"W/D/L {wins[0]}/{wins[1]}/{wins[2]}")
+
+        records = play_match(game, agents, args.games, args.seed, on_game)
+    summary = summarize((agents[0].name, agents[1].name), records)
+    table = Table(title=f"{args.game}: {args.games} games, seed {args.seed}, seats swapped every game")
+    for col in ("agent", "wins", "draws", "losses", "win rate (95% CI)", "ms / decision"):
+        table.add_column(col, justify="right" if col != "agent" else "left")
+    for k, (w, l) in enumerate(((summary.wins, summary.losses), (summary.losses, summary.wins))):
+        lo, hi = wilson_interval(w, summary.games)
+        table.add_row(summary.names[k], str(w), str(summary.draws), str(l),
+                      f"{w / summary.games:.1%} ({lo:.1%}-{hi:.1%})", f"{1000 * summary.seconds_per_decision[k]:.3f}")
+    console.print(table)
+    console.print(f"mean game length: {summary.mean_turns:.1f} turns")
+    return 0
+
+
+def cmd_show(args: argparse.Namespace, console: Console) -> int:
+    game = registry.make_game(args.game, **_game_options(args.option))
+    agents = _two_agents(args.agents, game)
+    rng = np.random.default_rng(args.seed)
+    state = game.new_state(rng)
+    last_turn = -1
+    while not state.is_terminal():
+        if state.current_player == CHANCE:
+            state.apply(sample_chance(state, rng))
+            continue
+        if state.turn != last_turn:
+            console.print(f"\n[bold]turn {state.turn}: player {state.current_player} ({agents[state.current_player].name})")
+            last_turn = state.turn
+        action = agents[state.current_player].act(state, rng)
+        console.print(f"  {state.action_to_string(action)}")
+        state.apply(action)
+        if state.turn != last_turn or state.is_terminal():
+            console.print(game.render_ansi(state, None if args.open else state.current_player), markup=False, highlight=False)
+    console.print(f"returns: {state.returns().tolist()}")
+    return 0
+
+
+def cmd_list(names: dict[str, str], console: Console) -> int:
+    for name, summary in names.items():
+        console.print(f"[bold]{name}[/bold]  {summary}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cardboard", description="Card and board games for game-AI research.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("games", help="list the games")
+    sub.add_parser("agents", help="list the agents")
+    for name, help_text in (("play", "play a match between two agents"), ("show", "play one game and print it turn by turn")):
+        p = sub.add_parser(name, help=help_text)
+        p.add_argument("game", help="a game name (see 'cardboard games')")
+        p.add_argument("--agents", default="random,random", help="two agent specs, e.g. 'greedy:samples=2,random'")
+        p.add_argument("--seed", type=int, default=0)
+        p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (repeatable)")
+        if name == "play":
+            p.add_argument("--games", type=int, default=100)
+            p.add_argument("--quiet", action="store_true", help="no progress bar")
+        else:
+            p.add_argument("--open", action="store_true", help="show both hands")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    console = Console()
+    try:
+        if args.command == "games":
+            return cmd_list(registry.describe_games(), console)
+        if args.command == "agents":
+            return cmd_list(registry.describe_agents(), console)
+        return (cmd_play if args.command == "play" else cmd_show)(args, console)
+    except CardboardError as exc:
+        console.print(f"[red]error:[/red] {exc}", highlight=False)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

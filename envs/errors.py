@@ -1,0 +1,36 @@
+"""Typed errors shared by every game, agent and tool in cardboard.
+
+Each error names what was wrong and, where there is a closed set of valid
+choices, lists them. A state that raises one of these is left unchanged.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+class CardboardError(Exception):
+    """Base class of every error cardboard raises on purpose."""
+
+
+class IllegalActionError(CardboardError, ValueError):
+    """An action that is not legal in the current state (the state is unchanged)."""
+
+
+class ProtocolError(CardboardError, RuntimeError):
+    """A forward-model call made at the wrong kind of node (e.g. chance outcomes at a player node)."""
+
+
+class CardDataError(CardboardError, ValueError):
+    """A malformed card or army data file."""
+
+
+class UnknownNameError(CardboardError, ValueError):
+    """An unknown game, agent, option or similar name; the message lists the known ones."""
+
+    def __init__(self, kind: str, name: object, known: Iterable[str]):
+        self.kind, self.name, self.known = kind, name, sorted(known)
+        super().__init__(f"unknown {kind} {name!r}; known: {', '.join(self.known) or '(none)'}")
+
+
+class InvalidParameterError(CardboardError, ValueError):
+    """A known option or parameter with a value it cannot take."""

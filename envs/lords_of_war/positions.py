@@ -1,0 +1,91 @@
+"""Build Lords of War positions by hand: for rules tests, puzzles and search experiments.
+
+    state = build_position(game, board={"c4": (0, "Orc Ravager"), "c5": (1, "Dwarf Marauder")},
+                           hands=(["Orc General"], ["Dwarf General"]), player=0)
+
+Squares are absolute names ("a1".."f7", column letter from player 0's left, row 1 at
+player 0's edge). Cards are named; each name takes the next unused copy of that card
+in the owner's army. Every card not named goes to its owner's deck below any
+``deck_tops`` cards, so every position conserves all 72 cards.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from ..errors import CardDataError
+from . import rules as R
+from .constants import ARMY_SIZE, COLS, HAND_SIZE, ROWS
+from .state import LordsOfWarGame, LordsOfWarState
+
+_PHASES = {"opening": R.PH_OPENING, "deploy": R.PH_DEPLOY, "reinforce": R.PH_REINFORCE}
+
+
+def square_index(name: str) -> int:
+    """'c4' -> absolute square index."""
+    if len(name) != 2 or name[0] not in "abcdef"[:COLS] or not name[1].isdigit() or not 1 <= int(name[1]) <= ROWS:
+        raise ValueError(f"bad square {name!r}: use a1..f7")
+    return (int(name[1]) - 1) * COLS + "abcdef".index(name[0])
+
+
+def build_position(
+    game: LordsOfWarGame,
+    board: Mapping[str, tuple[int, str]] = {},
+    hands: Sequence[Sequence[str]] = ((), ()),
+    deck_tops: Sequence[Sequence[str]] = ((), ()),
+    dead: Sequence[Sequence[str]] = ((), ()),
+    player: int = 0,
+    phase: str = "deploy",
+    turn: int = 10,
+    known: Sequence[str] = (),
+    placed: str | None = None,
+    fought: Sequence[str] = (),
+) -> LordsOfWarState:
+    """A state with the given cards; ``known`` names opponent-visible hand cards ('p:Name')."""
+    free = [list(range(p * ARMY_SIZE, (p + 1) * ARMY_SIZE)) for p in range(2)]
+
+    def take(p: int, name: str) -> int:
+        for c in free[p]:
+            if game.card_names[c] == name:
+                free[p].remove(c)
+                return c
+        raise CardDataError(f"player {p} has no unused card named {name!r}")
+
+    s = np.full(R.STATE_LEN, -1, dtype=np.int16)
+    s[R.KNOWN:R.KNOWN + 2 * ARMY_SIZE] = 0
+    s[R.FOUGHT:R.FOUGHT + R.NSQ] = 0
+    s[R.NHAND:R.NCMD + 2] = 0
+    for sq_name, (p, name) in board.items():
+        s[R.BOARD + square_index(sq_name)] = take(p, name)
+    for p in range(2):
+        if len(hands[p]) > HAND_SIZE:
+            raise ValueError(f"player {p}: at most {HAND_SIZE} cards in hand")
+        cards = sorted(take(p, n) for n in hands[p])
+        s[R.HAND + p * HAND_SIZE:R.HAND + p * HAND_SIZE + len(cards)] = cards
+        s[R.NHAND + p] = len(cards)
+        for c in (take(p, n) for n in dead[p]):
+            s[R.DEAD + p * ARMY_SIZE + s[R.NDEAD + p]] = c
+            s[R.NDEAD + p] += 1
+            s[R.NCMD + p] += game.cards[c, R.F_CMD]
+        tops = [take(p, n) for n in deck_tops[p]]
+        deck = free[p] + tops[::-1]  # the top card is last
+        s[R.DECK + p * ARMY_SIZE:R.DECK + p * ARMY_SIZE + len(deck)] = deck
+        s[R.NDECK + p] = len(deck)
+    for entry in known:
+        p, name = entry.split(":", 1)
+        hand = s[R.HAND + int(p) * HAND_SIZE:R.HAND + int(p) * HAND_SIZE + s[R.NHAND + int(p)]]
+        match = [c for c in hand if game.card_names[c] == name and not s[R.KNOWN + c]]
+        if not match:
+            raise ValueError(f"known card {entry!r} is not in that hand")
+        s[R.KNOWN + match[0]] = 1
+    for sq_name in fought:
+        s[R.FOUGHT + square_index(sq_name)] = 1
+    if phase not in _PHASES:
+        raise ValueError(f"phase must be one of {sorted(_PHASES)}")
+    s[R.PLAYER] = player
+    s[R.PHASE] = _PHASES[phase]
+    s[R.TURN] = turn
+    s[R.PLACED] = square_index(placed) if placed else -1
+    s[R.EXTRA] = 0
+    return LordsOfWarState(game, s)

@@ -1,0 +1,627 @@
+"""Lords of War rules: pure state and transitions, compiled with numba.
+
+The whole game state is ONE flat ``int16`` array (layout below), so a clone is
+one array copy, and every rule is a ``@njit`` kernel that works on it in
+place. The static card table (``cards``, built by ``cards.build_card_table``)
+is a second ``int16`` array shared by all states of a game.
+
+Geometry: 7 rows x 6 columns, square = row * 6 + col. Row 0 is player 0's
+back edge, row 6 player 1's. Directions N, NE, E, SE, S, SW, W, NW (0..7) are
+absolute in player 0's frame (N = +row). A card's arrows are stored in the
+owner's frame in the data file and turned by 180 degrees for player 1 (cards
+face their owner, 000 §1.1(B) deployment), so the table holds absolute arrows.
+
+Actions name squares in the ACTING player's frame ("ego" squares: player 1's
+square e is absolute square 41 - e), so one policy serves both seats.
+
+Turn = phases, each decision by the same player (000 §1.1(A) "Decisions"):
+  OPENING  "issuing the challenge": place a card on your opening square, draw.
+  DEPLOY   place a hand card by the engagement rule and its exceptions.
+  TARGET   only when the placed card is ranged with an enemy in its grid:
+           shoot one enemy in the grid, or hold fire (and melee instead).
+  REINFORCE draw the top card or recall an eligible unit (when possible).
+Elimination (simultaneous, global, strict >) runs between DEPLOY/TARGET and
+REINFORCE; the rules README lists every decision taken where the papers are
+ambiguous.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .constants import (
+    A_DEPLOY,
+    A_DRAW,
+    A_HOLD_FIRE,
+    A_RECALL,
+    A_TARGET,
+    ARMY_SIZE,
+    COLS,
+    HAND_SIZE,
+    MAX_RANGED_OFFSETS,
+    MAX_TURNS,
+    NUM_ACTIONS,
+    NUM_SQUARES,
+    OPENING_SQUARES,
+    ROWS,
+    WIN_COMMAND,
+    WIN_ELIMINATED,
+)
+
+NSQ = NUM_SQUARES
+OPEN0, OPEN1 = OPENING_SQUARES
+
+# ---- state layout -------------------------------------------------------------------------------
+BOARD = 0  # NSQ: card id or -1
+HAND = BOARD + NSQ  # 2 x HAND_SIZE: card ids sorted ascending, -1 padded
+DECK = HAND + 2 * HAND_SIZE  # 2 x ARMY_SIZE: positions 0..ndeck-1, top card last
+DEAD = DECK + 2 * ARMY_SIZE  # 2 x ARMY_SIZE: eliminated piles in order of elimination
+KNOWN = DEAD + 2 * ARMY_SIZE  # per card id: 1 if it is in its owner's hand and known to the opponent
+FOUGHT = KNOWN + 2 * ARMY_SIZE  # NSQ: the unit took part in a combat that eliminated an enemy this turn
+NHAND = FOUGHT + NSQ  # 2
+NDECK = NHAND + 2  # 2
+NDEAD = NDECK + 2  # 2
+NCMD = NDEAD + 2  # 2: Command cards eliminated
+PLAYER = NCMD + 2
+PHASE = PLAYER + 1
+TURN = PHASE + 1
+PLACED = TURN + 1  # square of the card placed this turn, or -1
+EXTRA = PLACED + 1  # 1 once the active player has earned the General's extra turn
+WINNER = EXTRA + 1  # -1 running, 0 / 1 winner, 2 draw
+STATE_LEN = WINNER + 1
+
+# decision phases (visible) and transient phases (only inside _settle)
+PH_OPENING, PH_DEPLOY, PH_TARGET, PH_REINFORCE, PH_OVER = 0, 1, 2, 3, 4
+NUM_PHASES = 5
+_PH_ELIMINATE, _PH_AFTER_COMBAT, _PH_END_TURN = 10, 11, 12
+
+# ---- card table layout --------------------------------------------------------------------------
+F_ATK = 0  # 8: attack per absolute direction
+F_RATK = 8  # 8: attack per direction in the owner's frame (for observations)
+F_DEF = 16
+F_RANK = 17
+F_CLASS = 18
+F_CMD = 19
+F_GEN = 20
+F_SUPPORT = 21
+F_RDMG = 22  # missile damage (0: not ranged)
+F_AMASK = 23  # bitmask of absolute arrow directions
+F_TYPE = 24  # index into the game's list of card types
+F_RN = 25  # number of ranged-grid offsets
+F_RG = 26  # MAX_RANGED_OFFSETS pairs (d_row, d_col), absolute
+NUM_CARD_FIELDS = F_RG + 2 * MAX_RANGED_OFFSETS
+
+# scratch space behind the legal-action ids in the buffer every state owns
+SCRATCH = NUM_ACTIONS
+EMASK, FADJ, ENGAGED = 0, NSQ, 2 * NSQ  # regions of the scratch (see scan_board)
+BUFFER_LEN = NUM_ACTIONS + 3 * NSQ
+
+DIR_DROW = np.array([1, 1, 0, -1, -1, -1, 0, 1], dtype=np.int64)
+DIR_DCOL = np.array([0, 1, 1, 1, 0, -1, -1, -1], dtype=np.int64)
+
+
+def _neighbour_table() -> np.ndarray:
+    table = np.full((NSQ, 8), -1, dtype=np.int64)
+    for sq in range(NSQ):
+        r, c = divmod(sq, COLS)
+        for d in range(8):
+            r2, c2 = r + DIR_DROW[d], c + DIR_DCOL[d]
+            if 0 <= r2 < ROWS and 0 <= c2 < COLS:
+                table[sq, d] = r2 * COLS + c2
+    return table
+
+
+NEIGH = _neighbour_table()
+
+_JIT = dict(cache=True, nogil=True)
+
+
+@njit(**_JIT)
+def ego(sq, player):
+    """Absolute square <-> the player's own frame (the map is its own inverse)."""
+    return sq if player == 0 else NSQ - 1 - sq
+
+
+@njit(**_JIT)
+def scan_board(s, cards, p, scratch):
+    """One pass over the mat for player p, into ``scratch`` (3 x NSQ ints); returns (n_enemy, n_friend).
+
+    scratch[EMASK + sq]: bit d set when sq's neighbour in direction d holds an enemy of p;
+    scratch[FADJ + sq]: 1 when a unit of p is adjacent to sq;
+    scratch[ENGAGED + sq]: 1 when the unit on sq is engaged (an adjacent enemy's arrow points at it).
+    Inner loops stay free of calls: numba pays reference counting on every array argument.
+    """
+    for i in range(3 * NSQ):
+        scratch[i] = 0
+    n_enemy = 0
+    n_friend = 0
+    for sq in range(NSQ):
+        c = s[BOARD + sq]
+        if c < 0:
+            continue
+        owner = c // ARMY_SIZE
+        if owner == p:
+            n_friend += 1
+        else:
+            n_enemy += 1
+        for d in range(8):
+            t = NEIGH[sq, d]
+            if t < 0:
+                continue
+            if owner == p:
+                scratch[FADJ + t] = 1
+            else:
+                scratch[EMASK + t] |= 1 << ((d + 4) % 8)
+            ct = s[BOARD + t]
+            if cards[c, F_ATK + d] > 0 and ct >= 0 and ct // ARMY_SIZE != owner:
+                scratch[ENGAGED + t] = 1
+    return n_enemy, n_friend
+
+
+@njit(**_JIT)
+def _placeable(amask, support, emask_sq, fadj_sq, n_enemy, n_friend):
+    """The engagement rule and its two exceptions (000 §1.1(B) deployment), on scalars."""
+    return (
+        (amask & emask_sq) != 0  # an arrow points at an adjacent enemy
+        or (n_enemy == 0 and (fadj_sq != 0 or n_friend == 0))  # exception b: no enemy on the mat
+        or (support != 0 and fadj_sq != 0)  # exception a: a support unit beside a friend
+    )
+
+
+@njit(**_JIT)
+def _deploy_mode(s, cards, p, scratch, n_enemy, n_friend):
+    """0 normal; 1 no legal placement: any square next to an enemy (and show hand); 2 any empty square; 3 none."""
+    nh = s[NHAND + p]
+    any_empty = False
+    any_next_to_enemy = False
+    mode = 3
+    for sq in range(NSQ):
+        if s[BOARD + sq] >= 0:
+            continue
+        any_empty = True
+        em = scratch[EMASK + sq]
+        fa = scratch[FADJ + sq]
+        any_next_to_enemy |= em != 0
+        for k in range(nh):
+            c = s[HAND + p * HAND_SIZE + k]
+            if _placeable(cards[c, F_AMASK], cards[c, F_SUPPORT], em, fa, n_enemy, n_friend):
+                mode = 0
+                break
+        if mode == 0:
+            break
+    if mode != 0 and nh > 0 and any_empty:
+        mode = 1 if any_next_to_enemy else 2
+    return mode
+
+
+@njit(inline="always", **_JIT)
+def _recallable(s, p, sq, scratch):
+    """Recall conditions (000 §1.1(B) reinforcement): own unit, not engaged, not placed now, not just fought."""
+    c = s[BOARD + sq]
+    return (c >= 0 and c // ARMY_SIZE == p and sq != s[PLACED] and s[FOUGHT + sq] == 0
+            and scratch[ENGAGED + sq] == 0)
+
+
+@njit(**_JIT)
+def _range_target(cards, c, sq, k):
+    """Absolute square of the k-th grid offset of ranged card c on sq, or -1 when off the board."""
+    r = sq // COLS + cards[c, F_RG + 2 * k]
+    col = sq % COLS + cards[c, F_RG + 2 * k + 1]
+    if 0 <= r < ROWS and 0 <= col < COLS:
+        return r * COLS + col
+    return -1
+
+
+@njit(**_JIT)
+def _has_ranged_target(s, cards, sq):
+    c = s[BOARD + sq]
+    if cards[c, F_RDMG] == 0:
+        return False
+    owner = c // ARMY_SIZE
+    for k in range(cards[c, F_RN]):
+        t = _range_target(cards, c, sq, k)
+        if t >= 0 and s[BOARD + t] >= 0 and s[BOARD + t] // ARMY_SIZE != owner:
+            return True
+    return False
+
+
+@njit(**_JIT)
+def legal_actions(s, cards, buf):
+    """Write the legal action ids, increasing, to buf[:n] and return n (buf also holds scratch space)."""
+    ph = s[PHASE]
+    p = s[PLAYER]
+    n = 0
+    nh = s[NHAND + p]
+    if ph == PH_OPENING:
+        e = ego(OPEN0 if p == 0 else OPEN1, p)
+        for k in range(nh):
+            buf[n] = A_DEPLOY + k * NSQ + e
+            n += 1
+    elif ph == PH_DEPLOY:
+        scratch = buf[SCRATCH:]
+        n_enemy, n_friend = scan_board(s, cards, p, scratch)
+        mode = _deploy_mode(s, cards, p, scratch, n_enemy, n_friend)
+        if mode == 3:
+            return 0
+        cand = scratch[ENGAGED:ENGAGED + NSQ]  # reuse: the empty squares a card could go to, in ego order
+        n_cand = 0
+        for e in range(NSQ):
+            sq = e if p == 0 else NSQ - 1 - e
+            if s[BOARD + sq] < 0 and (mode == 2 or scratch[EMASK + sq] != 0 or (mode == 0 and (
+                    scratch[FADJ + sq] != 0 or n_enemy == 0))):
+                cand[n_cand] = e
+                n_cand += 1
+        for k in range(nh):
+            c = s[HAND + p * HAND_SIZE + k]
+            amask = cards[c, F_AMASK]
+            support = cards[c, F_SUPPORT]
+            for i in range(n_cand):
+                e = cand[i]
+                sq = e if p == 0 else NSQ - 1 - e
+                if mode != 0 or _placeable(amask, support, scratch[EMASK + sq], scratch[FADJ + sq], n_enemy, n_friend):
+                    buf[n] = A_DEPLOY + k * NSQ + e
+                    n += 1
+    elif ph == PH_TARGET:
+        sq = s[PLACED]
+        c = s[BOARD + sq]
+        mark = buf[SCRATCH:SCRATCH + NSQ]
+        for e in range(NSQ):
+            mark[e] = 0
+        for k in range(cards[c, F_RN]):
+            t = _range_target(cards, c, sq, k)
+            if t >= 0 and s[BOARD + t] >= 0 and s[BOARD + t] // ARMY_SIZE != p:
+                mark[ego(t, p)] = 1
+        for e in range(NSQ):
+            if mark[e]:
+                buf[n] = A_TARGET + e
+                n += 1
+        buf[n] = A_HOLD_FIRE
+        n += 1
+    elif ph == PH_REINFORCE:
+        if nh < HAND_SIZE:
+            if s[NDECK + p] > 0:
+                buf[n] = A_DRAW
+                n += 1
+            scratch = buf[SCRATCH:]
+            scan_board(s, cards, p, scratch)
+            placed = s[PLACED]
+            for e in range(NSQ):
+                sq = e if p == 0 else NSQ - 1 - e
+                c = s[BOARD + sq]
+                if (c >= 0 and c // ARMY_SIZE == p and sq != placed and s[FOUGHT + sq] == 0
+                        and scratch[ENGAGED + sq] == 0):
+                    buf[n] = A_RECALL + e
+                    n += 1
+    return n
+
+
+@njit(**_JIT)
+def _take_from_hand(s, p, k):
+    base = HAND + p * HAND_SIZE
+    c = s[base + k]
+    nh = s[NHAND + p]
+    for i in range(k, nh - 1):
+        s[base + i] = s[base + i + 1]
+    s[base + nh - 1] = -1
+    s[NHAND + p] = nh - 1
+    return c
+
+
+@njit(**_JIT)
+def _add_to_hand(s, p, c):
+    base = HAND + p * HAND_SIZE
+    i = s[NHAND + p]
+    while i > 0 and s[base + i - 1] > c:
+        s[base + i] = s[base + i - 1]
+        i -= 1
+    s[base + i] = c
+    s[NHAND + p] += 1
+
+
+@njit(**_JIT)
+def _draw(s, p):
+    """Move the top card of p's deck into p's hand (a fresh, unknown card)."""
+    nd = s[NDECK + p]
+    if nd == 0 or s[NHAND + p] >= HAND_SIZE:
+        return
+    nd -= 1
+    c = s[DECK + p * ARMY_SIZE + nd]
+    s[DECK + p * ARMY_SIZE + nd] = -1
+    s[NDECK + p] = nd
+    s[KNOWN + c] = 0
+    _add_to_hand(s, p, c)
+
+
+@njit(**_JIT)
+def resolve_combat(s, cards, shooter, target, scratch):
+    """Simultaneous global elimination (000 §1.1(B) phase 2): total enemy attack > defence eliminates.
+
+    ``shooter`` (square of the ranged card that fired this turn, or -1) does not melee in this
+    combat; its missile damage adds to ``target``'s total. Sets FOUGHT, the piles, EXTRA and WINNER.
+    """
+    p = s[PLAYER]
+    incoming = scratch[0:NSQ]
+    dead = scratch[NSQ:2 * NSQ]
+    for sq in range(NSQ):
+        incoming[sq] = 0
+    for sq in range(NSQ):
+        c = s[BOARD + sq]
+        if c < 0 or sq == shooter:
+            continue
+        owner = c // ARMY_SIZE
+        for d in range(8):
+            a = cards[c, F_ATK + d]
+            if a > 0:
+                t = NEIGH[sq, d]
+                if t >= 0:
+                    ct = s[BOARD + t]
+                    if ct >= 0 and ct // ARMY_SIZE != owner:
+                        incoming[t] += a
+    if target >= 0:
+        incoming[target] += cards[s[BOARD + shooter], F_RDMG]
+    n_dead = 0
+    for t in range(NSQ):
+        ct = s[BOARD + t]
+        if ct >= 0 and incoming[t] > cards[ct, F_DEF]:
+            dead[n_dead] = t
+            n_dead += 1
+    if n_dead == 0:
+        return
+    for i in range(n_dead):  # who took part (recall condition 3)
+        t = dead[i]
+        owner = s[BOARD + t] // ARMY_SIZE
+        for d in range(8):
+            u = NEIGH[t, d]
+            if u >= 0 and u != shooter:
+                cu = s[BOARD + u]
+                if cu >= 0 and cu // ARMY_SIZE != owner and cards[cu, F_ATK + (d + 4) % 8] > 0:
+                    s[FOUGHT + u] = 1
+        if t == target:
+            s[FOUGHT + shooter] = 1
+    own_general = False
+    enemy_general = False
+    for i in range(n_dead):
+        t = dead[i]
+        ct = s[BOARD + t]
+        owner = ct // ARMY_SIZE
+        s[BOARD + t] = -1
+        s[FOUGHT + t] = 0
+        s[DEAD + owner * ARMY_SIZE + s[NDEAD + owner]] = ct
+        s[NDEAD + owner] += 1
+        if cards[ct, F_CMD]:
+            s[NCMD + owner] += 1
+        if cards[ct, F_GEN]:
+            if owner == p:
+                own_general = True
+            else:
+                enemy_general = True
+    if enemy_general and not own_general:
+        s[EXTRA] = 1  # the General's extra turn; none when both Generals fall together
+    lose0 = s[NDEAD] >= WIN_ELIMINATED or s[NCMD] >= WIN_COMMAND
+    lose1 = s[NDEAD + 1] >= WIN_ELIMINATED or s[NCMD + 1] >= WIN_COMMAND
+    if lose0 and lose1:
+        s[WINNER] = 2
+    elif lose0:
+        s[WINNER] = 1
+    elif lose1:
+        s[WINNER] = 0
+
+
+@njit(**_JIT)
+def _can_reinforce(s, cards, p, scratch):
+    if s[NHAND + p] >= HAND_SIZE:
+        return False
+    if s[NDECK + p] > 0:
+        return True
+    scan_board(s, cards, p, scratch)
+    found = False
+    for sq in range(NSQ):
+        found |= _recallable(s, p, sq, scratch)
+    return found
+
+
+@njit(**_JIT)
+def _settle(s, cards, buf):
+    """Run the automatic steps (elimination, turn changes, skipped phases) until a decision or the end."""
+    scratch = buf[SCRATCH:]
+    while True:
+        ph = s[PHASE]
+        p = s[PLAYER]
+        if ph == _PH_ELIMINATE:
+            resolve_combat(s, cards, -1, -1, scratch)
+            s[PHASE] = _PH_AFTER_COMBAT
+        elif ph == _PH_AFTER_COMBAT:
+            if s[WINNER] >= 0:
+                s[PHASE] = PH_OVER
+                return
+            s[PHASE] = PH_REINFORCE if _can_reinforce(s, cards, p, scratch) else _PH_END_TURN
+        elif ph == _PH_END_TURN:
+            for sq in range(NSQ):
+                s[FOUGHT + sq] = 0
+            s[PLACED] = -1
+            s[TURN] += 1
+            if s[EXTRA]:
+                s[EXTRA] = 0
+            else:
+                s[PLAYER] = 1 - p
+            if s[TURN] >= MAX_TURNS:
+                s[WINNER] = 2
+                s[PHASE] = PH_OVER
+                return
+            s[PHASE] = PH_OPENING if s[TURN] < 2 else PH_DEPLOY
+        elif ph == PH_DEPLOY:
+            empty = 0
+            for sq in range(NSQ):
+                empty += s[BOARD + sq] < 0
+            if s[NHAND + p] > 0 and empty > 0:
+                return  # some placement is always legal then (the no-legal-placement rule)
+            s[PHASE] = _PH_ELIMINATE  # nothing to place: the elimination phase still runs
+        else:
+            return
+
+
+@njit(**_JIT)
+def apply_unchecked(s, cards, a, buf):
+    """Play a legal action in place and settle to the next decision (callers check legality)."""
+    ph = s[PHASE]
+    p = s[PLAYER]
+    if ph == PH_OPENING or ph == PH_DEPLOY:
+        k = (a - A_DEPLOY) // NSQ
+        sq = ego((a - A_DEPLOY) % NSQ, p)
+        show_hand = False
+        if ph == PH_DEPLOY:
+            scratch = buf[SCRATCH:]
+            n_enemy, n_friend = scan_board(s, cards, p, scratch)
+            show_hand = _deploy_mode(s, cards, p, scratch, n_enemy, n_friend) != 0
+        c = _take_from_hand(s, p, k)
+        s[BOARD + sq] = c
+        s[KNOWN + c] = 0
+        if ph == PH_OPENING:
+            _draw(s, p)  # "issuing the challenge": place, then refresh the hand; no elimination
+            s[PHASE] = _PH_END_TURN
+        else:
+            s[PLACED] = sq
+            if show_hand:  # no legal placement: the hand is shown to the opponent
+                for i in range(s[NHAND + p]):
+                    s[KNOWN + s[HAND + p * HAND_SIZE + i]] = 1
+            s[PHASE] = PH_TARGET if _has_ranged_target(s, cards, sq) else _PH_ELIMINATE
+    elif ph == PH_TARGET:
+        if a == A_HOLD_FIRE:
+            resolve_combat(s, cards, -1, -1, buf[SCRATCH:])
+        else:
+            resolve_combat(s, cards, s[PLACED], ego(a - A_TARGET, p), buf[SCRATCH:])
+        s[PHASE] = _PH_AFTER_COMBAT
+    elif ph == PH_REINFORCE:
+        if a == A_DRAW:
+            _draw(s, p)
+        else:
+            sq = ego(a - A_RECALL, p)
+            c = s[BOARD + sq]
+            s[BOARD + sq] = -1
+            _add_to_hand(s, p, c)
+            s[KNOWN + c] = 1  # the opponent saw it leave the mat
+        s[PHASE] = _PH_END_TURN
+    _settle(s, cards, buf)
+
+
+@njit(**_JIT)
+def apply_checked(s, cards, a, buf, n_cached):
+    """Play ``a`` if legal; return the number of legal actions after it (written to buf), or -1 if illegal.
+
+    ``n_cached`` >= 0 says buf[:n_cached] already holds this state's legal actions. An illegal
+    action leaves the state untouched (buf then holds its legal actions again).
+    """
+    n = n_cached if n_cached >= 0 else legal_actions(s, cards, buf)
+    lo = 0
+    hi = n
+    while lo < hi:  # the ids are increasing
+        mid = (lo + hi) // 2
+        if buf[mid] < a:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo == n or buf[lo] != a:
+        return -1
+    apply_unchecked(s, cards, a, buf)
+    return legal_actions(s, cards, buf)
+
+
+@njit(**_JIT)
+def _rand_below(rng, n):
+    """xorshift64* step on rng[0]; a uniform int in [0, n)."""
+    x = rng[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    rng[0] = x
+    return np.int64((x * np.uint64(2685821657736338717)) >> np.uint64(33)) % n
+
+
+@njit(**_JIT)
+def random_playout(s, cards, buf, rng, max_steps):
+    """Uniformly random moves until the game ends (or max_steps); returns the number of decisions made."""
+    steps = 0
+    while s[PHASE] != PH_OVER and steps < max_steps:
+        n = legal_actions(s, cards, buf)
+        apply_unchecked(s, cards, buf[_rand_below(rng, n)], buf)
+        steps += 1
+    return steps
+
+
+# ---- observation --------------------------------------------------------------------------------
+ATK_SCALE = 8.0
+DEF_SCALE = 8.0
+CARD_FEATURES = 24  # present, 8 arrows (owner frame), defence, command, general, support, missile, rank x6, class x4
+BOARD_CHANNELS = 17  # own, enemy, 8 arrows (observer frame), defence, command, support, missile, placed, engaged, fought
+GLOBAL_FEATURES = NUM_PHASES + 11
+OBS_BOARD = 0
+OBS_HAND = OBS_BOARD + NSQ * BOARD_CHANNELS
+OBS_OPP_HAND = OBS_HAND + HAND_SIZE * CARD_FEATURES
+OBS_NEXT = OBS_OPP_HAND + HAND_SIZE * CARD_FEATURES
+OBS_GLOBAL = OBS_NEXT + 2 * CARD_FEATURES
+OBS_LEN = OBS_GLOBAL + GLOBAL_FEATURES
+
+
+@njit(**_JIT)
+def _card_features(cards, c, out, off):
+    out[off] = 1.0
+    for d in range(8):
+        out[off + 1 + d] = min(cards[c, F_RATK + d] / ATK_SCALE, 1.0)
+    out[off + 9] = min(cards[c, F_DEF] / DEF_SCALE, 1.0)
+    out[off + 10] = cards[c, F_CMD]
+    out[off + 11] = cards[c, F_GEN]
+    out[off + 12] = cards[c, F_SUPPORT]
+    out[off + 13] = min(cards[c, F_RDMG] / ATK_SCALE, 1.0)
+    out[off + 14 + cards[c, F_RANK]] = 1.0
+    out[off + 20 + cards[c, F_CLASS]] = 1.0
+
+
+@njit(**_JIT)
+def observe(s, cards, p, perfect, out):
+    """Fill ``out`` (float32, zeroed, OBS_LEN) with what player p sees, in p's frame; ``perfect`` adds the rest."""
+    q = 1 - p
+    scratch = np.empty(3 * NSQ, dtype=np.int32)
+    scan_board(s, cards, p, scratch)
+    for sq in range(NSQ):
+        c = s[BOARD + sq]
+        if c < 0:
+            continue
+        base = OBS_BOARD + ego(sq, p) * BOARD_CHANNELS
+        out[base + (0 if c // ARMY_SIZE == p else 1)] = 1.0
+        for d in range(8):
+            out[base + 2 + (d if p == 0 else (d + 4) % 8)] = min(cards[c, F_ATK + d] / ATK_SCALE, 1.0)
+        out[base + 10] = min(cards[c, F_DEF] / DEF_SCALE, 1.0)
+        out[base + 11] = cards[c, F_CMD]
+        out[base + 12] = cards[c, F_SUPPORT]
+        out[base + 13] = min(cards[c, F_RDMG] / ATK_SCALE, 1.0)
+        out[base + 14] = 1.0 if sq == s[PLACED] else 0.0
+        out[base + 15] = scratch[ENGAGED + sq]
+        out[base + 16] = s[FOUGHT + sq]
+    for k in range(s[NHAND + p]):
+        _card_features(cards, s[HAND + p * HAND_SIZE + k], out, OBS_HAND + k * CARD_FEATURES)
+    j = 0
+    for k in range(s[NHAND + q]):  # known cards only, in id order among themselves: no position leak
+        c = s[HAND + q * HAND_SIZE + k]
+        if perfect or s[KNOWN + c]:
+            _card_features(cards, c, out, OBS_OPP_HAND + j * CARD_FEATURES)
+            j += 1
+    if perfect:
+        for i in range(2):
+            who = p if i == 0 else q
+            if s[NDECK + who] > 0:
+                top = s[DECK + who * ARMY_SIZE + s[NDECK + who] - 1]
+                _card_features(cards, top, out, OBS_NEXT + i * CARD_FEATURES)
+    g = OBS_GLOBAL
+    out[g + min(s[PHASE], PH_OVER)] = 1.0
+    g += NUM_PHASES
+    out[g] = s[NDEAD + p] / WIN_ELIMINATED
+    out[g + 1] = s[NDEAD + q] / WIN_ELIMINATED
+    out[g + 2] = min(s[NCMD + p] / WIN_COMMAND, 1.0)
+    out[g + 3] = min(s[NCMD + q] / WIN_COMMAND, 1.0)
+    out[g + 4] = s[NHAND + p] / HAND_SIZE
+    out[g + 5] = s[NHAND + q] / HAND_SIZE
+    out[g + 6] = s[NDECK + p] / ARMY_SIZE
+    out[g + 7] = s[NDECK + q] / ARMY_SIZE
+    out[g + 8] = s[EXTRA]
+    out[g + 9] = min(s[TURN] / MAX_TURNS, 1.0)
+    out[g + 10] = p

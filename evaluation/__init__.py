@@ -1,0 +1,1 @@
+"""Evaluation: matches between agents, with confidence intervals."""

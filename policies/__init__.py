@@ -1,0 +1,1 @@
+"""Policies: agents, scripted baselines and (later) torch card-play networks."""

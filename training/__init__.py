@@ -1,0 +1,1 @@
+"""Training entry points: one readable script per experiment, seeded and smoke-tested."""
