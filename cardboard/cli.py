@@ -84,11 +84,12 @@ def cmd_show(args: argparse.Namespace, console: Console) -> int:
         if state.turn != last_turn:
             console.print(f"\n[bold]turn {state.turn}: player {state.current_player} ({agents[state.current_player].name})")
             last_turn = state.turn
-        action = agents[state.current_player].act(state, rng)
+        mover = state.current_player
+        action = agents[mover].act(state, rng)
         console.print(f"  {state.action_to_string(action)}")
         state.apply(action)
         if state.turn != last_turn or state.is_terminal():
-            console.print(game.render_ansi(state, None if args.open else state.current_player), markup=False, highlight=False)
+            console.print(game.render_ansi(state, None if args.open else mover), markup=False, highlight=False)
     console.print(f"returns: {state.returns().tolist()}")
     return 0
 

@@ -43,6 +43,7 @@ class CardboardAECEnv(AECEnv):
             "action_mask": spaces.Box(0, 1, shape=(info.num_actions,), dtype=np.int8),
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.state_space = spaces.Box(0.0, 1.0, shape=info.observation_shape, dtype=np.float32)
         self.action_spaces = {a: spaces.Discrete(info.num_actions) for a in self.possible_agents}
         self._rng = np.random.default_rng()
         self.game_state: GameState | None = None

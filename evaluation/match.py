@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..envs.errors import InvalidParameterError
 from ..envs.protocol import CHANCE, Game, sample_chance
 from ..policies.agents import Agent
 
@@ -104,7 +105,7 @@ def play_match(
 ) -> list[GameRecord]:
     """``games`` games between two agents, agent 0 in seat 0 in even games and seat 1 in odd ones."""
     if games < 1:
-        raise ValueError(f"games must be >= 1, got {games}")
+        raise InvalidParameterError(f"a match needs at least one game, got games={games}")
     records = []
     for i, child in enumerate(np.random.SeedSequence(seed).spawn(games)):
         seats = (0, 1) if i % 2 == 0 else (1, 0)

@@ -42,7 +42,12 @@ def build_position(
     placed: str | None = None,
     fought: Sequence[str] = (),
 ) -> LordsOfWarState:
-    """A state with the given cards; ``known`` names opponent-visible hand cards ('p:Name')."""
+    """A state with the given cards; ``known`` names opponent-visible hand cards ('p:Name').
+
+    A "deploy" position whose player has nothing to place (empty hand or full mat) is settled the
+    way a turn starting like that is: the elimination phase runs and play goes on to the next
+    decision. Otherwise the position is returned as given (no combat is resolved).
+    """
     free = [list(range(p * ARMY_SIZE, (p + 1) * ARMY_SIZE)) for p in range(2)]
 
     def take(p: int, name: str) -> int:
@@ -88,4 +93,9 @@ def build_position(
     s[R.TURN] = turn
     s[R.PLACED] = square_index(placed) if placed else -1
     s[R.EXTRA] = 0
-    return LordsOfWarState(game, s)
+    state = LordsOfWarState(game, s)
+    if s[R.PHASE] == R.PH_DEPLOY:
+        # With an empty hand or a full mat the deployment is skipped and the elimination phase runs
+        # (as at the start of any such turn); otherwise this returns at once, changing nothing.
+        R._settle(s, game.cards, state._buf)
+    return state

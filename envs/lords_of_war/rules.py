@@ -94,7 +94,9 @@ NUM_CARD_FIELDS = F_RG + 2 * MAX_RANGED_OFFSETS
 # scratch space behind the legal-action ids in the buffer every state owns
 SCRATCH = NUM_ACTIONS
 EMASK, FADJ, ENGAGED = 0, NSQ, 2 * NSQ  # regions of the scratch (see scan_board)
-BUFFER_LEN = NUM_ACTIONS + 3 * NSQ
+CAND = 3 * NSQ  # 4 x NSQ: candidate squares of a deployment (see legal_actions)
+MODE = NUM_ACTIONS + 7 * NSQ  # the deploy mode found by the last legal_actions (see _deploy_mode)
+BUFFER_LEN = MODE + 1
 
 DIR_DROW = np.array([1, 1, 0, -1, -1, -1, 0, 1], dtype=np.int64)
 DIR_DCOL = np.array([0, 1, 1, 1, 0, -1, -1, -1], dtype=np.int64)
@@ -123,15 +125,16 @@ def ego(sq, player):
 
 
 @njit(**_JIT)
-def scan_board(s, cards, p, scratch):
+def scan_board(s, cards, p, scratch, engaged):
     """One pass over the mat for player p, into ``scratch`` (3 x NSQ ints); returns (n_enemy, n_friend).
 
     scratch[EMASK + sq]: bit d set when sq's neighbour in direction d holds an enemy of p;
     scratch[FADJ + sq]: 1 when a unit of p is adjacent to sq;
-    scratch[ENGAGED + sq]: 1 when the unit on sq is engaged (an adjacent enemy's arrow points at it).
+    scratch[ENGAGED + sq] (only when ``engaged``): 1 when the unit on sq is engaged (an adjacent
+    enemy's arrow points at it), for both sides.
     Inner loops stay free of calls: numba pays reference counting on every array argument.
     """
-    for i in range(3 * NSQ):
+    for i in range(3 * NSQ if engaged else 2 * NSQ):
         scratch[i] = 0
     n_enemy = 0
     n_friend = 0
@@ -139,7 +142,7 @@ def scan_board(s, cards, p, scratch):
         c = s[BOARD + sq]
         if c < 0:
             continue
-        owner = c // ARMY_SIZE
+        owner = 1 if c >= ARMY_SIZE else 0
         if owner == p:
             n_friend += 1
         else:
@@ -152,10 +155,36 @@ def scan_board(s, cards, p, scratch):
                 scratch[FADJ + t] = 1
             else:
                 scratch[EMASK + t] |= 1 << ((d + 4) % 8)
-            ct = s[BOARD + t]
-            if cards[c, F_ATK + d] > 0 and ct >= 0 and ct // ARMY_SIZE != owner:
-                scratch[ENGAGED + t] = 1
+            if engaged:
+                ct = s[BOARD + t]
+                if cards[c, F_ATK + d] > 0 and ct >= 0 and (ct >= ARMY_SIZE) != (owner == 1):
+                    scratch[ENGAGED + t] = 1
     return n_enemy, n_friend
+
+
+@njit(**_JIT)
+def _recall_squares(s, cards, p, out, offset):
+    """Write A_RECALL + e for every unit p may recall (000 §1.1(B) reinforcement) to out[offset:]; return the count.
+
+    Recallable: p's own unit, not engaged, not placed this turn, not in an eliminating combat this turn.
+    """
+    n = 0
+    placed = s[PLACED]
+    for e in range(NSQ):
+        sq = e if p == 0 else NSQ - 1 - e
+        c = s[BOARD + sq]
+        if c < 0 or (1 if c >= ARMY_SIZE else 0) != p or sq == placed or s[FOUGHT + sq] != 0:
+            continue
+        engaged = False
+        for d in range(8):
+            u = NEIGH[sq, d]
+            if u >= 0:
+                cu = s[BOARD + u]
+                engaged |= cu >= 0 and (1 if cu >= ARMY_SIZE else 0) != p and cards[cu, F_ATK + (d + 4) % 8] > 0
+        if not engaged:
+            out[offset + n] = A_RECALL + e
+            n += 1
+    return n
 
 
 @njit(**_JIT)
@@ -192,14 +221,6 @@ def _deploy_mode(s, cards, p, scratch, n_enemy, n_friend):
     if mode != 0 and nh > 0 and any_empty:
         mode = 1 if any_next_to_enemy else 2
     return mode
-
-
-@njit(inline="always", **_JIT)
-def _recallable(s, p, sq, scratch):
-    """Recall conditions (000 §1.1(B) reinforcement): own unit, not engaged, not placed now, not just fought."""
-    c = s[BOARD + sq]
-    return (c >= 0 and c // ARMY_SIZE == p and sq != s[PLACED] and s[FOUGHT + sq] == 0
-            and scratch[ENGAGED + sq] == 0)
 
 
 @njit(**_JIT)
@@ -239,28 +260,44 @@ def legal_actions(s, cards, buf):
             n += 1
     elif ph == PH_DEPLOY:
         scratch = buf[SCRATCH:]
-        n_enemy, n_friend = scan_board(s, cards, p, scratch)
+        n_enemy, n_friend = scan_board(s, cards, p, scratch, False)
         mode = _deploy_mode(s, cards, p, scratch, n_enemy, n_friend)
+        buf[MODE] = mode
         if mode == 3:
             return 0
-        cand = scratch[ENGAGED:ENGAGED + NSQ]  # reuse: the empty squares a card could go to, in ego order
+        # candidate squares (ego order) with what a card needs there: an arrow in cand_em, or being a
+        # support unit (cand_sup), or nothing (cand_any); then one branch-free test per (card, square)
+        cand = scratch[CAND:CAND + NSQ]
+        cand_em = scratch[CAND + NSQ:CAND + 2 * NSQ]
+        cand_sup = scratch[CAND + 2 * NSQ:CAND + 3 * NSQ]
+        cand_any = scratch[CAND + 3 * NSQ:CAND + 4 * NSQ]
         n_cand = 0
         for e in range(NSQ):
             sq = e if p == 0 else NSQ - 1 - e
-            if s[BOARD + sq] < 0 and (mode == 2 or scratch[EMASK + sq] != 0 or (mode == 0 and (
-                    scratch[FADJ + sq] != 0 or n_enemy == 0))):
+            if s[BOARD + sq] >= 0:
+                continue
+            em = scratch[EMASK + sq]
+            fa = scratch[FADJ + sq]
+            if mode == 0:
+                anyone = 1 if n_enemy == 0 and (fa != 0 or n_friend == 0) else 0  # exception b
+                sup = 1 if fa != 0 else 0  # exception a
+            else:  # no legal placement: next to an enemy (mode 1) or anywhere (mode 2)
+                anyone = 1 if mode == 2 or em != 0 else 0
+                sup = 0
+            if em != 0 or sup != 0 or anyone != 0:
                 cand[n_cand] = e
+                cand_em[n_cand] = em if mode == 0 else 0
+                cand_sup[n_cand] = sup
+                cand_any[n_cand] = anyone
                 n_cand += 1
         for k in range(nh):
             c = s[HAND + p * HAND_SIZE + k]
             amask = cards[c, F_AMASK]
             support = cards[c, F_SUPPORT]
+            base = A_DEPLOY + k * NSQ
             for i in range(n_cand):
-                e = cand[i]
-                sq = e if p == 0 else NSQ - 1 - e
-                if mode != 0 or _placeable(amask, support, scratch[EMASK + sq], scratch[FADJ + sq], n_enemy, n_friend):
-                    buf[n] = A_DEPLOY + k * NSQ + e
-                    n += 1
+                buf[n] = base + cand[i]
+                n += ((amask & cand_em[i]) | (support & cand_sup[i]) | cand_any[i]) != 0
     elif ph == PH_TARGET:
         sq = s[PLACED]
         c = s[BOARD + sq]
@@ -282,16 +319,7 @@ def legal_actions(s, cards, buf):
             if s[NDECK + p] > 0:
                 buf[n] = A_DRAW
                 n += 1
-            scratch = buf[SCRATCH:]
-            scan_board(s, cards, p, scratch)
-            placed = s[PLACED]
-            for e in range(NSQ):
-                sq = e if p == 0 else NSQ - 1 - e
-                c = s[BOARD + sq]
-                if (c >= 0 and c // ARMY_SIZE == p and sq != placed and s[FOUGHT + sq] == 0
-                        and scratch[ENGAGED + sq] == 0):
-                    buf[n] = A_RECALL + e
-                    n += 1
+            n += _recall_squares(s, cards, p, buf, n)
     return n
 
 
@@ -411,13 +439,7 @@ def resolve_combat(s, cards, shooter, target, scratch):
 def _can_reinforce(s, cards, p, scratch):
     if s[NHAND + p] >= HAND_SIZE:
         return False
-    if s[NDECK + p] > 0:
-        return True
-    scan_board(s, cards, p, scratch)
-    found = False
-    for sq in range(NSQ):
-        found |= _recallable(s, p, sq, scratch)
-    return found
+    return s[NDECK + p] > 0 or _recall_squares(s, cards, p, scratch, 0) > 0
 
 
 @njit(**_JIT)
@@ -462,7 +484,11 @@ def _settle(s, cards, buf):
 
 @njit(**_JIT)
 def apply_unchecked(s, cards, a, buf):
-    """Play a legal action in place and settle to the next decision (callers check legality)."""
+    """Play a legal action in place and settle to the next decision.
+
+    Precondition: ``legal_actions(s, cards, buf)`` was the last kernel to write ``buf`` (callers
+    check legality with it, and the deploy mode it stored decides whether the hand is shown).
+    """
     ph = s[PHASE]
     p = s[PLAYER]
     if ph == PH_OPENING or ph == PH_DEPLOY:
@@ -470,9 +496,7 @@ def apply_unchecked(s, cards, a, buf):
         sq = ego((a - A_DEPLOY) % NSQ, p)
         show_hand = False
         if ph == PH_DEPLOY:
-            scratch = buf[SCRATCH:]
-            n_enemy, n_friend = scan_board(s, cards, p, scratch)
-            show_hand = _deploy_mode(s, cards, p, scratch, n_enemy, n_friend) != 0
+            show_hand = buf[MODE] != 0  # precondition: buf holds this state's legal actions
         c = _take_from_hand(s, p, k)
         s[BOARD + sq] = c
         s[KNOWN + c] = 0
@@ -581,7 +605,7 @@ def observe(s, cards, p, perfect, out):
     """Fill ``out`` (float32, zeroed, OBS_LEN) with what player p sees, in p's frame; ``perfect`` adds the rest."""
     q = 1 - p
     scratch = np.empty(3 * NSQ, dtype=np.int32)
-    scan_board(s, cards, p, scratch)
+    scan_board(s, cards, p, scratch, True)
     for sq in range(NSQ):
         c = s[BOARD + sq]
         if c < 0:

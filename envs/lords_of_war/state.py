@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import IllegalActionError, ProtocolError
+from ..errors import IllegalActionError, InvalidParameterError, ProtocolError
 from ..protocol import TERMINAL, GameInfo
 from . import rules as R
 from .cards import Army, build_card_table, load_army
@@ -46,13 +46,16 @@ class LordsOfWarGame:
     """A Lords of War match-up: two armies, their card table and the game's properties."""
 
     def __init__(self, armies: Sequence[str | Path | Army] = ("orcs", "dwarves")):
-        if len(armies) != 2:
-            raise ValueError(f"Lords of War needs two armies, got {len(armies)}")
+        if isinstance(armies, (str, Path)) or len(armies) != 2:
+            raise InvalidParameterError(f"Lords of War needs two armies (a pair of names or files), got {armies!r}")
         self.armies = tuple(a if isinstance(a, Army) else load_army(a) for a in armies)
         self.cards, self.type_names = build_card_table(self.armies)
         self.card_names = [self.type_names[t] for t in self.cards[:, R.F_TYPE]]
         self.general_ids = [p * ARMY_SIZE + int(np.flatnonzero(self.cards[p * ARMY_SIZE:(p + 1) * ARMY_SIZE, R.F_GEN])[0])
                             for p in range(2)]
+        self._others = np.array([[c for c in range(p * ARMY_SIZE, (p + 1) * ARMY_SIZE) if c != self.general_ids[p]]
+                                 for p in range(2)], dtype=np.int16)  # each army without its General
+        self._template = self._initial_template()
         self.info = GameInfo(
             name="lords_of_war",
             num_players=2,
@@ -65,6 +68,21 @@ class LordsOfWarGame:
             max_return=1.0,
             max_turns=MAX_TURNS,
         )
+
+    def _initial_template(self) -> np.ndarray:
+        """Everything of a fresh state but the dealt cards."""
+        s = np.full(R.STATE_LEN, -1, dtype=np.int16)
+        s[R.KNOWN:R.KNOWN + 2 * ARMY_SIZE] = 0
+        s[R.FOUGHT:R.FOUGHT + NUM_SQUARES] = 0
+        s[R.NHAND:R.NCMD + 2] = 0
+        s[R.NHAND:R.NHAND + 2] = HAND_SIZE
+        s[R.NDECK:R.NDECK + 2] = ARMY_SIZE - HAND_SIZE
+        s[R.KNOWN + np.array(self.general_ids)] = 1  # everyone knows the General starts in hand
+        s[R.PLAYER] = 0
+        s[R.PHASE] = R.PH_OPENING
+        s[R.TURN] = 0
+        s[R.EXTRA] = 0
+        return s
 
     def render_ansi(self, state: "LordsOfWarState", perspective: int | None = None) -> str:
         from .render import render_ansi
@@ -79,32 +97,20 @@ class LordsOfWarGame:
     def new_state(self, seed: int | np.random.Generator | None = None) -> "LordsOfWarState":
         """Set up a game (000 §1.1(B) set-up): the General plus 5 cards from a shuffled deck in each hand."""
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-        s = np.full(R.STATE_LEN, -1, dtype=np.int16)
-        s[R.KNOWN:R.KNOWN + 2 * ARMY_SIZE] = 0
-        s[R.FOUGHT:R.FOUGHT + NUM_SQUARES] = 0
-        s[R.NHAND:R.NCMD + 2] = 0
-        s[R.PLAYER] = 0
-        s[R.PHASE] = R.PH_OPENING
-        s[R.TURN] = 0
-        s[R.EXTRA] = 0
+        decks = rng.permuted(self._others, axis=1)  # one independent shuffle per player
+        s = self._template.copy()
+        deal = HAND_SIZE - 1
         for p in range(2):
-            general = self.general_ids[p]
-            rest = [c for c in range(p * ARMY_SIZE, (p + 1) * ARMY_SIZE) if c != general]
-            deck = rng.permutation(rest)
-            hand = sorted([general, *deck[-(HAND_SIZE - 1):]])
-            deck = deck[:-(HAND_SIZE - 1)]
-            s[R.HAND + p * HAND_SIZE:R.HAND + p * HAND_SIZE + HAND_SIZE] = hand
-            s[R.DECK + p * ARMY_SIZE:R.DECK + p * ARMY_SIZE + len(deck)] = deck
-            s[R.NHAND + p] = HAND_SIZE
-            s[R.NDECK + p] = len(deck)
-            s[R.KNOWN + general] = 1  # everyone knows the General starts in hand
+            hand = np.sort(np.append(decks[p, -deal:], self.general_ids[p]))
+            s[R.HAND + p * HAND_SIZE:R.HAND + (p + 1) * HAND_SIZE] = hand
+            s[R.DECK + p * ARMY_SIZE:R.DECK + p * ARMY_SIZE + ARMY_SIZE - HAND_SIZE] = decks[p, :-deal]
         return LordsOfWarState(self, s)
 
 
 class LordsOfWarState:
     """A Lords of War game state (forward model). See ``cardboard.envs.protocol``."""
 
-    __slots__ = ("game", "cards", "s", "_buf", "_n")
+    __slots__ = ("game", "cards", "s", "_buf", "_n", "_view")
 
     def __init__(self, game: LordsOfWarGame, s: np.ndarray):
         self.game = game
@@ -112,6 +118,7 @@ class LordsOfWarState:
         self.s = s
         self._buf = np.empty(R.BUFFER_LEN, dtype=np.int32)
         self._n = -1  # legal actions not computed yet
+        self._view: np.ndarray | None = None
 
     # -- properties ---------------------------------------------------------------------------------
     @property
@@ -171,9 +178,12 @@ class LordsOfWarState:
     # -- moves --------------------------------------------------------------------------------------
     def legal_actions(self) -> np.ndarray:
         """Legal ids, increasing: a view valid until the next apply (copy it to keep it)."""
-        if self._n < 0:
-            self._n = R.legal_actions(self.s, self.cards, self._buf)
-        return self._buf[:self._n]
+        if self._view is None:
+            if self._n < 0:
+                self._n = R.legal_actions(self.s, self.cards, self._buf)
+            self._view = self._buf[:self._n]
+            self._view.flags.writeable = False
+        return self._view
 
     def action_mask(self) -> np.ndarray:
         mask = np.zeros(NUM_ACTIONS, dtype=bool)
@@ -186,6 +196,7 @@ class LordsOfWarState:
         except TypeError:
             raise IllegalActionError(f"an action is an integer id, got {action!r}") from None
         n = R.apply_checked(self.s, self.cards, a, self._buf, self._n) if 0 <= a < NUM_ACTIONS else -1
+        self._view = None
         if n < 0:
             raise IllegalActionError(
                 f"action {a} ({self._describe(a)}) is not legal in phase {self.phase!r} for player "
@@ -203,6 +214,7 @@ class LordsOfWarState:
         """Play uniformly random moves to the end, in place, compiled; return the number of decisions."""
         seed = np.array([rng.integers(1, 2**63 - 1)], dtype=np.uint64)
         self._n = -1
+        self._view = None
         return int(R.random_playout(self.s, self.game.cards, self._buf, seed, max_steps))
 
     # -- information ---------------------------------------------------------------------------------

@@ -1,0 +1,412 @@
+"""The conformance suite: every registered game, through the protocol and the AEC env only.
+
+Parametrised over ``cardboard.games()`` (each new game gets it for free, once it
+registers its hooks in ``tests/conftest.py``) and, for the env, over hidden
+(``open=False``) and open (``open=True``) information.
+
+Imperfect information is checked in both directions (STYLE.md habit 3):
+nothing hidden leaks into a seat's observation, and ``determinize`` really
+resamples what the seat cannot see (a resampler that returns the true state
+fails here) while conserving every card.
+"""
+from __future__ import annotations
+
+import copy
+import pickle
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+from pettingzoo.test.state_test import test_state_space as pettingzoo_state_space_check
+
+import cardboard
+from cardboard.envs.errors import IllegalActionError, ProtocolError
+from cardboard.envs.protocol import CHANCE, TERMINAL, GameState
+
+GAMES = cardboard.games()
+MODES = [pytest.param(False, id="hidden"), pytest.param(True, id="open")]
+
+
+def _legal(state: GameState) -> list[int]:
+    return [] if state.is_terminal() else [int(a) for a in state.legal_actions()]
+
+
+# ---- the protocol ------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", GAMES)
+def test_info_and_initial_state(name):
+    game = cardboard.make_game(name)
+    info = game.info
+    assert info.name == name
+    assert info.chance in ("none", "setup", "explicit")
+    assert info.information in ("perfect", "imperfect")
+    assert info.utility in ("zero_sum", "general_sum", "cooperative")
+    assert info.min_return < info.max_return and info.max_turns > 0 and info.num_actions > 0
+    state = cardboard.new_state(name, seed=0)
+    assert isinstance(state, GameState)
+    assert state.info == info and state.num_players == info.num_players and state.num_actions == info.num_actions
+    assert not state.is_terminal() and state.turn == 0
+    assert state.current_player in (*range(info.num_players), CHANCE)
+    for p in range(info.num_players):
+        for perfect in (False, True):
+            obs = state.observation(p, perfect=perfect)
+            assert obs.dtype == np.float32 and obs.shape == info.observation_shape
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_new_state_is_seeded(name, kit):
+    a, b = cardboard.new_state(name, seed=7), cardboard.new_state(name, seed=7)
+    assert kit.full_key(a) == kit.full_key(b)
+    if cardboard.make_game(name).info.chance == "setup":  # the deal happens in new_state
+        keys = {kit.full_key(cardboard.new_state(name, seed=s))[1] for s in range(8)}
+        assert len(keys) > 1, "new_state ignores its seed"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_legal_actions_and_mask_agree(name, kit):
+    for state in kit.midgame_states(name):
+        for p in range(state.num_players):
+            assert -1.0 <= state.heuristic(p) <= 1.0
+        if state.current_player == CHANCE:
+            outcomes = state.chance_outcomes()
+            probs = [p for _, p in outcomes]
+            assert min(probs) > 0 and abs(sum(probs) - 1.0) < 1e-9
+            assert len({a for a, _ in outcomes}) == len(outcomes)
+            continue
+        with pytest.raises(ProtocolError):
+            state.chance_outcomes()
+        legal = state.legal_actions().copy()
+        assert len(legal) > 0
+        assert np.all(np.diff(legal) > 0), "legal actions must be strictly increasing"
+        assert 0 <= legal[0] and legal[-1] < state.num_actions
+        mask = state.action_mask()
+        assert mask.dtype == np.bool_ and mask.shape == (state.num_actions,)
+        assert np.array_equal(np.flatnonzero(mask), legal)
+        for a in legal:
+            hash(state.action_key(int(a)))
+            assert isinstance(state.action_to_string(int(a)), str) and state.action_to_string(int(a))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_legal_actions_view_cannot_corrupt_the_state(name, kit):
+    """The protocol promises a read-only view: writing into it must not change the state's legal moves."""
+    state = next(s for s in kit.midgame_states(name) if s.current_player != CHANCE)
+    legal = state.legal_actions()
+    before = legal.copy()
+    try:
+        legal[0] = before[-1] + 1 if before[-1] + 1 < state.num_actions else 0
+    except ValueError:
+        pass  # read-only: good
+    assert np.array_equal(state.legal_actions(), before)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_clone_is_independent(name, kit):
+    rng = np.random.default_rng(5)
+    for state in kit.midgame_states(name)[::2]:
+        key = kit.full_key(state)
+        clone = state.clone()
+        assert kit.full_key(clone) == key
+        kit.advance(clone, rng, 40)  # mutate the clone: the source does not move
+        assert kit.full_key(state) == key
+        assert kit.full_key(clone) != key
+        clone = state.clone()
+        clone_key = kit.full_key(clone)
+        kit.advance(state, rng, 40)  # and the other way round
+        assert kit.full_key(clone) == clone_key
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_state_survives_deepcopy_and_pickle(name, kit):
+    state = kit.played_state(name, seed=2, depth=25)
+    for copied in (copy.deepcopy(state), pickle.loads(pickle.dumps(state))):
+        assert copied is not state and kit.full_key(copied) == kit.full_key(state)
+        a, b = state.clone(), copied.clone()
+        kit.advance(a, np.random.default_rng(9), 1000)
+        kit.advance(b, np.random.default_rng(9), 1000)
+        assert kit.full_key(a) == kit.full_key(b)
+
+
+# ---- hidden information: no leak, and real resampling --------------------------------------------
+SAMPLES_PER_STATE = 6
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_determinize_keeps_the_observers_view_and_resamples_the_rest(name, kit):
+    """For every seat p, many mid-game states and many samples ``det = state.determinize(p, rng)``:
+
+    * p's observation is exactly unchanged, and so are p's legal moves (and their keys) when p acts;
+      as ``det`` resamples what p cannot see, this is the no-leak check for p's observation;
+    * every card is conserved, and the source state is not modified;
+    * the samples really differ from the true state (full key, and, for games with private
+      information, the opponent's own view), and rarely reproduce the opponent's true view.
+    """
+    h = kit.hooks(name)
+    imperfect = cardboard.make_game(name).info.information == "imperfect"
+    rng = np.random.default_rng(2024)
+    samples = differs = opponent_view_differs = 0
+    for state in kit.midgame_states(name):
+        key = kit.full_key(state)
+        cards = h.card_multiset(state)
+        for p in range(state.num_players):
+            own_view = state.observation(p)
+            other_views = {q: state.observation(q) for q in range(state.num_players) if q != p}
+            for _ in range(SAMPLES_PER_STATE):
+                det = state.determinize(p, rng)
+                samples += 1
+                assert det is not state
+                assert np.array_equal(det.observation(p), own_view), f"player {p}'s view changed: {state!r}"
+                assert h.card_multiset(det) == cards, "determinize lost or invented cards"
+                assert det.current_player == state.current_player and det.turn == state.turn
+                if state.current_player == p:
+                    assert _legal(det) == _legal(state)
+                    assert [det.action_key(a) for a in _legal(det)] == [state.action_key(a) for a in _legal(state)]
+                differs += h.state_key(det) != h.state_key(state)
+                opponent_view_differs += any(not np.array_equal(det.observation(q), v) for q, v in other_views.items())
+        assert kit.full_key(state) == key, "determinize modified the source state"
+    assert samples > 100
+    if not imperfect:
+        assert differs == 0, "a perfect-information game has nothing to resample"
+        return
+    assert differs > 0.5 * samples, f"determinize resampled only {differs}/{samples} samples"
+    if h.private_info:
+        # opponents' hands really change: an identity (or nearly) resampler fails here
+        assert opponent_view_differs > 0.5 * samples, f"opponent's view changed in {opponent_view_differs}/{samples}"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_determinize_rejects_a_bad_player(name):
+    state = cardboard.new_state(name, seed=0)
+    with pytest.raises((ValueError, IndexError)):
+        state.determinize(state.num_players, np.random.default_rng(0))
+
+
+# ---- the AEC env ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("open_", MODES)
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+def test_pettingzoo_api(name, open_):
+    api_test(cardboard.make_env(name, open=open_), num_cycles=300)
+
+
+@pytest.mark.parametrize("open_", MODES)
+@pytest.mark.parametrize("name", GAMES)
+def test_pettingzoo_seed(name, open_):
+    seed_test(lambda: cardboard.make_env(name, open=open_), num_cycles=300)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_pettingzoo_state_space(name):
+    env = cardboard.make_env(name)
+    env.reset(seed=0)
+    pettingzoo_state_space_check(env)
+    assert env.state_space.contains(env.state())
+
+
+@pytest.mark.parametrize("open_", MODES)
+@pytest.mark.parametrize("name", GAMES)
+def test_reset_seed_changes_the_deal(name, open_):
+    if cardboard.make_game(name).info.chance == "none":
+        pytest.skip("no chance: every seed deals the same game")
+    env = cardboard.make_env(name, open=open_)
+    firsts = set()
+    for seed in range(6):
+        env.reset(seed=seed)
+        firsts.add(env.unwrapped.state().tobytes() + env.observe(env.agent_selection)["observation"].tobytes())
+    assert len(firsts) > 1
+
+
+def _play_env(env, rng: np.random.Generator, open_: bool, steps: int | None = None):
+    """Step a reset env with random legal actions, checking every observation on the way.
+
+    Returns the final reward each agent saw in ``last()`` when terminated (None if stopped after
+    ``steps`` moves) and the number of moves made.
+    """
+    raw = env.unwrapped
+    index = {a: i for i, a in enumerate(env.possible_agents)}
+    final = {}
+    count = 0
+    while env.agents:  # not agent_iter: stopping after `steps` must leave the env ready for the next step
+        agent = env.agent_selection
+        obs, reward, terminated, truncated, info = env.last()
+        state = raw.game_state
+        assert isinstance(info, dict)
+        for other in env.agents:
+            seen = env.observe(other)
+            assert env.observation_space(other).contains(seen), f"{other}'s observation is outside its space"
+            assert np.array_equal(seen["observation"], state.observation(index[other], perfect=open_))
+            if other == agent and not (terminated or truncated):
+                assert state.current_player == index[agent]
+                assert np.array_equal(np.flatnonzero(seen["action_mask"]), state.legal_actions())
+                assert np.array_equal(seen["action_mask"].astype(bool), state.action_mask())
+            else:
+                assert not seen["action_mask"].any(), f"{other} has a mask while {agent} acts"
+        assert np.array_equal(obs["observation"], env.observe(agent)["observation"])
+        assert env.state_space.contains(env.state()), "env.state() is outside env.state_space"
+        if terminated or truncated:
+            assert state.is_terminal()
+            final[agent] = reward
+            env.step(None)
+            continue
+        if steps is not None and count >= steps:
+            return None, count
+        mask = obs["action_mask"]
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+        count += 1
+    return final, count
+
+
+@pytest.mark.parametrize("open_", MODES)
+@pytest.mark.parametrize("name", GAMES)
+def test_env_masks_observations_and_rewards(name, open_):
+    """At every step: observations in their space and equal to the state's view; the mask of the
+    acting agent equals the legal actions, all zeros for the others; final rewards = returns."""
+    env = cardboard.make_env(name, open=open_)
+    for seed in range(3):
+        env.reset(seed=seed)
+        state = env.unwrapped.game_state
+        final, _ = _play_env(env, np.random.default_rng(seed), open_)
+        returns = state.returns()
+        assert state.turn <= state.info.max_turns
+        assert final == {a: float(returns[i]) for i, a in enumerate(env.possible_agents)}
+        assert env.agents == []
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_env_hides_and_open_mode_shows(name, kit):
+    """Swap the env's live state for determinizations of it: a hidden env's observation for that
+    seat does not move; an open env shows the resampled cards in some samples."""
+    imperfect = cardboard.make_game(name).info.information == "imperfect"
+    rng = np.random.default_rng(77)
+    moved = {False: 0, True: 0}
+    for open_ in (False, True):
+        env = _mid_game_env(name, open_, seed=4, steps=30)
+        raw = env.unwrapped
+        true_state = raw.game_state
+        for p, agent in enumerate(env.possible_agents):
+            before = env.observe(agent)
+            for _ in range(20):
+                raw.game_state = true_state.determinize(p, rng)
+                after = env.observe(agent)
+                assert np.array_equal(after["action_mask"], before["action_mask"])
+                same = np.array_equal(after["observation"], before["observation"])
+                if not open_:
+                    assert same, f"hidden env leaks: {agent}'s observation depends on cards it cannot see"
+                moved[open_] += not same
+            raw.game_state = true_state
+    if imperfect:
+        assert moved[True] > 0, "open mode does not show the cards determinize resamples"
+
+
+def _mid_game_env(name: str, open_: bool, seed: int, steps: int, render_mode: str | None = None):
+    """An env stopped after ``steps`` random moves, or halfway through the game if it is shorter."""
+    probe = cardboard.make_env(name, open=open_)
+    probe.reset(seed=seed)
+    _, length = _play_env(probe, np.random.default_rng(seed), open_)
+    env = cardboard.make_env(name, open=open_, render_mode=render_mode)
+    env.reset(seed=seed)
+    _play_env(env, np.random.default_rng(seed), open_, steps=min(steps, length // 2))
+    assert not env.unwrapped.game_state.is_terminal()
+    return env
+
+
+def _env_snapshot(env) -> tuple:
+    obs, reward, terminated, truncated, info = env.last()
+    return (
+        env.agent_selection,
+        tuple(env.agents),
+        reward, terminated, truncated,
+        tuple((a, o["observation"].tobytes(), o["action_mask"].tobytes()) for a in env.agents
+              for o in [env.observe(a)]),
+        tuple(sorted(env.unwrapped._cumulative_rewards.items())),
+        env.unwrapped.state().tobytes(),
+    )
+
+
+def _step_to_end(env, rng: np.random.Generator) -> list[tuple]:
+    trace = []
+    while env.agents:
+        obs, _, terminated, truncated, _ = env.last()
+        trace.append(_env_snapshot(env))
+        env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    trace.append(tuple(env.unwrapped.game_state.returns().tolist()))
+    return trace
+
+
+@pytest.mark.parametrize("open_", MODES)
+@pytest.mark.parametrize("name", GAMES)
+def test_env_survives_deepcopy_and_pickle(name, open_, kit):
+    """A mid-game env copied with deepcopy or pickle keeps its game (PettingZoo #1186, #1271, #1307)."""
+    env = _mid_game_env(name, open_, seed=11, steps=25)
+    snapshot = _env_snapshot(env)
+    state_key = kit.full_key(env.unwrapped.game_state)
+    copies = {"deepcopy": copy.deepcopy(env), "pickle": pickle.loads(pickle.dumps(env))}
+    for how, other in copies.items():
+        assert other.unwrapped.game_state is not env.unwrapped.game_state
+        assert kit.full_key(other.unwrapped.game_state) == state_key, f"{how} lost the game"
+        assert _env_snapshot(other) == snapshot, f"{how} changed the env"
+        assert other.unwrapped.open == open_
+    # stepping a copy leaves the original alone
+    moved = copies["deepcopy"]
+    obs, *_ = moved.last()
+    moved.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert _env_snapshot(env) == snapshot and kit.full_key(env.unwrapped.game_state) == state_key
+    # the original and the pickled copy play on identically to the end, and reset to the same deal
+    traces = [_step_to_end(e, np.random.default_rng(3)) for e in (env, copies["pickle"])]
+    assert traces[0] == traces[1] and len(traces[0]) > 2
+    env.reset()
+    copies["pickle"].reset()
+    assert _env_snapshot(env) == _env_snapshot(copies["pickle"]), "the env's random generator was not copied"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_env_rejects_an_illegal_action_and_keeps_the_state(name, kit):
+    env = _mid_game_env(name, False, seed=5, steps=10)
+    state = env.unwrapped.game_state
+    key = kit.full_key(state)
+    snapshot = _env_snapshot(env)
+    illegal = next(a for a in range(state.num_actions) if not state.action_mask()[a])
+    with pytest.raises(IllegalActionError):
+        env.step(illegal)
+    assert kit.full_key(env.unwrapped.game_state) == key and _env_snapshot(env) == snapshot
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_terminal_state(name, kit):
+    state = kit.played_state(name, seed=1, depth=100_000)
+    assert state.is_terminal() and state.current_player == TERMINAL
+    returns = state.returns()
+    info = state.info
+    assert returns.shape == (info.num_players,)
+    assert np.all((info.min_return <= returns) & (returns <= info.max_return))
+    if info.utility == "zero_sum":
+        assert abs(returns.sum()) < 1e-9
+    assert not state.action_mask().any() and len(state.legal_actions()) == 0
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_render_modes(name):
+    """Every declared render mode draws at the start, mid-game and at the end (PettingZoo's render_test
+    insists on a "human" mode, which these envs do not offer, so the same checks are made here)."""
+    env = cardboard.make_env(name)
+    env.reset(seed=0)
+    assert env.render() is None  # no render_mode: nothing to draw
+    for mode in env.metadata["render_modes"]:
+        env = cardboard.make_env(name, render_mode=mode)
+        env.reset(seed=0)
+        frames = [env.render()]
+        env = _mid_game_env(name, False, seed=0, steps=20, render_mode=mode)
+        frames.append(env.render())
+        _play_env(env, np.random.default_rng(0), False)
+        frames.append(env.render())
+        for frame in frames:
+            if mode == "ansi":
+                assert isinstance(frame, str) and frame.strip()
+            elif mode == "rgb_array":
+                assert isinstance(frame, np.ndarray) and frame.dtype == np.uint8
+                assert frame.ndim == 3 and frame.shape[2] == 3 and frame.shape[0] > 0 and frame.shape[1] > 0
+        assert frames[0] is not frames[1]
+        if mode == "ansi":
+            assert frames[0] != frames[1] != frames[2]
+        else:
+            assert not np.array_equal(frames[0], frames[1])
