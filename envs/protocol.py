@@ -38,6 +38,10 @@ A state is mutable and cheap to copy. Its public names:
                        consecutive decisions by one player; rollout depths are
                        counted in turns.
 ``num_players``, ``num_actions``  as in ``info``.
+``random_playout(rng, max_turns=None)``  optional fast path: uniformly random
+                       moves in place to the end (or for ``max_turns`` player
+                       turns), returning the number of decisions; search uses
+                       it for rollouts when a state offers it.
 ``info``               the game's ``GameInfo``: its properties as data.
 =====================  ==========================================================
 

@@ -562,14 +562,63 @@ def _rand_below(rng, n):
 
 
 @njit(**_JIT)
-def random_playout(s, cards, buf, rng, max_steps):
-    """Uniformly random moves until the game ends (or max_steps); returns the number of decisions made."""
+def random_playout(s, cards, buf, rng, max_steps, turn_limit):
+    """Uniformly random moves until the game ends, ``max_steps`` decisions are made or turn ``turn_limit``
+    begins; returns the number of decisions made."""
     steps = 0
-    while s[PHASE] != PH_OVER and steps < max_steps:
+    while s[PHASE] != PH_OVER and steps < max_steps and s[TURN] < turn_limit:
         n = legal_actions(s, cards, buf)
         apply_unchecked(s, cards, buf[_rand_below(rng, n)], buf)
         steps += 1
     return steps
+
+
+@njit(**_JIT)
+def determinize(s, player, u):
+    """Resample in place what ``player`` cannot see, uniformly, from the uniforms ``u`` (2 x ARMY_SIZE of them).
+
+    Shuffles ``player``'s own deck, and deals the opponent's hand cards not known to ``player``
+    afresh from those cards plus the opponent's deck, which is shuffled too.
+    """
+    k = 0
+    base = DECK + player * ARMY_SIZE
+    for i in range(s[NDECK + player] - 1, 0, -1):  # Fisher-Yates
+        j = int(u[k] * (i + 1))
+        k += 1
+        s[base + i], s[base + j] = s[base + j], s[base + i]
+    q = 1 - player
+    hand = HAND + q * HAND_SIZE
+    deck = DECK + q * ARMY_SIZE
+    pool = np.empty(ARMY_SIZE, dtype=np.int16)
+    n_pool = 0
+    n_known = 0
+    for i in range(s[NHAND + q]):
+        c = s[hand + i]
+        if s[KNOWN + c]:
+            s[hand + n_known] = c  # keep the known cards, in order, at the front
+            n_known += 1
+        else:
+            pool[n_pool] = c
+            n_pool += 1
+    n_unknown = n_pool
+    for i in range(s[NDECK + q]):
+        pool[n_pool] = s[deck + i]
+        n_pool += 1
+    for i in range(n_pool - 1, 0, -1):
+        j = int(u[k] * (i + 1))
+        k += 1
+        pool[i], pool[j] = pool[j], pool[i]
+    nh = n_known
+    for i in range(n_unknown):  # insertion into the sorted hand
+        c = pool[i]
+        j = nh
+        while j > 0 and s[hand + j - 1] > c:
+            s[hand + j] = s[hand + j - 1]
+            j -= 1
+        s[hand + j] = c
+        nh += 1
+    for i in range(n_pool - n_unknown):
+        s[deck + i] = pool[n_unknown + i]
 
 
 # ---- observation --------------------------------------------------------------------------------

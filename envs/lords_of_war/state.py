@@ -210,12 +210,14 @@ class LordsOfWarState:
     def chance_outcomes(self) -> list[tuple[int, float]]:
         raise ProtocolError("Lords of War has no chance nodes after set-up (decks are shuffled by new_state)")
 
-    def random_playout(self, rng: np.random.Generator, max_steps: int = 1 << 30) -> int:
-        """Play uniformly random moves to the end, in place, compiled; return the number of decisions."""
+    def random_playout(self, rng: np.random.Generator, max_turns: int | None = None) -> int:
+        """Play uniformly random moves in place, compiled, to the end of the game or for ``max_turns``
+        player turns; return the number of decisions made. The fast path for search rollouts."""
         seed = np.array([rng.integers(1, 2**63 - 1)], dtype=np.uint64)
+        limit = MAX_TURNS if max_turns is None else self.turn + max_turns
         self._n = -1
         self._view = None
-        return int(R.random_playout(self.s, self.game.cards, self._buf, seed, max_steps))
+        return int(R.random_playout(self.s, self.cards, self._buf, seed, 1 << 30, limit))
 
     # -- information ---------------------------------------------------------------------------------
     def determinize(self, player: int, rng: np.random.Generator) -> "LordsOfWarState":
@@ -227,20 +229,7 @@ class LordsOfWarState:
         if player not in (0, 1):
             raise ValueError(f"player must be 0 or 1, got {player!r}")
         det = self.clone()
-        s = det.s
-        for p in range(2):
-            nd = int(s[R.NDECK + p])
-            base = R.DECK + p * ARMY_SIZE
-            if p == player:
-                s[base:base + nd] = rng.permutation(s[base:base + nd])
-                continue
-            hbase = R.HAND + p * HAND_SIZE
-            hand = s[hbase:hbase + s[R.NHAND + p]]
-            known = [c for c in hand if s[R.KNOWN + c]]
-            pool = rng.permutation(np.concatenate([[c for c in hand if not s[R.KNOWN + c]], s[base:base + nd]]))
-            n_unknown = len(hand) - len(known)
-            s[hbase:hbase + len(hand)] = sorted([*known, *pool[:n_unknown]])
-            s[base:base + nd] = pool[n_unknown:]
+        R.determinize(det.s, player, rng.random(2 * ARMY_SIZE))
         return det
 
     def observation(self, player: int, perfect: bool = False) -> np.ndarray:

@@ -1,0 +1,61 @@
+"""Forward-model paths search relies on: the compiled playout and the determinizer's distribution."""
+import numpy as np
+
+from cardboard.envs.lords_of_war import LordsOfWarGame, build_position
+from cardboard.envs.lords_of_war import rules as R
+from cardboard.envs.lords_of_war.constants import ARMY_SIZE, HAND_SIZE
+
+GAME = LordsOfWarGame()
+
+
+def test_random_playout_stops_after_max_turns_player_turns():
+    rng = np.random.default_rng(5)
+    for seed in range(20):
+        state = GAME.new_state(seed)
+        start = state.turn
+        state.random_playout(rng, max_turns=3)
+        assert state.is_terminal() or state.turn == start + 3
+        assert state.is_terminal() or len(state.legal_actions()) > 0
+
+
+def test_random_playout_is_seeded():
+    a, b = GAME.new_state(1), GAME.new_state(1)
+    assert a.random_playout(np.random.default_rng(9)) == b.random_playout(np.random.default_rng(9))
+    assert a == b and a.is_terminal()
+
+
+def test_determinize_deals_the_opponents_unknown_cards_uniformly():
+    """Each unseen card of the opponent lands in its hand with probability (unknown hand size) / (unseen cards).
+
+    Player 1 holds 5 cards, one of them (the General) known to player 0; 34 cards are unseen by
+    player 0 (4 unknown hand cards + 30 in the deck), so each is in hand with probability 4/34.
+    """
+    state = build_position(GAME, board={"c4": (0, "Orc Ravager"), "d4": (1, "Dwarf Marauder")},
+                           hands=(["Orc General"], ["Dwarf General", "Dwarf Miners", "Dwarf Clansmen",
+                                                    "Dwarf Warriors", "Dwarf Slugger"]),
+                           known=["1:Dwarf General"])
+    rng = np.random.default_rng(0)
+    draws = 6000
+    counts = np.zeros(2 * ARMY_SIZE)
+    for _ in range(draws):
+        det = state.determinize(0, rng)
+        hand = det.s[R.HAND + HAND_SIZE:R.HAND + HAND_SIZE + det.s[R.NHAND + 1]]
+        assert GAME.general_ids[1] in hand
+        counts[hand] += 1
+    unseen = [c for c in range(ARMY_SIZE, 2 * ARMY_SIZE) if c != GAME.general_ids[1] and c not in state.s[R.BOARD:R.BOARD + 42]]
+    assert len(unseen) == 34
+    freq = counts[unseen] / draws
+    expected = 4 / 34
+    sd = np.sqrt(expected * (1 - expected) / draws)
+    assert np.all(np.abs(freq - expected) < 5 * sd), freq
+    assert counts[[c for c in range(ARMY_SIZE) if c not in unseen]].sum() == 0  # nothing of player 0 moved in
+
+
+def test_determinize_shuffles_the_observers_own_deck_uniformly():
+    state = GAME.new_state(3)
+    rng = np.random.default_rng(1)
+    top = R.DECK + ARMY_SIZE - HAND_SIZE - 1  # player 0's top card position
+    tops = [int(state.determinize(0, rng).s[top]) for _ in range(3000)]
+    values, counts = np.unique(tops, return_counts=True)
+    assert len(values) == ARMY_SIZE - HAND_SIZE  # every deck card can come out on top
+    assert counts.max() < 3 * 3000 / len(values)
