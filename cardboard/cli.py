@@ -68,6 +68,9 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
                       f"{w / summary.games:.1%} ({lo:.1%}-{hi:.1%})", f"{1000 * summary.seconds_per_decision[k]:.3f}")
     console.print(table)
     console.print(f"mean game length: {summary.mean_turns:.1f} turns")
+    seat_rates = [f"seat {k} {w / summary.games:.1%} ({lo:.1%}-{hi:.1%})"
+                  for k, w in enumerate(summary.seat_wins) for lo, hi in [wilson_interval(w, summary.games)]]
+    console.print(f"wins by seat, whoever sat there: {', '.join(seat_rates)}")
     return 0
 
 

@@ -68,6 +68,7 @@ class MatchSummary:
     losses: int
     mean_turns: float
     seconds_per_decision: tuple[float, float]
+    seat_wins: tuple[int, int]  # games won by whoever sat in seat 0 / seat 1 (first-move or army balance)
 
     @property
     def score(self) -> float:
@@ -93,7 +94,8 @@ def summarize(names: tuple[str, str], records: Sequence[GameRecord]) -> MatchSum
         count = sum(r.decisions[r.seats.index(agent)] for r in records)
         per_decision.append(total / max(count, 1))
     turns = float(np.mean([r.turns for r in records])) if records else 0.0
-    return MatchSummary(names, len(records), wins, draws, losses, turns, (per_decision[0], per_decision[1]))
+    seat_wins = tuple(sum(r.returns[seat] > r.returns[1 - seat] for r in records) for seat in (0, 1))
+    return MatchSummary(names, len(records), wins, draws, losses, turns, (per_decision[0], per_decision[1]), seat_wins)
 
 
 def play_match(

@@ -687,8 +687,8 @@ def observe(s, cards, p, perfect, out):
     g = OBS_GLOBAL
     out[g + min(s[PHASE], PH_OVER)] = 1.0
     g += NUM_PHASES
-    out[g] = s[NDEAD + p] / WIN_ELIMINATED
-    out[g + 1] = s[NDEAD + q] / WIN_ELIMINATED
+    out[g] = min(s[NDEAD + p] / WIN_ELIMINATED, 1.0)  # a last multi-kill can pass 20
+    out[g + 1] = min(s[NDEAD + q] / WIN_ELIMINATED, 1.0)
     out[g + 2] = min(s[NCMD + p] / WIN_COMMAND, 1.0)
     out[g + 3] = min(s[NCMD + q] / WIN_COMMAND, 1.0)
     out[g + 4] = s[NHAND + p] / HAND_SIZE

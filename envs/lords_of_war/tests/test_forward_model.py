@@ -59,3 +59,18 @@ def test_determinize_shuffles_the_observers_own_deck_uniformly():
     values, counts = np.unique(tops, return_counts=True)
     assert len(values) == ARMY_SIZE - HAND_SIZE  # every deck card can come out on top
     assert counts.max() < 3 * 3000 / len(values)
+
+
+def test_observations_stay_in_the_unit_box_at_the_end_of_games():
+    """A last multi-kill can take a pile past 20 cards: the scaled counters must still be <= 1."""
+    rng = np.random.default_rng(2)
+    past_twenty = 0
+    for seed in range(300):
+        state = GAME.new_state(seed)
+        state.random_playout(rng)
+        past_twenty += max(state.s[R.NDEAD], state.s[R.NDEAD + 1]) > 20
+        for player in (0, 1):
+            for perfect in (False, True):
+                obs = state.observation(player, perfect)
+                assert obs.min() >= 0.0 and obs.max() <= 1.0
+    assert past_twenty > 0  # the case this guards actually occurs

@@ -310,8 +310,8 @@ def test_engagement_rule_for_player1_uses_its_arrows_turned_180_degrees():
     4   .     *    o:Ber  *     .     .      Orc Berserkers (player 0)
     3   .     .     .     .     .     .
 
-    Dwarf Warriors (N3 NE1 = absolute S, SW): c5 (S -> c4) and d5 (SW -> c4).
-    Dwarf Slugger (N3 E2 W2 = absolute S, W, E): c5 (S), d4 (W -> c4) and b4 (E -> c4).
+    Dwarf Warriors (N4 NE1 = absolute S, SW): c5 (S -> c4) and d5 (SW -> c4).
+    Dwarf Slugger (N4 E2 W2 = absolute S, W, E): c5 (S), d4 (W -> c4) and b4 (E -> c4).
     Player 1's action ids name squares in its own frame: Warriors (slot 1) on c5 is 1*42 + (41-26) = 57.
     """
     state = build_position(GAME, board={"c4": (0, "Orc Berserkers")},
@@ -437,40 +437,48 @@ def test_a_normal_placement_keeps_the_hand_hidden():
 
 
 # ---- 7. elimination --------------------------------------------------------------------------------
-@pytest.mark.parametrize("card, attack, survives", [("Orc Spearmen", 3, True), ("Orc Ravager", 5, False)])
+@pytest.mark.parametrize("card, attack, survives", [
+    ("Orc Spearmen", 3, True),  # 3 = 3: survives
+    ("Goblin Marauder", 4, False),  # 4 = 3 + 1: eliminated
+    ("Orc Ravager", 5, False),
+])
 def test_elimination_needs_total_attack_strictly_greater_than_defence(card, attack, survives):
     """Elimination: total attack > defence eliminates; equal to the defence survives.
 
         a     b     c     d     e     f
-    5   .     .    d:Slu  .     .     .      Dwarf Slugger defence 3 (its N3 points at c4)
-    4   .     .   [o:???] .     .     .      Orc Spearmen N3 (3 = 3 survives) / Orc Ravager N5 (5 > 3)
+    5   .     .    d:Cla  .     .     .      Dwarf Clansmen defence 3 (its N3 points at c4)
+    4   .     .   [o:???] .     .     .      Orc Spearmen N3 (3 = 3 survives) / Goblin Marauder N4 (4 > 3)
+                                             / Orc Ravager N5 (5 > 3)
 
-    The placed card (defence 3) takes 3 from the Slugger and survives either way.
+    The placed card (defence 3) takes 3 from the Clansmen (3 <= 3) and survives in every case; the
+    Clansmen's NW1 (absolute SE) and the placed cards' other arrows point at empty squares.
     """
-    state = build_position(GAME, board={"c5": (1, "Dwarf Slugger")}, hands=([card, "Orc General"], ["Dwarf General"]))
+    state = build_position(GAME, board={"c5": (1, "Dwarf Clansmen")}, hands=([card, "Orc General"], ["Dwarf General"]))
     assert int(GAME.cards[hand_ids(state, 0)[hand(state, 0).index(card)], R.F_ATK + 0]) == attack
     play(state, deploy(state, card, "c4"))
-    assert (at(state, "c5") == (1, "Dwarf Slugger")) == survives
-    assert dead(state, 1) == ([] if survives else ["Dwarf Slugger"])
+    assert (at(state, "c5") == (1, "Dwarf Clansmen")) == survives
+    assert dead(state, 1) == ([] if survives else ["Dwarf Clansmen"])
     assert at(state, "c4") == (0, card) and dead(state, 0) == []
 
 
-@pytest.mark.parametrize("with_spearmen", [True, False])
-def test_attacks_of_several_units_add_up(with_spearmen):
+@pytest.mark.parametrize("with_grunts", [True, False])
+def test_attacks_of_several_units_add_up(with_grunts):
     """Elimination: the attacks of all adjacent enemies pointing at a unit add up.
 
         a     b     c     d     e     f
     5   .     .    d:Irb  .     .     .      Dwarf Ironbreakers defence 6
-    4   .   o:Spe [o:Ber] .     .     .      Orc Spearmen NE2 + Orc Berserkers N5 = 7 > 6
+    4   .   o:Gru [o:Tro] .     .     .      Orc Grunts NE1 + Troll Smasher N6 = 7 > 6
 
-    Without the Spearmen, the Berserkers' 5 alone do not break defence 6.
+    Without the Grunts, the Troll Smasher's 6 alone do not break defence 6 (6 = 6).
+    The Ironbreakers' N4 / NE2 (absolute S / SW) hit the Troll Smasher (4 <= 5) and the Grunts
+    (2 <= 3): no Orc dies.
     """
     board = {"c5": (1, "Dwarf Ironbreakers")}
-    if with_spearmen:
-        board["b4"] = (0, "Orc Spearmen")
-    state = build_position(GAME, board=board, hands=(["Orc Berserkers"], ["Dwarf General"]))
-    play(state, deploy(state, "Orc Berserkers", "c4"))
-    assert dead(state, 1) == (["Dwarf Ironbreakers"] if with_spearmen else [])
+    if with_grunts:
+        board["b4"] = (0, "Orc Grunts")
+    state = build_position(GAME, board=board, hands=(["Troll Smasher"], ["Dwarf General"]))
+    play(state, deploy(state, "Troll Smasher", "c4"))
+    assert dead(state, 1) == (["Dwarf Ironbreakers"] if with_grunts else [])
     assert dead(state, 0) == []
 
 
@@ -497,7 +505,7 @@ def test_one_placement_can_eliminate_several_enemies():
     5   .     .    d:Cla d:Min  .     .      Clansmen def 3 (<- N5), Miners def 3 (<- NE4)
     4   .   d:Qua [o:Gen] .     .     .      Quarrellers def 2 (<- W3)
 
-    The General takes only the Clansmen's N2 (absolute S): 2 <= 6. The dead go to player 1's pile,
+    The General takes only the Clansmen's N3 (absolute S): 3 <= 6. The dead go to player 1's pile,
     which both observations count.
     """
     state = build_position(GAME, board={"c5": (1, "Dwarf Clansmen"), "b4": (1, "Dwarf Quarrellers"),
@@ -532,8 +540,8 @@ def test_the_placed_unit_may_die_alone():
     """Elimination: placing a unit where it is overpowered is legal; it dies and the enemy survives.
 
         a     b     c     d     e     f
-    5   .     .    d:Irb  .     .     .      Dwarf Ironbreakers N3 (-> c4), defence 6
-    4   .     .   [o:Sta] .     .     .      Goblin Stabbers N2, defence 2: 2 <= 6, 3 > 2
+    5   .     .    d:Irb  .     .     .      Dwarf Ironbreakers N4 (-> c4), defence 6
+    4   .     .   [o:Sta] .     .     .      Goblin Stabbers N2, defence 2: 2 <= 6, 4 > 2
     """
     state = build_position(GAME, board={"c5": (1, "Dwarf Ironbreakers")},
                            hands=(["Goblin Stabbers"], ["Dwarf General"]))
@@ -683,8 +691,8 @@ def test_player1_ranged_grid_is_turned_180_degrees():
         a     b     c     d     e     f
     6   .     #     #   o:Sta   .     .      Goblin Stabbers defence 2, in the grid
     5   .     #     #     #     .     .
-    4   .     .   [d:Axe] .     .     .      Axe Thrower N2 (absolute S) -> c3; missile 3
-    3   .     .   o:Gru   .     .     .      Orc Grunts (engaged by the N2; not in the grid)
+    4   .     .   [d:Axe] .     .     .      Axe Thrower N3 (absolute S) -> c3; missile 3
+    3   .     .   o:Gru   .     .     .      Orc Grunts (engaged by the N3, 3 <= 3; not in the grid)
     2   .     .   o:Gru   .     .     .      would be in the grid if it were not turned
     """
     state = build_position(GAME, board={"d6": (0, "Goblin Stabbers"), "c3": (0, "Orc Grunts"), "c2": (0, "Orc Grunts")},
@@ -780,14 +788,17 @@ def _reinforce_position(deck_tops=((), ())):
     """Player 0 places an Orc Ravager on c4 and kills the Dwarf Clansmen (5 + Spearmen's NE2 = 7 > 3).
 
         a     b     c     d     e     f
-    6   .     .     .     .   d:Irb o:Rab    Rabble (W1 -> e6) is next to the Ironbreakers, not engaged
-    5   .     .    d:Cla  .   o:Gru   .      Grunts engaged by the Ironbreakers' N3 (3 <= 3)
+    6   .     .     .     .   d:Mar o:Rab    Rabble (W1 -> e6) is next to the Marauder, not engaged
+    5   .     .    d:Cla  .   o:Gru   .      Grunts engaged by the Marauder's N3 (3 <= 3)
     4   .   o:Spe [o:Rav] .     .     .      Spearmen NE2 -> c5: took part in the kill
     1   .     .     .     .     .   o:Sta    far away: free
+
+    The Dwarf Marauder (defence 4) takes Grunts N2 + Rabble W1 = 3 <= 4; its NE2 / NW1 (absolute
+    SW / SE) point at the empty d5 / f5. The Clansmen's N3 (absolute S) hits the Ravager: 3 <= 3.
     """
     return build_position(
         GAME,
-        board={"c5": (1, "Dwarf Clansmen"), "b4": (0, "Orc Spearmen"), "e6": (1, "Dwarf Ironbreakers"),
+        board={"c5": (1, "Dwarf Clansmen"), "b4": (0, "Orc Spearmen"), "e6": (1, "Dwarf Marauder"),
                "e5": (0, "Orc Grunts"), "f6": (0, "Goblin Rabble"), "f1": (0, "Goblin Stabbers")},
         hands=(["Orc Ravager", "Orc General"], ["Dwarf General"]), deck_tops=deck_tops)
 
@@ -851,15 +862,23 @@ def _empty_deck_position(layout: str):
 
         a     b     c     d     e     f
     5   .     .     .     .     .     .
-    4  d:Axe d:Min d:Min d:Axe d:Shi d:Shi   every P1 card here points N (absolute S) at row 3
-    3  o:Sta [o:Sha] o:Rab o:Gru o:Gru o:Rab
-    2  d:Qua d:Qua d:Cro d:Cro d:Fla d:Fla   every P1 card here points N1 (absolute S) at row 1
+    4  d:Shi d:Min d:Min d:Axe d:Axe d:Cla   every P1 card here points N (absolute S) at row 3
+    3  o:Sta [o:Sha] o:Ran o:Ran o:Gru o:Gru
+    2  d:Qua d:Qua d:Cro d:Cro d:Fla d:Fla   every P1 card here points N (absolute S) at row 1
     1  o:Cat o:Cat o:Bal o:Bal o:Bow o:Bow
+
+    Row 3 takes: a3 the Shieldbearers' N2 (Stabbers def 2); b3 Miners N3 + the Shieldbearers' NW1
+    (absolute SE) = 4 (Shaman def 4); c3-f3 the N3 of the Miners, Axe Throwers and Clansmen (def 3
+    each; the Clansmen's NW1, absolute SE, points off the mat). Row 4 takes: a4 Stabbers N2 = 2
+    (Shieldbearers def 4); b4 Shaman N2 + Rangers NW1, c4 Rangers N2 + NW1, d4 Rangers NE1 + N2,
+    e4 Rangers NE1 + Grunts N2, f4 Grunts NE1 + N2: 3 each (def 3). Row 1 takes the Quarrellers' N2,
+    the Crossbowmen's N2 and the Flame Cannons' N1 (def 2, 2, 3, 3, 2, 2); row 2 takes the row-1
+    N1s (def 2, 2, 3, 3, 4, 4).
 
     layout "free": the same without the Flame Cannon on f2, so the Bow Peets on f1 are not engaged.
 
-    layout "fought": f2 empty, Goblin Stabbers (N2 NW1) on f1 and Bow Peets on a3 instead; player 0
-    places its Orc General on f2, whose W3 kills the Flame Cannon on e2 (1 + 1 + 3 = 5 > 4):
+    layout "fought": f2 empty, b3 empty, Goblin Stabbers (N2 NW1) on f1 instead; player 0 places its
+    Orc General on f2, whose W3 kills the Flame Cannon on e2 (1 + 1 + 3 = 5 > 4):
 
     2  ...   d:Cro d:Fla [o:Gen]             e1 (N1) and f1 (NW1) took part: free, but they just fought
     1  ...   o:Bal o:Bow o:Sta
@@ -867,17 +886,16 @@ def _empty_deck_position(layout: str):
     All other totals stay at or below the defences.
     """
     rows = [  # column: (row 1 player 0, row 2 player 1, row 3 player 0, row 4 player 1)
-        ("Orc Catapult", "Dwarf Quarrellers", "Goblin Stabbers", "Dwarf Axe Thrower"),
+        ("Orc Catapult", "Dwarf Quarrellers", "Goblin Stabbers", "Dwarf Shieldbearers"),
         ("Orc Catapult", "Dwarf Quarrellers", None, "Dwarf Miners"),
-        ("Orc Siege Ballista", "Dwarf Crossbowmen", "Goblin Rabble", "Dwarf Miners"),
-        ("Orc Siege Ballista", "Dwarf Crossbowmen", "Orc Grunts", "Dwarf Axe Thrower"),
-        ("Goblin Bow Peets", "Dwarf Flame Cannon", "Orc Grunts", "Dwarf Shieldbearers"),
-        ("Goblin Bow Peets", "Dwarf Flame Cannon", "Goblin Rabble", "Dwarf Shieldbearers"),
+        ("Orc Siege Ballista", "Dwarf Crossbowmen", "Orc Rangers", "Dwarf Miners"),
+        ("Orc Siege Ballista", "Dwarf Crossbowmen", "Orc Rangers", "Dwarf Axe Thrower"),
+        ("Goblin Bow Peets", "Dwarf Flame Cannon", "Orc Grunts", "Dwarf Axe Thrower"),
+        ("Goblin Bow Peets", "Dwarf Flame Cannon", "Orc Grunts", "Dwarf Clansmen"),
     ]
     if layout != "engaged":
         rows[5] = (rows[5][0], None, *rows[5][2:])
     if layout == "fought":
-        rows[0] = (rows[0][0], rows[0][1], "Goblin Bow Peets", rows[0][3])
         rows[5] = ("Goblin Stabbers", *rows[5][1:])
     board = {}
     for col, column in zip("abcdef", rows):
@@ -984,10 +1002,10 @@ def test_losing_your_own_twentieth_card_or_fourth_command_card_loses(placed, ene
     """Win: the active player's own 20th loss (or 4th Command loss) ends the game in the opponent's favour.
 
         a     b     c     d     e     f
-    5   .     .    d:???  .     .     .      Ironbreakers (N3, def 6) / Slayer King (N6, def 4)
+    5   .     .    d:???  .     .     .      Ironbreakers (N4, def 6) / Slayer King (N6, def 4)
     4   .     .   [o:???] .     .     .      Goblin Stabbers (N2, def 2) / Goblin Big Boss (Command, N4, def 4)
 
-    Player 0 has lost 19 cards / 3 Command cards; its placed card dies alone (3 > 2 / 6 > 4), the
+    Player 0 has lost 19 cards / 3 Command cards; its placed card dies alone (4 > 2 / 6 > 4), the
     enemy survives (2 <= 6 / 4 <= 4).
     """
     pile = spare(0, 19, [placed]) if own_pile == "19 cards" else ["Orc Warlord", "Orc Shaman", "Orc Doom Drummer"]
@@ -1031,7 +1049,7 @@ def test_an_empty_hand_skips_deployment_but_the_elimination_phase_still_runs():
     here ``build_position`` settles a deploy position with nothing in hand the same way.)
 
         a     b     c     d     e     f
-    5   .     .    d:Cla  .     .     .      Dwarf Clansmen def 3 (its N2 points at c4: 2 <= 3)
+    5   .     .    d:Cla  .     .     .      Dwarf Clansmen def 3 (its N3 points at c4: 3 <= 3)
     4   .   o:Spe o:Rav   .     .     .      Spearmen NE2 + Ravager N5 = 7 > 3: unresolved yet
     """
     state = build_position(GAME, board={"c5": (1, "Dwarf Clansmen"), "b4": (0, "Orc Spearmen"),
@@ -1087,7 +1105,9 @@ def _engagement_position():
 def test_illegal_actions_raise_and_leave_the_state_unchanged(bad):
     """Rule 13: IllegalActionError, and the state (and its legal actions) unchanged.
 
-    (Position: the engagement-rule position: Ironbreakers on c5, Grunts on e2.)
+    (Position: the engagement-rule position: Ironbreakers on c5, Grunts on e2.) Afterwards a legal
+    deployment given as a numpy integer is played: Orc Raiders on b5 (E3 -> c5: 3 <= 6), a square
+    none of the Ironbreakers' arrows (absolute S, SW, SE) reaches, so the Raiders stay on the mat.
     """
     state = _engagement_position()
     legal = state.legal_actions().copy()
@@ -1097,8 +1117,8 @@ def test_illegal_actions_raise_and_leave_the_state_unchanged(bad):
         state.apply(action)
     np.testing.assert_array_equal(state.s, before)
     np.testing.assert_array_equal(state.legal_actions(), legal)
-    state.apply(np.int64(deploy(state, "Orc Deathbringer", "c4")))  # numpy integers are fine
-    assert at(state, "c4") == (0, "Orc Deathbringer")
+    state.apply(np.int64(deploy(state, "Orc Raiders", "b5")))  # numpy integers are fine
+    assert at(state, "b5") == (0, "Orc Raiders") and dead(state, 0) == dead(state, 1) == []
 
 
 def test_illegal_actions_in_the_target_and_reinforce_phases_raise():

@@ -1,0 +1,321 @@
+"""Gymnasium single-agent envs over any cardboard game, for Stable-Baselines3 / sb3-contrib.
+
+``SeatEnv``: the learner plays one seat, a fixed opponent plays the others.
+``SelfPlayEnv``: the learner plays against frozen snapshots of itself, which
+``SelfPlayCallback`` takes during training.
+
+Both run on the forward-model protocol only, so every registered game works::
+
+    from sb3_contrib import MaskablePPO
+    from cardboard.envs.gym_wrappers import SeatEnv, policy_from_model
+
+    env = SeatEnv("lords_of_war", seat=None, opponent="random", seed=0)
+    model = MaskablePPO("MlpPolicy", env).learn(100_000)
+    obs, info = env.reset(seed=1)
+    action, _ = model.predict(obs, deterministic=True, action_masks=env.action_masks())
+
+Spaces
+    observation ``Box(0, 1, (obs_len,), float32)``: ``state.observation(seat)``, the
+    learner's own view (``perfect=True``: the perfect-information view).
+    action ``Discrete(num_actions)``. ``action_masks()`` returns the legal actions
+    as a bool array (True = legal), the method ``MaskablePPO`` looks for; all False
+    once the game is over. ``predict`` ignores masks unless it is given
+    ``action_masks=`` (sb3-contrib #212), and ``action_space.sample()`` knows
+    nothing of them: use ``action_space.sample(mask=env.action_masks().astype(np.int8))``.
+    An illegal action raises ``IllegalActionError`` and changes nothing.
+
+Steps and rewards
+    One step = one decision of the learner. Between two of its decisions the env
+    plays every opponent decision and chance node, so ``step`` returns the
+    learner's *next* observation, taken when it is next to act. A turn of several
+    decisions by the learner is several consecutive steps.
+
+    The reward is 0 on every step except the last, where it is the learner's
+    return ``state.returns()[seat]`` (+1 / -1 / 0 in zero-sum games), whoever made
+    the final move: when the opponent's move ends the game, the learner's last
+    step still carries the loss. This is the credit rule PettingZoo adopted for
+    MaskablePPO in #1203 (the acting agent's reward, the next agent's observation)
+    after #1147 showed a naive AEC-to-gym loop handing a game-ending reward to
+    the wrong transition, so a learner never saw its losses. Here only the
+    learner's transitions exist, so its return can't be misassigned and the sum of
+    an episode's rewards is exactly its return. ``terminated`` is True at the end of
+    the game; ``truncated`` is always False (games end by rule).
+
+    ``info`` holds ``seat`` (the learner's seat) on every step and ``returns`` (all
+    seats) on the last step.
+
+Seats, opponents and seeds
+    ``seat=None`` draws the learner's seat uniformly at every ``reset`` from the
+    env's generator, so ``reset(seed=s)`` fixes the seat too and a learner plays
+    every seat equally often. An opponent is an ``Agent`` (``act(state, rng)``),
+    an agent spec for ``cardboard.registry.make_agent`` (``"random"``,
+    ``"greedy:samples=2"``), a callable ``(observation, action_mask) -> action``
+    fed the opponent seat's own observation, or anything with SB3's ``predict``
+    (a model or a policy, wrapped by ``policy_from_model``). One opponent plays
+    every seat the learner doesn't.
+
+    One seeded ``numpy.random.Generator`` (gymnasium's ``np_random``) deals the
+    game, draws the seat, samples chance nodes and is handed to ``Agent``
+    opponents: the same seed and the same learner actions replay the same episode.
+    A stochastic model opponent (``deterministic=False``) draws from torch's
+    generator instead. A deal whose game ends before the learner's first
+    decision (possible in some games, never in Lords of War) is dealt again, as
+    an episode needs at least one step.
+
+Self-play
+    ``SelfPlayEnv`` is a ``SeatEnv`` with a random seat and a pool of the last
+    ``pool_size`` opponents; each episode's opponent is drawn from the pool. The
+    credit rule is as above: the learner holds one seat per episode, and the
+    other seat is part of the environment, so no transition of the learner is
+    ever scored with the opponent's reward. ``SelfPlayCallback`` adds a frozen
+    deep copy of the training policy to the pool of every env at the start of
+    training and every ``every`` steps after that.
+
+The live forward-model state is ``env.game_state``.
+"""
+from __future__ import annotations
+
+import copy
+import functools
+import operator
+from collections import deque
+from collections.abc import Callable
+from typing import Any, Protocol, Union
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+
+from ..policies.agents import Agent
+from ..registry import make_agent, make_game
+from .errors import IllegalActionError, InvalidParameterError
+from .protocol import CHANCE, Game, GameState, sample_chance
+
+Policy = Callable[[np.ndarray, np.ndarray], int]
+"""An opponent seen from the outside: ``(observation, action_mask) -> action``."""
+
+
+class Predictor(Protocol):
+    """An SB3 model or policy: anything with ``predict(obs, deterministic=, action_masks=)``."""
+
+    def predict(self, observation: np.ndarray, *args: Any, **kwargs: Any) -> tuple[np.ndarray, Any]: ...
+
+
+Opponent = Union[Agent, Policy, Predictor, str]
+_Move = Callable[[GameState, int, np.random.Generator], int]
+
+
+def policy_from_model(model: Predictor, deterministic: bool = True) -> Policy:
+    """A ``Policy`` from an SB3 model or policy: ``predict`` with ``action_masks=`` (sb3-contrib #212)."""
+
+    def policy(observation: np.ndarray, action_mask: np.ndarray) -> int:
+        action, _ = model.predict(observation, deterministic=deterministic, action_masks=action_mask)
+        return int(action)
+
+    return policy
+
+
+def _resolve_game(game: str | Game, options: dict[str, Any]) -> Game:
+    if isinstance(game, str):
+        return make_game(game, **options)
+    if options:
+        raise InvalidParameterError(f"game options {sorted(options)} need a game name, not a Game object")
+    return game
+
+
+class SeatEnv(gym.Env):
+    """The learner plays ``seat`` of ``game``; ``opponent`` plays the other seats (see the module docstring)."""
+
+    metadata = {"render_modes": ["ansi", "rgb_array"]}
+
+    def __init__(
+        self,
+        game: str | Game,
+        seat: int | None = 0,
+        opponent: Opponent = "random",
+        perfect: bool = False,
+        seed: int | None = None,
+        render_mode: str | None = None,
+        **game_options: Any,
+    ):
+        self.game = _resolve_game(game, game_options)
+        info = self.game.info
+        if seat is not None and seat not in range(info.num_players):
+            raise InvalidParameterError(f"seat must be None or in 0..{info.num_players - 1}, got {seat!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise InvalidParameterError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        self.fixed_seat = seat
+        self.perfect = bool(perfect)
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(0.0, 1.0, shape=info.observation_shape, dtype=np.float32)
+        self.action_space = spaces.Discrete(info.num_actions)
+        self.seat = 0 if seat is None else seat
+        self.game_state: GameState | None = None
+        self.set_opponent(opponent)
+        if seed is not None:
+            self._np_random, self._np_random_seed = seeding.np_random(seed)
+
+    # -- opponents ----------------------------------------------------------------------------------
+    def _move(self, opponent: Opponent) -> _Move:
+        if isinstance(opponent, str):
+            opponent = make_agent(opponent, self.game)
+        if hasattr(opponent, "act"):
+            return lambda state, player, rng: opponent.act(state, rng)
+        if hasattr(opponent, "predict"):
+            opponent = policy_from_model(opponent)
+        if not callable(opponent):
+            raise InvalidParameterError(f"an opponent is an Agent, an agent spec, a callable or a model, got {opponent!r}")
+        perfect = self.perfect
+        return lambda state, player, rng: opponent(state.observation(player, perfect), state.action_mask())
+
+    def set_opponent(self, opponent: Opponent) -> None:
+        """Play the other seats with ``opponent`` from the next decision on."""
+        self._opponent = self._move(opponent)
+
+    def _draw_opponent(self) -> None:
+        """Hook run at every reset, before the deal (``SelfPlayEnv`` picks from its pool here)."""
+
+    # -- gymnasium API ------------------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        super().reset(seed=seed)
+        rng = self.np_random
+        self._draw_opponent()
+        self.seat = int(rng.integers(self.game.info.num_players)) if self.fixed_seat is None else self.fixed_seat
+        while True:  # a game that ends before the learner's first decision teaches nothing: deal again
+            self.game_state = self.game.new_state(rng)
+            self._play_others()
+            if not self.game_state.is_terminal():
+                return self._observe(), {"seat": self.seat}
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
+        state = self.game_state
+        if state is None:
+            raise gym.error.ResetNeeded("call reset() before step()")
+        if state.is_terminal():
+            raise gym.error.ResetNeeded("the game is over: call reset()")
+        try:
+            action = operator.index(action)
+        except TypeError:
+            raise IllegalActionError(f"an action is an integer id, got {action!r}") from None
+        state.apply(action)  # raises IllegalActionError, leaving the state unchanged
+        self._play_others()
+        info: dict[str, Any] = {"seat": self.seat}
+        if not state.is_terminal():
+            return self._observe(), 0.0, False, False, info
+        returns = np.asarray(state.returns(), dtype=float)
+        info["returns"] = returns
+        return self._observe(), float(returns[self.seat]), True, False, info
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of the learner as a bool array (all False once the game is over)."""
+        if self.game_state.is_terminal():
+            return np.zeros(self.game.info.num_actions, dtype=bool)
+        return np.asarray(self.game_state.action_mask(), dtype=bool)
+
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None or self.game_state is None:
+            return None
+        if self.render_mode == "ansi":
+            return self.game.render_ansi(self.game_state, self.seat)
+        return self.game.render_rgb(self.game_state)
+
+    # -- internals ----------------------------------------------------------------------------------
+    def _observe(self) -> np.ndarray:
+        return self.game_state.observation(self.seat, perfect=self.perfect)
+
+    def _play_others(self) -> None:
+        """Play chance and opponent decisions until the learner is to act or the game is over."""
+        state, rng = self.game_state, self.np_random
+        while not state.is_terminal():
+            player = state.current_player
+            if player == self.seat:
+                return
+            if player == CHANCE:
+                state.apply(sample_chance(state, rng))
+            else:
+                state.apply(self._opponent(state, player, rng))
+
+
+class SelfPlayEnv(SeatEnv):
+    """A random-seat ``SeatEnv`` whose opponent is drawn each episode from a pool of snapshots.
+
+    The pool holds the last ``pool_size`` opponents added by ``add_opponent`` (or
+    ``SelfPlayCallback``); it starts with ``opponent`` alone, a random player by default.
+    """
+
+    def __init__(
+        self,
+        game: str | Game,
+        opponent: Opponent = "random",
+        pool_size: int = 5,
+        perfect: bool = False,
+        seed: int | None = None,
+        render_mode: str | None = None,
+        **game_options: Any,
+    ):
+        if pool_size < 1:
+            raise InvalidParameterError(f"pool_size must be >= 1, got {pool_size}")
+        self.pool: deque[_Move] = deque(maxlen=pool_size)
+        super().__init__(game, None, opponent, perfect, seed, render_mode, **game_options)
+
+    def set_opponent(self, opponent: Opponent) -> None:
+        """Empty the pool and play ``opponent`` from the next decision on."""
+        self.pool.clear()
+        self.add_opponent(opponent)
+        self._opponent = self.pool[-1]
+
+    def add_opponent(self, opponent: Opponent) -> None:
+        """Add ``opponent`` to the pool (dropping the oldest when full); it can be drawn from the next episode."""
+        self.pool.append(self._move(opponent))
+
+    def _draw_opponent(self) -> None:
+        self._opponent = self.pool[int(self.np_random.integers(len(self.pool)))]
+
+
+@functools.cache
+def _self_play_callback() -> type:
+    """Build ``SelfPlayCallback`` on first use, so this module imports without SB3 and torch."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class SelfPlayCallback(BaseCallback):
+        """Add a frozen copy of the training policy to every ``SelfPlayEnv``'s pool at the start and every ``every`` steps.
+
+        ``deterministic=False`` lets the snapshots sample their moves, which varies the games they play.
+        """
+
+        def __init__(self, every: int = 10_000, deterministic: bool = False, verbose: int = 0):
+            super().__init__(verbose)
+            if every < 1:
+                raise InvalidParameterError(f"every must be >= 1, got {every}")
+            self.every = every
+            self.deterministic = deterministic
+            self.snapshots = 0
+            self._next = every
+
+        def _on_training_start(self) -> None:
+            self._snapshot()
+            self._next = self.num_timesteps + self.every
+
+        def _on_step(self) -> bool:
+            if self.num_timesteps >= self._next:
+                self._snapshot()
+                self._next += self.every
+            return True
+
+        def _snapshot(self) -> None:
+            frozen = copy.deepcopy(self.model.policy)
+            frozen.set_training_mode(False)
+            self.training_env.env_method("add_opponent", policy_from_model(frozen, self.deterministic))
+            self.snapshots += 1
+            if self.verbose:
+                print(f"self-play: snapshot {self.snapshots} at step {self.num_timesteps}")
+
+    SelfPlayCallback.__module__ = __name__
+    return SelfPlayCallback
+
+
+def __getattr__(name: str) -> Any:
+    if name == "SelfPlayCallback":
+        return _self_play_callback()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,243 @@
+"""SeatEnv / SelfPlayEnv on the forward-model protocol: spaces, masks, reward credit, seeding, errors.
+
+No torch here: the SB3 checks are in ``test_sb3.py``.
+"""
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+from cardboard.envs.errors import IllegalActionError, InvalidParameterError
+from cardboard.envs.gym_wrappers import SeatEnv, SelfPlayEnv
+from cardboard.envs.protocol import CHANCE, TERMINAL, GameInfo
+from cardboard.policies.agents import RandomAgent
+from cardboard.registry import make_game
+
+GAME = "lords_of_war"
+
+
+def play(env: gym.Env, rng: np.random.Generator, seed: int | None = None) -> tuple[list, list, dict]:
+    """One episode with uniformly random legal actions: (observations, rewards, last info)."""
+    obs, info = env.reset(seed=seed)
+    observations, rewards, done = [obs], [], False
+    while not done:
+        action = rng.choice(np.flatnonzero(env.action_masks()))
+        obs, reward, done, truncated, info = env.step(action)
+        assert not truncated
+        observations.append(obs)
+        rewards.append(reward)
+    return observations, rewards, info
+
+
+# -- a tiny 3-player game with chance nodes, to cover what Lords of War does not ----------------------
+class DiceNimState:
+    """Chance deals a pile of 3-5 stones; players 0, 1, 2 take 1 or 2 in turn; who takes the last loses."""
+
+    def __init__(self, info: GameInfo):
+        self.info, self.num_actions, self.pile, self.player = info, 2, -1, CHANCE
+
+    @property
+    def current_player(self) -> int:
+        return self.player
+
+    def is_terminal(self) -> bool:
+        return self.player == TERMINAL
+
+    def legal_actions(self) -> np.ndarray:
+        return np.arange(min(2, self.pile)) if self.player >= 0 else np.arange(0)
+
+    def action_mask(self) -> np.ndarray:
+        mask = np.zeros(2, dtype=bool)
+        mask[self.legal_actions()] = True
+        return mask
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(3, 0.25), (4, 0.25), (5, 0.5)]
+
+    def apply(self, action: int) -> None:
+        if self.player == CHANCE:
+            self.pile, self.player = action, 0
+        elif action not in self.legal_actions():
+            raise IllegalActionError(f"take {action + 1} from {self.pile}")
+        else:
+            self.pile -= action + 1
+            self.loser, self.player = self.player, TERMINAL if self.pile == 0 else (self.player + 1) % 3
+
+    def returns(self) -> np.ndarray:
+        out = np.full(3, 0.5)
+        out[self.loser] = -1.0
+        return out
+
+    def observation(self, player: int, perfect: bool = False) -> np.ndarray:
+        out = np.zeros(6, dtype=np.float32)
+        out[max(self.pile, 0)] = 1.0
+        return out
+
+
+class DiceNim:
+    info = GameInfo("dice_nim", 3, 2, (6,), "explicit", "perfect", "general_sum", -1.0, 0.5, 5)
+
+    def new_state(self, seed=None) -> DiceNimState:
+        return DiceNimState(self.info)
+
+
+# -- spaces and masks ----------------------------------------------------------------------------------
+def test_spaces_follow_game_info():
+    env = SeatEnv(GAME)
+    info = make_game(GAME).info
+    assert env.observation_space == gym.spaces.Box(0.0, 1.0, info.observation_shape, np.float32)
+    assert env.action_space == gym.spaces.Discrete(info.num_actions)
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_masks_are_the_legal_actions_at_every_step(seat):
+    env, rng = SeatEnv(GAME, seat=seat, seed=3), np.random.default_rng(0)
+    obs, info = env.reset()
+    done = False
+    while not done:
+        state, mask = env.game_state, env.action_masks()
+        assert state.current_player == seat == info["seat"]
+        assert mask.dtype == bool and mask.shape == (env.action_space.n,)
+        np.testing.assert_array_equal(np.flatnonzero(mask), state.legal_actions())
+        assert env.observation_space.contains(obs)
+        np.testing.assert_array_equal(obs, state.observation(seat))
+        obs, _, done, _, info = env.step(rng.choice(np.flatnonzero(mask)))
+    assert not env.action_masks().any()
+    with pytest.raises(gym.error.ResetNeeded):
+        env.step(0)
+
+
+# -- reward credit -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("game", [GAME, DiceNim()], ids=["lords_of_war", "dice_nim"])
+@pytest.mark.parametrize("seat", [0, 1])
+def test_reward_is_the_learners_return_on_the_last_step_only(game, seat):
+    env, rng = SeatEnv(game, seat=seat, opponent=RandomAgent(), seed=seat), np.random.default_rng(1)
+    outcomes = set()
+    for _ in range(6):
+        _, rewards, info = play(env, rng)
+        returns = env.game_state.returns()
+        assert env.game_state.is_terminal() and info["seat"] == seat
+        assert all(r == 0.0 for r in rewards[:-1])
+        assert sum(rewards) == rewards[-1] == returns[seat] == info["returns"][seat]
+        outcomes.add(rewards[-1])
+    assert len(outcomes) > 1  # both wins and losses were credited
+
+
+def test_game_ending_opponent_move_is_credited_to_the_learners_last_step():
+    """The loss the opponent inflicts lands on the learner's last transition (PettingZoo #1147)."""
+    env, rng = SeatEnv(GAME, seat=0, seed=0), np.random.default_rng(2)
+    for _ in range(20):
+        _, rewards, _ = play(env, rng)
+        if rewards[-1] < 0:
+            assert env.game_state.returns()[0] == -1.0
+            return
+    pytest.fail("no loss in 20 random games")
+
+
+# -- seeding -------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("cls", [SeatEnv, SelfPlayEnv])
+def test_same_seed_same_episode(cls):
+    runs = [play(cls(GAME), np.random.default_rng(7), seed=11) for _ in range(2)]
+    (obs_a, rew_a, info_a), (obs_b, rew_b, info_b) = runs
+    assert rew_a == rew_b and info_a["seat"] == info_b["seat"]
+    assert all(np.array_equal(a, b) for a, b in zip(obs_a, obs_b, strict=True))
+
+
+def test_constructor_seed_equals_reset_seed():
+    a, b = SeatEnv(GAME, seat=None, seed=5), SeatEnv(GAME, seat=None)
+    resets_a = [a.reset() for _ in range(3)]
+    resets_b = [b.reset(seed=5), b.reset(), b.reset()]
+    for (obs_a, info_a), (obs_b, info_b) in zip(resets_a, resets_b):
+        assert info_a == info_b and np.array_equal(obs_a, obs_b)
+
+
+def test_random_seat_uses_both_seats():
+    env = SeatEnv(GAME, seat=None, seed=0)
+    assert {env.reset()[1]["seat"] for _ in range(20)} == {0, 1}
+
+
+# -- opponents -----------------------------------------------------------------------------------------
+def test_callable_opponent_sees_its_own_view_and_mask():
+    calls = []
+
+    def last_legal(observation: np.ndarray, action_mask: np.ndarray) -> int:
+        state = env.game_state
+        np.testing.assert_array_equal(observation, state.observation(state.current_player))
+        np.testing.assert_array_equal(action_mask, state.action_mask())
+        calls.append(state.current_player)
+        return int(np.flatnonzero(action_mask)[-1])
+
+    env = SeatEnv(GAME, seat=1, opponent=last_legal, seed=0)
+    play(env, np.random.default_rng(0))
+    assert calls and set(calls) == {0}
+
+
+def test_agent_spec_opponent():
+    env = SeatEnv(GAME, seat=0, opponent="greedy", seed=0)
+    _, rewards, _ = play(env, np.random.default_rng(0))
+    assert rewards[-1] in (-1.0, 0.0, 1.0)
+
+
+def test_three_players_with_chance_nodes():
+    """Chance and two opponents move before seat 2; games they end before it acts are dealt again."""
+    env = SeatEnv(DiceNim(), seat=2, seed=0)
+    piles = set()
+    for _ in range(30):
+        obs, _ = env.reset()
+        assert env.game_state.current_player == 2
+        piles.add(int(np.argmax(obs)))
+    assert piles == {1, 2, 3}
+
+
+def test_self_play_pool_draws_each_episode_from_its_last_opponents():
+    picked = []
+    env = SelfPlayEnv(GAME, pool_size=2, seed=0)
+    for tag in ("a", "b", "c"):
+        env.add_opponent(lambda obs, mask, tag=tag: picked.append(tag) or int(np.flatnonzero(mask)[0]))
+    assert len(env.pool) == 2
+    for _ in range(8):
+        env.reset()
+        env.step(np.flatnonzero(env.action_masks())[0])
+    assert set(picked) == {"b", "c"}
+    env.set_opponent(RandomAgent())
+    assert len(env.pool) == 1
+
+
+# -- errors --------------------------------------------------------------------------------------------
+def test_illegal_action_raises_and_changes_nothing():
+    env, twin = SeatEnv(GAME, seat=None, seed=4), SeatEnv(GAME, seat=None, seed=4)
+    env.reset(), twin.reset()
+    before = env.game_state.clone()
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    for action in (illegal, -1, env.action_space.n, 1.5, "3"):
+        with pytest.raises(IllegalActionError):
+            env.step(action)
+    assert env.game_state == before
+    rng_a, rng_b = np.random.default_rng(9), np.random.default_rng(9)
+    for _ in range(30):  # the env's generator was not touched either
+        a = rng_a.choice(np.flatnonzero(env.action_masks()))
+        assert a == rng_b.choice(np.flatnonzero(twin.action_masks()))
+        out_a, out_b = env.step(a), twin.step(a)
+        assert np.array_equal(out_a[0], out_b[0]) and out_a[1:4] == out_b[1:4]
+        if out_a[2]:
+            break
+
+
+def test_bad_arguments_are_refused():
+    with pytest.raises(InvalidParameterError):
+        SeatEnv(GAME, seat=2)
+    with pytest.raises(InvalidParameterError):
+        SeatEnv(make_game(GAME), armies=("orcs", "dwarves"))
+    with pytest.raises(InvalidParameterError):
+        SeatEnv(GAME, opponent=42)
+    with pytest.raises(InvalidParameterError):
+        SelfPlayEnv(GAME, pool_size=0)
+    env = SeatEnv(make_game(GAME), seed=0)  # a Game object works as well as its name
+    assert env.reset()[0].shape == make_game(GAME).info.observation_shape
+
+
+def test_render_ansi():
+    env = SeatEnv(GAME, render_mode="ansi", seed=0)
+    env.reset()
+    assert isinstance(env.render(), str) and env.render()
