@@ -2,12 +2,21 @@
 
     cardboard games
     cardboard agents
-    cardboard play lords_of_war --agents greedy,random --games 100 --seed 1
+    cardboard play lords_of_war --agents greedy,random --games 100 --seed 1 [--workers 4] [--results m.jsonl]
+    cardboard tournament lords_of_war --agents greedy random greedy:samples=4 --games 20 --seed 1 \
+        [--workers 4] [--out DIR]
     cardboard show lords_of_war --seed 1 [--agents greedy,random] [--open]
 
-Agents are separated by commas; an agent's parameters follow a colon as
-``key=value`` pairs, also comma-separated (``greedy:samples=4,random``): a
-token with '=' always belongs to the agent before it.
+Agents are separated by commas or spaces; an agent's parameters follow a
+colon as ``key=value`` pairs, also comma-separated (``greedy:samples=4,random``):
+a token with '=' always belongs to the agent before it.
+
+``play --results PATH`` appends each finished game to a JSONL file and resumes
+from it when it exists (same game, options, agents, games and seed, or exit 2).
+``tournament`` plays every pair, prints Bradley–Terry ratings (as Elo, mean 0)
+and the score matrix, and writes per-pair JSONL files, ``tournament.json`` and
+``matrix.png`` to ``--out`` (default ``runs/tournaments/GAME-seedS``); run it
+again with the same arguments to resume.
 """
 from __future__ import annotations
 
@@ -23,7 +32,8 @@ from rich.table import Table
 from cardboard import registry
 from cardboard.envs.errors import CardboardError
 from cardboard.envs.protocol import CHANCE, sample_chance
-from cardboard.evaluation.match import play_match, summarize, wilson_interval
+from cardboard.evaluation.match import play_match_specs, summarize, wilson_interval
+from cardboard.evaluation.tournament import round_robin
 
 
 def _game_options(pairs: Sequence[str]) -> dict[str, object]:
@@ -43,13 +53,17 @@ def _two_agents(text: str, game) -> tuple:
     return tuple(registry.make_agent(spec, game) for spec in specs)
 
 
+def _progress_columns() -> tuple:
+    return (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("{task.fields[score]}"), TimeElapsedColumn(), TimeRemainingColumn())
+
+
 def cmd_play(args: argparse.Namespace, console: Console) -> int:
-    game = registry.make_game(args.game, **_game_options(args.option))
+    options = _game_options(args.option)
+    game = registry.make_game(args.game, **options)
     agents = _two_agents(args.agents, game)
-    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-               TextColumn("{task.fields[score]}"), TimeElapsedColumn(), TimeRemainingColumn())
     wins = [0, 0, 0]
-    with Progress(*columns, console=console, disable=args.quiet) as progress:
+    with Progress(*_progress_columns(), console=console, disable=args.quiet) as progress:
         task = progress.add_task(f"{agents[0].name} vs {agents[1].name}", total=args.games, score="")
 
         def on_game(record) -> None:
@@ -57,7 +71,8 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
             wins[0 if mine > theirs else 2 if mine < theirs else 1] += 1
             progress.update(task, advance=1, score=f"W/D/L {wins[0]}/{wins[1]}/{wins[2]}")
 
-        records = play_match(game, agents, args.games, args.seed, on_game)
+        records = play_match_specs(args.game, [a.name for a in agents], args.games, args.seed, game_options=options,
+                                   workers=args.workers, results_path=args.results, on_game=on_game)
     summary = summarize((agents[0].name, agents[1].name), records)
     table = Table(title=f"{args.game}: {args.games} games, seed {args.seed}, seats swapped every game")
     for col in ("agent", "wins", "draws", "losses", "win rate (95% CI)", "ms / decision"):
@@ -71,6 +86,42 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
     seat_rates = [f"seat {k} {w / summary.games:.1%} ({lo:.1%}-{hi:.1%})"
                   for k, w in enumerate(summary.seat_wins) for lo, hi in [wilson_interval(w, summary.games)]]
     console.print(f"wins by seat, whoever sat there: {', '.join(seat_rates)}")
+    return 0
+
+
+def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
+    options = _game_options(args.option)
+    game = registry.make_game(args.game, **options)
+    specs = registry.split_agent_specs(",".join(args.agents))
+    for spec in specs:
+        registry.make_agent(spec, game)  # fail early, before any game is played
+    n = len(specs)
+    out = args.out or f"runs/tournaments/{args.game}-seed{args.seed}"
+    with Progress(*_progress_columns(), console=console, disable=args.quiet) as progress:
+        task = progress.add_task("round robin", total=n * (n - 1) // 2 * args.games, score="")
+
+        def on_game(pair, record) -> None:
+            progress.update(task, advance=1, score=f"{specs[pair[0]]} vs {specs[pair[1]]}")
+
+        result = round_robin(args.game, specs, args.games, args.seed, game_options=options, workers=args.workers,
+                             out_dir=out, on_game=on_game)
+    ratings = Table(title=f"{args.game}: round robin, {args.games} games per pair, seed {args.seed}")
+    for col in ("rank", "agent", "Elo (BT)", "score", "games"):
+        ratings.add_column(col, justify="left" if col == "agent" else "right")
+    for rank, i in enumerate(result.ranking(), start=1):
+        total = result.played[i].sum()
+        ratings.add_row(str(rank), result.names[i], f"{result.elo[i]:+.0f}",
+                        f"{result.points[i].sum() / max(total, 1):.1%}", str(int(total)))
+    console.print(ratings)
+    matrix = Table(title="score of row agent against column agent")
+    matrix.add_column("agent")
+    for name in result.names:
+        matrix.add_column(name, justify="right")
+    scores = result.scores
+    for i, name in enumerate(result.names):
+        matrix.add_row(name, *("-" if i == j else f"{scores[i, j]:.2f}" for j in range(n)))
+    console.print(matrix)
+    console.print(f"results and plot in {out}/ (matrix.png, tournament.json, pair_*.jsonl)", highlight=False)
     return 0
 
 
@@ -108,16 +159,28 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("games", help="list the games")
     sub.add_parser("agents", help="list the agents")
-    for name, help_text in (("play", "play a match between two agents"), ("show", "play one game and print it turn by turn")):
+    for name, help_text in (("play", "play a match between two agents"),
+                            ("tournament", "round robin between several agents, with ratings and a plot"),
+                            ("show", "play one game and print it turn by turn")):
         p = sub.add_parser(name, help=help_text)
         p.add_argument("game", help="a game name (see 'cardboard games')")
-        p.add_argument("--agents", default="random,random", help="two agent specs, e.g. 'greedy:samples=2,random'")
+        if name == "tournament":
+            p.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
+                           help="agent specs separated by spaces or commas, e.g. 'greedy:samples=2 random greedy'")
+        else:
+            p.add_argument("--agents", default="random,random", help="two agent specs, e.g. 'greedy:samples=2,random'")
         p.add_argument("--seed", type=int, default=0)
         p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (repeatable)")
-        if name == "play":
-            p.add_argument("--games", type=int, default=100)
+        if name in ("play", "tournament"):
+            p.add_argument("--games", type=int, default=100 if name == "play" else 20,
+                           help="games per match" + (" (per pair)" if name == "tournament" else ""))
+            p.add_argument("--workers", type=int, default=1, help="worker processes (results do not depend on it)")
             p.add_argument("--quiet", action="store_true", help="no progress bar")
-        else:
+        if name == "play":
+            p.add_argument("--results", metavar="PATH", help="JSONL file of finished games; resumed when it exists")
+        elif name == "tournament":
+            p.add_argument("--out", metavar="DIR", help="output folder (default runs/tournaments/GAME-seedS)")
+        elif name == "show":
             p.add_argument("--open", action="store_true", help="show both hands")
     return parser
 
@@ -130,7 +193,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_list(registry.describe_games(), console)
         if args.command == "agents":
             return cmd_list(registry.describe_agents(), console)
-        return (cmd_play if args.command == "play" else cmd_show)(args, console)
+        return {"play": cmd_play, "tournament": cmd_tournament, "show": cmd_show}[args.command](args, console)
     except CardboardError as exc:
         console.print(f"[red]error:[/red] {exc}", highlight=False)
         return 2

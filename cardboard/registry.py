@@ -19,6 +19,7 @@ from cardboard.envs.errors import InvalidParameterError, UnknownNameError
 from cardboard.envs.lords_of_war.state import LordsOfWarGame
 from cardboard.envs.protocol import Game, GameState
 from cardboard.policies.agents import Agent, GreedyAgent, RandomAgent
+from cardboard.search import agents as search_agents
 
 
 @dataclass(frozen=True)
@@ -37,10 +38,19 @@ _GAMES: dict[str, _Entry] = {
     "lords_of_war": _Entry(LordsOfWarGame, "Lords of War: 7x6 card-placement battles, Orcs vs Dwarves",
                            _defaults(LordsOfWarGame)),
 }
+def _agent(factory: Callable[..., Agent], summary: str) -> _Entry:
+    """An agent entry whose parameters (and their types) are the factory's keyword defaults."""
+    return _Entry(lambda game, **params: factory(**params), summary, _defaults(factory))
+
+
 _AGENTS: dict[str, _Entry] = {
-    "random": _Entry(lambda game: RandomAgent(), "uniformly random legal action"),
-    "greedy": _Entry(lambda game, samples=1: GreedyAgent(samples),
-                     "one-turn greedy on the game's heuristic (state extrapolation)", {"samples": 1}),
+    "random": _agent(RandomAgent, "uniformly random legal action"),
+    "greedy": _agent(GreedyAgent, "one-turn greedy on the game's heuristic (state extrapolation)"),
+    "mc": _agent(search_agents.flat_mc, "flat Monte Carlo over determinizations"),
+    "uct": _agent(search_agents.uct, "UCT on the true state (perfect information / open mode)"),
+    "ismcts": _agent(search_agents.ismcts, "single-observer ISMCTS with availability counts"),
+    "duct": _agent(search_agents.duct, "determinized UCT: fixed worlds, pooled soft-key statistics"),
+    "pimc": _agent(search_agents.pimc, "one UCT tree per determinization, root votes added up"),
 }
 _GAME_CACHE: dict[tuple, Game] = {}
 

@@ -34,3 +34,7 @@ class UnknownNameError(CardboardError, ValueError):
 
 class InvalidParameterError(CardboardError, ValueError):
     """A known option or parameter with a value it cannot take."""
+
+
+class ResultsFileError(CardboardError, ValueError):
+    """A results file (JSONL) that cannot be resumed: another run's config, or a corrupted line."""

@@ -30,6 +30,8 @@ A state is mutable and cheap to copy. Its public names:
 ``action_key(a)``      a hashable soft key: actions that mean the same thing in
                        different determinizations compare equal ("play the
                        card named X on square s", not "play hand slot 3").
+``legal_action_keys()`` optional: ``action_key`` of every legal action, in
+                       order, in one call (search uses it when present).
 ``action_to_string(a)`` human-readable action.
 ``heuristic(p)``       a cheap game-specific evaluation for player ``p`` in
                        [-1, 1] (+1/-1 at decided terminals): scripted

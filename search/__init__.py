@@ -1,1 +1,7 @@
-"""Search over the forward-model protocol (UCT, ISMCTS, DUCT, ...): see the search-core issue."""
+"""Search over the forward-model protocol: UCT, SO-ISMCTS, DUCT, PIMC and flat Monte Carlo.
+
+``mcts`` holds the engine (one tree policy, pluggable worlds, evaluator, chance
+sampler and final-move selection); ``agents`` wraps each algorithm as an agent,
+registered as ``uct``, ``ismcts``, ``duct``, ``pimc`` and ``mc`` (see
+``cardboard.agents()`` and ``cardboard.make_agent``).
+"""

@@ -32,6 +32,7 @@ from .constants import (
     NUM_SQUARES,
 )
 
+NON_DEPLOY_KEY = 1_000_000  # soft keys of target / hold / draw / recall actions start here
 H4_SCALE = 24.0  # h4 differences beyond +-24 cards are clipped
 PHASE_NAMES = ("opening", "deploy", "target", "reinforce", "over")
 
@@ -245,18 +246,22 @@ class LordsOfWarState:
         return int(self.s[R.HAND + player * HAND_SIZE + slot]) if slot < self.s[R.NHAND + player] else -1
 
     def action_key(self, action: int) -> Hashable:
-        """Soft key: ('deploy', card-type, square) / ('target', square) / ('hold',) / ('draw',) / ('recall', square)."""
+        """Soft key, an int: ``type * 42 + square`` for "deploy a card of this type on this square"
+        (copies of a card share it), ``NON_DEPLOY_KEY + action`` for the other actions, whose ids
+        already mean the same in every determinization (squares are in the player's own frame)."""
         a = int(action)
         if a < A_TARGET:
             card = self._hand_card(int(self.s[R.PLAYER]), a // NUM_SQUARES)
-            return ("deploy", int(self.game.cards[card, R.F_TYPE]) if card >= 0 else -1, a % NUM_SQUARES)
-        if a < A_HOLD_FIRE:
-            return ("target", a - A_TARGET)
-        if a == A_HOLD_FIRE:
-            return ("hold",)
-        if a == A_DRAW:
-            return ("draw",)
-        return ("recall", a - A_RECALL)
+            return int(self.cards[card, R.F_TYPE]) * NUM_SQUARES + a % NUM_SQUARES if card >= 0 else -1 - a
+        return NON_DEPLOY_KEY + a
+
+    def legal_action_keys(self) -> list[int]:
+        """``action_key`` of every legal action, in order, computed in one vectorised pass (for search)."""
+        legal = self.legal_actions()
+        p = int(self.s[R.PLAYER])
+        hand = self.s[R.HAND + p * HAND_SIZE:R.HAND + (p + 1) * HAND_SIZE]
+        types = self.cards[hand[np.minimum(legal // NUM_SQUARES, HAND_SIZE - 1)], R.F_TYPE].astype(np.int64)
+        return np.where(legal < A_TARGET, types * NUM_SQUARES + legal % NUM_SQUARES, NON_DEPLOY_KEY + legal).tolist()
 
     def _describe(self, a: int) -> str:
         p = int(self.s[R.PLAYER])

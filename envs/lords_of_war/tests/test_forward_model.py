@@ -74,3 +74,13 @@ def test_observations_stay_in_the_unit_box_at_the_end_of_games():
                 obs = state.observation(player, perfect)
                 assert obs.min() >= 0.0 and obs.max() <= 1.0
     assert past_twenty > 0  # the case this guards actually occurs
+
+
+def test_legal_action_keys_match_action_key_one_by_one():
+    rng = np.random.default_rng(4)
+    for seed in range(10):
+        state = GAME.new_state(seed)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            assert state.legal_action_keys() == [state.action_key(int(a)) for a in legal]
+            state.apply(int(legal[rng.integers(len(legal))]))

@@ -1,0 +1,199 @@
+"""Search on small games whose right moves are known (tests/games), plus engine mechanics."""
+import time
+
+import numpy as np
+import pytest
+
+import cardboard
+from cardboard.envs.errors import InvalidParameterError, UnknownNameError
+from cardboard.envs.protocol import GameInfo
+from cardboard.search.mcts import PIMC, FlatMonteCarlo, SearchConfig, TreeSearch
+
+from .games import dice_race, hidden_cards, nim, tictactoe
+
+
+def search(kind: str, state, iterations: int, seed: int = 0, **kw):
+    config = SearchConfig(iterations=iterations, c=kw.pop("c", 0.7))
+    engine = PIMC(config, **kw) if kind == "pimc" else TreeSearch(config, kind, **kw)
+    return engine.search(state, np.random.default_rng(seed))
+
+
+@pytest.mark.parametrize("heaps", [(1, 3, 5), (2, 3), (1, 2, 4)])
+@pytest.mark.parametrize("kind", ["uct", "ismcts", "pimc"])
+def test_search_finds_the_winning_nim_move(kind, heaps):
+    """Nim: the player to move wins iff the XOR of the heaps is nonzero; only XOR-zeroing moves keep the win."""
+    game = nim.NimGame(heaps)
+    state = game.new_state()
+    winning = nim.winning_moves(state)
+    assert winning  # these positions are wins for the mover
+    extra = {"num_worlds": 2} if kind == "pimc" else {}  # perfect information: every world is the same
+    assert search(kind, state, 4000, **extra).action in winning
+
+
+def test_uct_takes_the_win_and_blocks_in_tictactoe():
+    game = tictactoe.TicTacToeGame()
+    state = game.new_state()
+    for a in (0, 3, 1):  # X: 0, 1 (threatens 2); O: 3
+        state.apply(a)
+    assert search("uct", state, 2000).action == 2  # O must block at 2
+    state.apply(4)  # O plays elsewhere; X to move wins at 2
+    assert search("uct", state, 2000).action == 2
+
+
+@pytest.mark.parametrize("kind", ["ismcts", "duct"])
+@pytest.mark.parametrize("deal", [(3, 5), (3, 4), (5, 1), (4, 2)])
+def test_determinizing_search_bets_where_a_careful_reading_says_so(kind, deal):
+    """Hidden cards: player 0 with a card c, 3c > N + 2, must bet whatever player 1 holds.
+
+    (PIMC is left out on purpose: it adds up each world's votes, so with a 3 it folds whenever
+    the sampled worlds give player 1 more high cards than low ones: strategy fusion at work.)
+    """
+    state = hidden_cards.HiddenCardsGame(5).state_with(*deal)
+    extra = {"num_worlds": 32} if kind == "duct" else {}  # enough fixed worlds to represent the deal
+    assert search(kind, state, 3000, **extra).action == hidden_cards.right_move(state) == hidden_cards.BET
+
+
+@pytest.mark.parametrize("kind", ["ismcts", "duct"])
+@pytest.mark.parametrize("card", [1, 5])
+def test_player1_folds_the_lowest_card_and_calls_with_the_highest(kind, card):
+    state = hidden_cards.HiddenCardsGame(5).state_with(3, card)
+    state.apply(hidden_cards.BET)
+    extra = {"num_worlds": 8} if kind == "duct" else {}
+    assert search(kind, state, 2000, **extra).action == hidden_cards.right_move(state)
+
+
+def test_cheating_uct_folds_where_the_honest_searches_bet():
+    """UCT on the true state sees player 1's 5 and folds the 3: why hidden games need determinization."""
+    state = hidden_cards.HiddenCardsGame(5).state_with(3, 5)
+    assert search("uct", state, 3000).action == hidden_cards.FOLD
+
+
+@pytest.mark.parametrize("totals,player", [((8, 6), 1), ((6, 8), 1), ((4, 0), 0), ((10, 0), 0)])
+@pytest.mark.parametrize("kind", ["uct", "duct"])
+def test_search_through_explicit_chance_nodes(kind, totals, player):
+    game = dice_race.DiceRaceGame(target=10, faces=3)
+    state = game.state_with(totals, player)
+    right = dice_race.right_move(state)
+    assert right is not None
+    extra = {"num_worlds": 4} if kind == "duct" else {}
+    assert search(kind, state, 3000, **extra).action == right
+
+
+def test_chance_nodes_use_the_pluggable_sampler():
+    """A custom successor sampler (the hook chance-node bucketing plugs into) decides every chance outcome."""
+    game = dice_race.DiceRaceGame(target=10, faces=3)
+    state = game.state_with((4, 0), 0)
+    calls = []
+
+    def always_three(s, rng):
+        calls.append(1)
+        return dice_race.ROLL_OUTCOME_BASE + 2
+
+    result = TreeSearch(SearchConfig(iterations=200, chance_sampler=always_three), "uct").search(
+        state, np.random.default_rng(0))
+    assert calls
+    roll = result.root.children[state.action_key(dice_race.ROLL)]
+    assert set(roll.children) == {("chance", dice_race.ROLL_OUTCOME_BASE + 2)}
+
+
+class _Split:
+    """A stub whose determinizations offer action 1 or action 2 (plus 0) at the root, to count availability."""
+
+    info = GameInfo("split", 2, 3, (1,), "none", "imperfect", "zero_sum", -1.0, 1.0, 2)
+    num_players, num_actions = 2, 3
+
+    def __init__(self, world=None, done=False):
+        self.world, self.done, self.turn = world, done, 0
+        self.current_player = -2 if done else 0
+
+    def determinize(self, player, rng):
+        return _Split(int(rng.integers(2)))
+
+    def clone(self):
+        return _Split(self.world, self.done)
+
+    def legal_actions(self):
+        return np.array([], dtype=int) if self.done else np.array([0, 1 if self.world == 0 else 2])
+
+    def action_key(self, a):
+        return int(a)
+
+    def apply(self, a):
+        self.done, self.current_player = True, -2
+
+    def is_terminal(self):
+        return self.done
+
+    def returns(self):
+        return np.array([1.0, -1.0])
+
+    def heuristic(self, p):
+        return 0.0
+
+
+def test_availability_counts_how_often_a_child_was_legal():
+    """SO-ISMCTS availability: a child's avail = the iterations whose determinization offered it."""
+    worlds = []
+    stub = _Split(0)
+    original = stub.determinize
+
+    def recording(player, rng):
+        det = original(player, rng)
+        worlds.append(det.world)
+        return det
+
+    stub.determinize = recording
+    root = TreeSearch(SearchConfig(iterations=500), "ismcts").search(stub, np.random.default_rng(3)).root
+    offered_1 = worlds.count(0)
+    assert root.children[0].avail == 500
+    assert root.children[1].avail == offered_1 and root.children[2].avail == 500 - offered_1
+    assert sum(child.visits for child in root.children.values()) == 500
+    assert 0 < offered_1 < 500
+
+
+def test_search_is_deterministic_given_the_seed():
+    state = cardboard.new_state("lords_of_war", seed=2)
+    a = search("ismcts", state, 200, seed=5)
+    b = search("ismcts", state, 200, seed=5)
+    assert a.action == b.action and a.visits == b.visits
+
+
+def test_time_budget_is_respected():
+    state = cardboard.new_state("lords_of_war", seed=2)
+    engine = TreeSearch(SearchConfig(iterations=None, seconds=0.05), "ismcts")
+    start = time.perf_counter()
+    result = engine.search(state, np.random.default_rng(0))
+    assert time.perf_counter() - start < 0.5 and result.iterations > 0
+
+
+def test_flat_monte_carlo_prefers_the_certain_call():
+    state = hidden_cards.HiddenCardsGame(5).state_with(3, 5)
+    state.apply(hidden_cards.BET)
+    result = FlatMonteCarlo(SearchConfig(iterations=200)).search(state, np.random.default_rng(0))
+    assert result.action == hidden_cards.CALL
+
+
+@pytest.mark.parametrize("spec", ["mc:iterations=30", "uct:iterations=30", "ismcts:iterations=30",
+                                  "duct:worlds=3,iterations=30,depth=2", "pimc:worlds=3,iterations=30"])
+def test_search_agents_play_lords_of_war_to_the_end(spec):
+    game = cardboard.make_game("lords_of_war")
+    agent, rng = cardboard.make_agent(spec, game), np.random.default_rng(0)
+    state = game.new_state(1)
+    while not state.is_terminal():
+        state.apply(agent.act(state, rng) if state.current_player == 0 else int(state.legal_actions()[0]))
+    assert state.is_terminal()
+
+
+@pytest.mark.parametrize("spec,error", [
+    ("ismcts:iterations=0", InvalidParameterError),  # no budget at all
+    ("ismcts:iterations=-5", InvalidParameterError),
+    ("uct:c=-1", InvalidParameterError),
+    ("duct:worlds=0", InvalidParameterError),
+    ("ismcts:depth=-2", InvalidParameterError),
+    ("ismcts:iterations=many", InvalidParameterError),
+    ("ismcts:budget=3", UnknownNameError),
+    ("alphazero", UnknownNameError),
+])
+def test_bad_search_specs_are_typed_errors(spec, error):
+    with pytest.raises(error):
+        cardboard.make_agent(spec)
