@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -40,7 +40,7 @@ from ..envs.protocol import CHANCE, GameState, sample_chance
 
 Evaluator = Callable[[GameState], np.ndarray]
 ChanceSampler = Callable[[GameState, np.random.Generator], int]
-FinalSelection = Callable[[dict[Hashable, "Node"], np.random.Generator], Hashable]
+FinalSelection = Callable[[dict[Hashable, tuple[int, float, int]], np.random.Generator], Hashable]
 
 
 def rewards(state: GameState) -> np.ndarray:
@@ -54,36 +54,67 @@ def heuristic_evaluator(state: GameState) -> np.ndarray:
     return np.array([(state.heuristic(p) + 1.0) / 2.0 for p in range(state.num_players)])
 
 
-def robust_child(children: dict[Hashable, "Node"], rng: np.random.Generator) -> Hashable:
-    """RobustChild (paper 000 §2.1): the most visited child; ties go to the higher mean, then at random."""
-    keys = list(children)
-    score = np.array([(children[k].visits, children[k].mean) for k in keys])
-    best = np.flatnonzero((score[:, 0] == score[:, 0].max()))
+def robust_child(edges: dict[Hashable, tuple[int, float, int]], rng: np.random.Generator) -> Hashable:
+    """RobustChild (paper 000 §2.1): the most visited edge; ties go to the higher mean, then at random."""
+    keys = list(edges)
+    score = np.array([edges[k][:2] for k in keys], dtype=float)
+    best = np.flatnonzero(score[:, 0] == score[:, 0].max())
     best = best[score[best, 1] == score[best, 1].max()]
     return keys[int(best[rng.integers(len(best))])]
 
 
-def max_child(children: dict[Hashable, "Node"], rng: np.random.Generator) -> Hashable:
-    """MaxChild: the child with the highest mean reward (ties at random)."""
-    keys = list(children)
-    means = np.array([children[k].mean for k in keys])
+def max_child(edges: dict[Hashable, tuple[int, float, int]], rng: np.random.Generator) -> Hashable:
+    """MaxChild: the edge with the highest mean reward (ties at random)."""
+    keys = list(edges)
+    means = np.array([edges[k][1] for k in keys])
     best = np.flatnonzero(means == means.max())
     return keys[int(best[rng.integers(len(best))])]
 
 
-@dataclass
 class Node:
-    """Statistics of one edge: ``player`` chose it (or CHANCE), with these visits, reward total and availability."""
+    """A decision or chance node: the statistics of its outgoing edges, in numpy arrays.
 
-    player: int
-    visits: int = 0
-    total: float = 0.0
-    avail: int = 0
-    children: dict[Hashable, "Node"] = field(default_factory=dict)
+    Edge ``i`` has soft key ``keys[i]``: ``visits``, ``total`` reward of the node's ``player`` (the
+    one who chooses here; CHANCE at chance nodes), ``avail`` (iterations in which it was legal)
+    and its child node (None until the search goes below it).
+    """
 
-    @property
-    def mean(self) -> float:
-        return self.total / self.visits if self.visits else 0.0
+    __slots__ = ("player", "keys", "index", "visits", "total", "avail", "child")
+
+    def __init__(self, player: int):
+        self.player = player
+        self.keys: list[Hashable] = []
+        self.index: dict[Hashable, int] = {}
+        self.visits = np.zeros(8)
+        self.total = np.zeros(8)
+        self.avail = np.zeros(8)
+        self.child: list[Node | None] = []
+
+    def edges(self, keys: list[Hashable]) -> np.ndarray:
+        """The edge index of each key, adding edges for keys not seen before."""
+        index = self.index
+        out = [index.get(k, -1) for k in keys]
+        if -1 in out:
+            for j, k in enumerate(keys):
+                if out[j] < 0:
+                    out[j] = index.get(k, -1)
+                    if out[j] < 0:
+                        out[j] = index[k] = self._add(k)
+        return np.array(out)
+
+    def _add(self, key: Hashable) -> int:
+        i = len(self.keys)
+        if i == len(self.visits):
+            self.visits, self.total, self.avail = (np.concatenate([a, np.zeros(i)])
+                                                   for a in (self.visits, self.total, self.avail))
+        self.keys.append(key)
+        self.child.append(None)
+        return i
+
+    def stats(self) -> dict[Hashable, tuple[int, float, int]]:
+        """Key -> (visits, mean reward, availability) of every edge."""
+        return {k: (int(self.visits[i]), self.total[i] / self.visits[i] if self.visits[i] else 0.0, int(self.avail[i]))
+                for i, k in enumerate(self.keys)}
 
 
 @dataclass
@@ -180,57 +211,49 @@ class TreeSearch:
 
     def _result(self, root: Node, state: GameState, rng: np.random.Generator, done: int, seconds: float) -> SearchResult:
         actions = {state.action_key(int(a)): int(a) for a in state.legal_actions()}
-        children = {k: n for k, n in root.children.items() if k in actions and n.visits > 0}
-        key = self.config.final(children, rng) if children else next(iter(actions))
-        return SearchResult(actions[key], {k: n.visits for k, n in children.items()}, done, seconds, root)
+        edges = {k: s for k, s in root.stats().items() if k in actions and s[0] > 0}
+        key = self.config.final(edges, rng) if edges else next(iter(actions))
+        return SearchResult(actions[key], {k: s[0] for k, s in edges.items()}, done, seconds, root)
 
     def _iterate(self, root: Node, state: GameState, rng: np.random.Generator) -> None:
         """Selection with availability, one expansion, a rollout, backpropagation."""
         cfg = self.config
-        path = [root]
-        node = root
-        expanded = False
-        while not state.is_terminal() and not expanded:
+        path: list[tuple[Node, int]] = []
+        node: Node | None = root
+        while not state.is_terminal():
             player = state.current_player
+            if node is None:
+                node = path[-1][0].child[path[-1][1]] = Node(player)
             if player == CHANCE:
                 outcome = cfg.chance_sampler(state, rng)
-                node = node.children.setdefault(("chance", outcome), Node(player=CHANCE))
+                edge = int(node.edges([("chance", outcome)])[0])
+                node.avail[edge] += 1
                 state.apply(outcome)
-                path.append(node)
+                path.append((node, edge))
+                node = node.child[edge]
                 continue
-            legal = state.legal_actions().tolist()
+            legal = state.legal_actions()
             keys = state.legal_action_keys() if hasattr(state, "legal_action_keys") else [
-                state.action_key(a) for a in legal]
-            fresh: list[tuple[Hashable, int]] = []
-            best_key, best_score, best_action = None, -math.inf, -1
-            seen: set[Hashable] = set()
-            for a, key in zip(legal, keys):
-                if key in seen:  # two ids with one meaning (e.g. two copies of a card)
-                    continue
-                seen.add(key)
-                child = node.children.get(key)
-                if child is None or child.visits == 0:
-                    fresh.append((key, a))
-                    continue
-                child.avail += 1
-                score = child.total / child.visits + cfg.c * math.sqrt(math.log(child.avail) / child.visits)
-                if score > best_score:
-                    best_key, best_score, best_action = key, score, a
-            if fresh:
-                best_key, best_action = fresh[int(rng.integers(len(fresh)))]
-                expanded = True
-                for key, _ in fresh:
-                    child = node.children.setdefault(key, Node(player=player))
-                    child.avail += 1
-            node = node.children[best_key]
-            state.apply(best_action)
-            path.append(node)
+                state.action_key(int(a)) for a in legal]
+            edges = node.edges(keys)
+            node.avail[edges] += 1  # a key shared by two ids (two copies of a card) counts once
+            visits = node.visits[edges]
+            fresh = np.flatnonzero(visits == 0)
+            if len(fresh):  # expansion: an untried edge, then the rollout
+                j = int(fresh[rng.integers(len(fresh))])
+                state.apply(int(legal[j]))
+                path.append((node, int(edges[j])))
+                break
+            ucb = node.total[edges] / visits + cfg.c * np.sqrt(np.log(node.avail[edges]) / visits)
+            j = int(np.argmax(ucb))
+            state.apply(int(legal[j]))
+            path.append((node, int(edges[j])))
+            node = node.child[int(edges[j])]
         values = rollout(state, rng, cfg)
-        for n in path[1:]:
-            n.visits += 1
-            if n.player >= 0:
-                n.total += values[n.player]
-        root.visits += 1
+        for parent, edge in path:
+            parent.visits[edge] += 1
+            if parent.player >= 0:
+                parent.total[edge] += values[parent.player]
 
 
 class PIMC:

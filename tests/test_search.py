@@ -92,8 +92,9 @@ def test_chance_nodes_use_the_pluggable_sampler():
     result = TreeSearch(SearchConfig(iterations=200, chance_sampler=always_three), "uct").search(
         state, np.random.default_rng(0))
     assert calls
-    roll = result.root.children[state.action_key(dice_race.ROLL)]
-    assert set(roll.children) == {("chance", dice_race.ROLL_OUTCOME_BASE + 2)}
+    root = result.root
+    roll = root.child[root.index[state.action_key(dice_race.ROLL)]]
+    assert roll.player < 0 and roll.keys == [("chance", dice_race.ROLL_OUTCOME_BASE + 2)]
 
 
 class _Split:
@@ -145,9 +146,10 @@ def test_availability_counts_how_often_a_child_was_legal():
     stub.determinize = recording
     root = TreeSearch(SearchConfig(iterations=500), "ismcts").search(stub, np.random.default_rng(3)).root
     offered_1 = worlds.count(0)
-    assert root.children[0].avail == 500
-    assert root.children[1].avail == offered_1 and root.children[2].avail == 500 - offered_1
-    assert sum(child.visits for child in root.children.values()) == 500
+    stats = root.stats()  # key -> (visits, mean, avail)
+    assert stats[0][2] == 500
+    assert stats[1][2] == offered_1 and stats[2][2] == 500 - offered_1
+    assert sum(s[0] for s in stats.values()) == 500
     assert 0 < offered_1 < 500
 
 

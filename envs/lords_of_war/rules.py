@@ -551,6 +551,19 @@ def apply_checked(s, cards, a, buf, n_cached):
 
 
 @njit(**_JIT)
+def action_keys(s, cards, actions, non_deploy_key, out):
+    """Soft key of each action for the player to move (see ``LordsOfWarState.action_key``)."""
+    p = s[PLAYER]
+    for i in range(len(actions)):
+        a = actions[i]
+        if a < A_TARGET:
+            c = s[HAND + p * HAND_SIZE + (a - A_DEPLOY) // NSQ]
+            out[i] = cards[c, F_TYPE] * NSQ + (a - A_DEPLOY) % NSQ
+        else:
+            out[i] = non_deploy_key + a
+
+
+@njit(**_JIT)
 def _rand_below(rng, n):
     """xorshift64* step on rng[0]; a uniform int in [0, n)."""
     x = rng[0]

@@ -258,10 +258,9 @@ class LordsOfWarState:
     def legal_action_keys(self) -> list[int]:
         """``action_key`` of every legal action, in order, computed in one vectorised pass (for search)."""
         legal = self.legal_actions()
-        p = int(self.s[R.PLAYER])
-        hand = self.s[R.HAND + p * HAND_SIZE:R.HAND + (p + 1) * HAND_SIZE]
-        types = self.cards[hand[np.minimum(legal // NUM_SQUARES, HAND_SIZE - 1)], R.F_TYPE].astype(np.int64)
-        return np.where(legal < A_TARGET, types * NUM_SQUARES + legal % NUM_SQUARES, NON_DEPLOY_KEY + legal).tolist()
+        keys = np.empty(len(legal), dtype=np.int64)
+        R.action_keys(self.s, self.cards, legal, NON_DEPLOY_KEY, keys)
+        return keys.tolist()
 
     def _describe(self, a: int) -> str:
         p = int(self.s[R.PLAYER])
