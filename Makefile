@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/cardboard play lords_of_war --agents greedy,random --games 100 --seed 1
+	$(BIN)/cardboard tournament lords_of_war --agents random greedy ismcts:iterations=100 --games 10 --seed 1
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

@@ -1,0 +1,364 @@
+"""Search throughput: iterations per second of our UCT and ISMCTS, with OpenSpiel's MCTS/ISMCTS in the same run.
+
+What is measured: simulations (iterations) per second of whole decisions, each decision a fresh search
+of ``--iterations`` iterations from one FIXED position, random rollouts to the end of the game, timed
+around the search call (tree set-up included). Rows:
+
+- ``uct``: our ``TreeSearch(..., "uct")`` on Lords of War, searching the true state (perfect information);
+- ``ismcts``: our ``TreeSearch(..., "ismcts")`` on Lords of War (a fresh determinization every iteration);
+- ``uct_connect_four``: our UCT on OpenSpiel's ``connect_four`` through a small protocol adapter
+  (context only: every step is a pyspiel call from Python, so this mostly measures the adapter);
+- ``os_cpp_ismcts`` / ``os_py_ismcts``: OpenSpiel's C++ ``pyspiel.ISMCTSBot`` and pure-Python
+  ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` on ``hearts`` (a card game of similar length);
+- ``os_cpp_mcts`` / ``os_py_mcts``: OpenSpiel's C++ ``pyspiel.MCTSBot`` and pure-Python
+  ``open_spiel.python.algorithms.mcts.MCTSBot`` on ``connect_four`` (``solve=False``: plain UCT).
+
+Every OpenSpiel bot uses a random-rollout evaluator with one rollout, UCT constant ``--c-openspiel``
+(OpenSpiel's rewards are in [-1, 1], ours in [0, 1], so its 2.0 is about our 1.0; the constant changes
+tree shape, not the cost of an iteration, much).
+
+The positions: Lords of War ``new_state("lords_of_war", seed=1)`` then 40 random moves drawn with
+``numpy.random.default_rng(1)``; hearts: the deal (chance outcomes drawn with ``default_rng(1)``), the
+passes and 20 random card plays; connect_four: the opening ``3 3 2 4 3 2``. The report prints the
+number of decisions left in a random playout from each, the length a rollout pays for.
+
+Ratios are of rows of one process run, interleaved in ``--rounds`` rounds, each row warmed up first.
+OpenSpiel is optional (the ``bench`` extra): without it its rows are skipped with a note.
+
+Usage: ``.venv/bin/python benchmarks/search.py [--seconds 3] [--rounds 3] [--iterations 1000] [--json PATH]``
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+import cardboard
+from cardboard.envs.protocol import GameInfo
+from cardboard.search.mcts import SearchConfig, TreeSearch
+
+try:
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts as os_ismcts
+    from open_spiel.python.algorithms import mcts as os_mcts
+except ImportError:
+    pyspiel = None
+
+Decide = Callable[[], int]  # runs one search from the fixed position, returns the simulations it did
+
+LOW_SEED, LOW_MOVES = 1, 40
+HEARTS_SEED, HEARTS_PLAYS = 1, 20
+CONNECT_FOUR_OPENING = (3, 3, 2, 4, 3, 2)
+
+
+# -- positions ---------------------------------------------------------------------------------------------
+def lords_of_war_position():
+    state = cardboard.new_state("lords_of_war", seed=LOW_SEED)
+    rng = np.random.default_rng(LOW_SEED)
+    for _ in range(LOW_MOVES):
+        legal = state.legal_actions()
+        state.apply(int(legal[rng.integers(len(legal))]))
+    return state
+
+
+def hearts_position(game: Any):
+    """The deal and passes, then ``HEARTS_PLAYS`` random card plays (the pass phase is 12 decisions)."""
+    rng = np.random.default_rng(HEARTS_SEED)
+    state = game.new_initial_state()
+    decisions = 0
+    while True:
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(outcomes[rng.choice(len(outcomes), p=np.array(probs) / sum(probs))]))
+            continue
+        if decisions >= 12 + HEARTS_PLAYS:
+            return state
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.integers(len(legal))])
+        decisions += 1
+
+
+def connect_four_position(game: Any):
+    state = game.new_initial_state()
+    for a in CONNECT_FOUR_OPENING:
+        state.apply_action(a)
+    return state
+
+
+def decisions_left_openspiel(state: Any, games: int, seed: int) -> float:
+    rng = np.random.default_rng(seed)
+    total = 0
+    for _ in range(games):
+        s = state.clone()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                outcomes, probs = zip(*s.chance_outcomes())
+                s.apply_action(int(outcomes[rng.choice(len(outcomes), p=np.array(probs) / sum(probs))]))
+                continue
+            legal = s.legal_actions()
+            s.apply_action(legal[rng.integers(len(legal))])
+            total += 1
+    return total / games
+
+
+class OpenSpielState:
+    """A perfect-information OpenSpiel state as a cardboard forward-model state (two-player zero-sum games)."""
+
+    def __init__(self, game: Any, state: Any | None = None):
+        self.game = game
+        self.state = game.new_initial_state() if state is None else state
+        self.info = GameInfo(name=game.get_type().short_name, num_players=game.num_players(),
+                             num_actions=game.num_distinct_actions(), observation_shape=(0,), chance="none",
+                             information="perfect", utility="zero_sum", min_return=game.min_utility(),
+                             max_return=game.max_utility(), max_turns=game.max_game_length())
+        self.num_players = self.info.num_players
+        self.num_actions = self.info.num_actions
+
+    @property
+    def current_player(self) -> int:
+        return -2 if self.state.is_terminal() else self.state.current_player()
+
+    @property
+    def turn(self) -> int:
+        return self.state.move_number()
+
+    def is_terminal(self) -> bool:
+        return self.state.is_terminal()
+
+    def returns(self) -> np.ndarray:
+        return np.asarray(self.state.returns(), dtype=float)
+
+    def legal_actions(self) -> np.ndarray:
+        return np.asarray(self.state.legal_actions(), dtype=np.int64)
+
+    def apply(self, action: int) -> None:
+        self.state.apply_action(int(action))
+
+    def clone(self) -> "OpenSpielState":
+        return OpenSpielState(self.game, self.state.clone())
+
+    def determinize(self, player: int, rng: np.random.Generator) -> "OpenSpielState":
+        return self.clone()
+
+    def action_key(self, action: int) -> int:
+        return int(action)
+
+    def heuristic(self, player: int) -> float:
+        return 0.0
+
+
+# -- one decision, each way --------------------------------------------------------------------------------
+def ours(state: Any, worlds: str, iterations: int, c: float, seed: int) -> Decide:
+    search = TreeSearch(SearchConfig(iterations=iterations, c=c), worlds)
+    rng = np.random.default_rng(seed)
+
+    def decide() -> int:
+        return search.search(state, rng).iterations
+
+    return decide
+
+
+def openspiel_bot(bot: Any, state: Any, iterations: int) -> Decide:
+    def decide() -> int:
+        bot.step(state)
+        return iterations
+
+    return decide
+
+
+# -- measuring ---------------------------------------------------------------------------------------------
+@dataclass
+class Row:
+    key: str
+    label: str
+    game: str
+    decide: Decide
+    sims: int = 0
+    decisions: int = 0
+    seconds: float = 0.0
+    decisions_left: float = float("nan")
+
+    @property
+    def sims_per_s(self) -> float:
+        return self.sims / self.seconds
+
+    def measure(self, seconds: float) -> None:
+        """Whole decisions until ``seconds`` have passed (at least one)."""
+        start = time.perf_counter()
+        end = start + seconds
+        while True:
+            self.sims += self.decide()
+            self.decisions += 1
+            now = time.perf_counter()
+            if now >= end:
+                break
+        self.seconds += now - start
+
+
+@dataclass(frozen=True)
+class Comparison:
+    row: str
+    baseline: str | None  # None: ``target`` is an absolute rate in iterations/s
+    target: float | None
+    what: str
+
+
+COMPARISONS = (
+    Comparison("ismcts", "os_py_ismcts", 5.0, "ours ISMCTS (LoW) / OpenSpiel Python ISMCTS (hearts)"),
+    Comparison("ismcts", None, 10_000.0, "ours ISMCTS (LoW), absolute it/s"),
+    Comparison("ismcts", "os_cpp_ismcts", None, "ours ISMCTS (LoW) / OpenSpiel C++ ISMCTS (hearts)"),
+    Comparison("uct", "os_py_mcts", None, "ours UCT (LoW) / OpenSpiel Python MCTS (connect_four)"),
+    Comparison("uct", "os_cpp_mcts", None, "ours UCT (LoW) / OpenSpiel C++ MCTS (connect_four)"),
+    Comparison("uct_connect_four", "os_py_mcts", None,
+               "ours UCT via pyspiel adapter / OpenSpiel Python MCTS (both connect_four)"),
+)
+
+
+def build_rows(iterations: int, c: float, c_openspiel: float, seed: int, notes: list[str]) -> list[Row]:
+    low = lords_of_war_position()
+    left = np.random.default_rng(seed)
+    low_left = float(np.mean([low.clone().random_playout(left) for _ in range(200)]))
+    rows = [Row("uct", "ours UCT (true state)", "lords_of_war", ours(low, "uct", iterations, c, seed)),
+            Row("ismcts", "ours ISMCTS", "lords_of_war", ours(low, "ismcts", iterations, c, seed))]
+    for row in rows:
+        row.decisions_left = low_left
+    if pyspiel is None:
+        notes.append("open_spiel is not importable (pip install -e '.[bench]'): its rows and ratios are skipped")
+        return rows
+    hearts = pyspiel.load_game("hearts")
+    hearts_state = hearts_position(hearts)
+    c4 = pyspiel.load_game("connect_four")
+    c4_state = connect_four_position(c4)
+    final = pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT
+    rows += [
+        Row("uct_connect_four", "ours UCT, pyspiel adapter", "connect_four",
+            ours(OpenSpielState(c4, c4_state.clone()), "uct", iterations, c, seed)),
+        Row("os_cpp_ismcts", "OpenSpiel C++ ISMCTSBot", "hearts", openspiel_bot(
+            pyspiel.ISMCTSBot(seed, pyspiel.RandomRolloutEvaluator(1, seed), c_openspiel, iterations, -1, final,
+                              False, False), hearts_state, iterations)),
+        Row("os_py_ismcts", "OpenSpiel Python ISMCTSBot", "hearts", openspiel_bot(
+            os_ismcts.ISMCTSBot(hearts, os_mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed)), c_openspiel,
+                                iterations, random_state=np.random.RandomState(seed),
+                                final_policy_type=os_ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT),
+            hearts_state, iterations)),
+        Row("os_cpp_mcts", "OpenSpiel C++ MCTSBot", "connect_four", openspiel_bot(
+            pyspiel.MCTSBot(c4, pyspiel.RandomRolloutEvaluator(1, seed), c_openspiel, iterations, 1000, False, seed,
+                            False), c4_state, iterations)),
+        Row("os_py_mcts", "OpenSpiel Python MCTSBot", "connect_four", openspiel_bot(
+            os_mcts.MCTSBot(c4, c_openspiel, iterations, os_mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed)),
+                            solve=False, random_state=np.random.RandomState(seed)), c4_state, iterations)),
+    ]
+    for row in rows[2:]:
+        row.decisions_left = decisions_left_openspiel(hearts_state if row.game == "hearts" else c4_state, 200, seed)
+    return rows
+
+
+def machine() -> dict[str, Any]:
+    cpu = platform.processor()
+    try:
+        cpu = next(line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                   if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    versions = {}
+    for package in ("numpy", "numba", "open_spiel"):
+        try:
+            versions[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            versions[package] = None
+    return {"nproc": os.cpu_count(), "cpu": cpu, "python": platform.python_version(), **versions,
+            "load_1min": round(os.getloadavg()[0], 2)}
+
+
+# -- report ------------------------------------------------------------------------------------------------
+def compare(rows: dict[str, Row]) -> list[dict[str, Any]]:
+    results = []
+    for c in COMPARISONS:
+        if c.row not in rows or (c.baseline is not None and c.baseline not in rows):
+            continue
+        value = rows[c.row].sims_per_s / (rows[c.baseline].sims_per_s if c.baseline else 1.0)
+        results.append({"what": c.what, "row": c.row, "baseline": c.baseline, "value": value, "target": c.target,
+                        "met": None if c.target is None else value >= c.target})
+    return results
+
+
+def print_report(console: Console, rows: list[Row], comparisons: list[dict[str, Any]], iterations: int,
+                 info: dict[str, Any], notes: list[str]) -> None:
+    table = Table(title=f"Search iterations per second ({iterations} iterations a decision, random rollouts)")
+    for column in ("search", "game", "it/s", "ms/decision", "decisions", "decisions left"):
+        table.add_column(column, justify="left" if column in ("search", "game") else "right")
+    for row in rows:
+        table.add_row(row.label, row.game, f"{row.sims_per_s:,.0f}", f"{1000 * row.seconds / row.decisions:,.1f}",
+                      f"{row.decisions:,}", f"{row.decisions_left:.1f}")
+    console.print(table)
+
+    table = Table(title="Ratios (same run) and targets")
+    for column in ("comparison", "value", "target", "met"):
+        table.add_column(column, justify="left" if column == "comparison" else "right")
+    for c in comparisons:
+        absolute = c["baseline"] is None
+        value = f"{c['value']:,.0f} it/s" if absolute else f"{c['value']:.2f}x"
+        target = "-" if c["target"] is None else (f">= {c['target']:,.0f}" if absolute else f">= {c['target']:.0f}x")
+        met = "-" if c["met"] is None else ("[green]yes[/]" if c["met"] else "[red]NO[/]")
+        table.add_row(c["what"], value, target, met)
+    console.print(table)
+    console.print(f"Positions: Lords of War new_state(seed={LOW_SEED}) + {LOW_MOVES} random moves "
+                  f"(default_rng({LOW_SEED})); hearts deal+passes (default_rng({HEARTS_SEED})) + {HEARTS_PLAYS} "
+                  f"random plays; connect_four opening {' '.join(map(str, CONNECT_FOUR_OPENING))}")
+    console.print("Machine: " + ", ".join(f"{k}={v}" for k, v in info.items()))
+    for note in notes:
+        console.print(f"[yellow]Note:[/] {escape(note)}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="measured wall-clock time per row (default 3)")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds the time is split into (default 3)")
+    parser.add_argument("--iterations", type=int, default=1000, help="iterations per decision, every row (default 1000)")
+    parser.add_argument("--c", type=float, default=0.7, help="our UCB1 constant, rewards in [0, 1] (default 0.7)")
+    parser.add_argument("--c-openspiel", type=float, default=2.0,
+                        help="OpenSpiel's uct_c, rewards in [-1, 1] (default 2.0)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the searches (default 0)")
+    parser.add_argument("--json", type=Path, help="also write the numbers to this file")
+    args = parser.parse_args(argv)
+
+    console = Console()
+    notes: list[str] = []
+    rows = build_rows(args.iterations, args.c, args.c_openspiel, args.seed, notes)
+    for row in rows:
+        row.decide()  # warm-up: numba caches, first-call costs
+    for _ in range(args.rounds):
+        for row in rows:
+            row.measure(args.seconds / args.rounds)
+    comparisons = compare({row.key: row for row in rows})
+    info = machine()
+    print_report(console, rows, comparisons, args.iterations, info, notes)
+
+    if args.json:
+        args.json.write_text(json.dumps({
+            "seconds_per_row": args.seconds, "rounds": args.rounds, "iterations": args.iterations, "c": args.c,
+            "c_openspiel": args.c_openspiel, "seed": args.seed, "machine": info,
+            "positions": {"lords_of_war": f"new_state(seed={LOW_SEED}) + {LOW_MOVES} random moves",
+                          "hearts": f"deal + passes + {HEARTS_PLAYS} random plays",
+                          "connect_four": " ".join(map(str, CONNECT_FOUR_OPENING))},
+            "rows": {row.key: {"label": row.label, "game": row.game, "iterations": row.sims,
+                               "decisions": row.decisions, "seconds": row.seconds, "iterations_per_s": row.sims_per_s,
+                               "decisions_left": row.decisions_left} for row in rows},
+            "comparisons": comparisons, "notes": notes,
+        }, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
