@@ -34,13 +34,9 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import os
-import platform
 import statistics
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +47,7 @@ from rich.markup import escape
 from rich.table import Table
 
 import cardboard
+from harness import Comparison, compare, machine, timed
 from cardboard.envs.lords_of_war.constants import MAX_TURNS
 from cardboard.envs.lords_of_war.state import LordsOfWarGame
 
@@ -175,23 +172,10 @@ class Row:
 
     def measure(self, seconds: float) -> None:
         """Play whole games until ``seconds`` have passed; add them to the totals."""
-        start = time.perf_counter()
-        end = start + seconds
-        while True:
-            self.steps += self.play()
-            self.games += 1
-            now = time.perf_counter()
-            if now >= end:
-                break
-        self.seconds += now - start
-
-
-@dataclass(frozen=True)
-class Comparison:
-    row: str
-    baseline: str | None  # None: ``target`` is an absolute rate in steps/s
-    target: float | None  # None: shown for context, no target
-    what: str
+        steps, games, elapsed = timed(self.play, seconds)
+        self.steps += steps
+        self.games += games
+        self.seconds += elapsed
 
 
 COMPARISONS = (
@@ -240,36 +224,7 @@ def game_length(game: LordsOfWarGame, games: int, seed: int) -> dict[str, float]
             "decisions_per_turn": sum(decisions) / sum(turns)}
 
 
-def machine() -> dict[str, Any]:
-    cpu = platform.processor()
-    try:
-        cpu = next(line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                   if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
-    versions = {}
-    for package in ("numpy", "numba", "pettingzoo", "open_spiel"):
-        try:
-            versions[package] = metadata.version(package)
-        except metadata.PackageNotFoundError:
-            versions[package] = None
-    return {"nproc": os.cpu_count(), "cpu": cpu, "python": platform.python_version(), **versions,
-            "OPENBLAS_CORETYPE": os.environ.get("OPENBLAS_CORETYPE"),
-            "load_1min": round(os.getloadavg()[0], 2)}  # at the end of the run, this process included
-
-
 # -- report ------------------------------------------------------------------------------------------------
-def compare(rows: dict[str, Row]) -> list[dict[str, Any]]:
-    results = []
-    for c in COMPARISONS:
-        if c.row not in rows or (c.baseline is not None and c.baseline not in rows):
-            continue
-        value = rows[c.row].steps_per_s / (rows[c.baseline].steps_per_s if c.baseline else 1.0)
-        results.append({"what": c.what, "row": c.row, "baseline": c.baseline, "value": value, "target": c.target,
-                        "met": None if c.target is None else value >= c.target})
-    return results
-
-
 def print_report(console: Console, rows: list[Row], comparisons: list[dict[str, Any]],
                  length: dict[str, float], info: dict[str, Any], notes: list[str]) -> None:
     table = Table(title="Random playouts (a step = one decision)")
@@ -316,9 +271,9 @@ def main(argv: list[str] | None = None) -> None:
     for _ in range(args.rounds):
         for row in rows:
             row.measure(args.seconds / args.rounds)
-    comparisons = compare({row.key: row for row in rows})
+    comparisons = compare({row.key: row.steps_per_s for row in rows}, COMPARISONS)
     length = game_length(cardboard.make_game("lords_of_war"), args.length_games, args.seed)
-    info = machine()
+    info = machine(("numpy", "numba", "pettingzoo", "open_spiel"))
     print_report(console, rows, comparisons, length, info, notes)
 
     if args.json:

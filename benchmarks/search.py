@@ -31,12 +31,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +42,8 @@ from rich.markup import escape
 from rich.table import Table
 
 import cardboard
-from cardboard.envs.protocol import GameInfo
+from harness import Comparison, compare, machine, timed
+from cardboard.envs.openspiel_adapter import OpenSpielState
 from cardboard.search.mcts import SearchConfig, TreeSearch
 
 try:
@@ -113,52 +110,6 @@ def decisions_left_openspiel(state: Any, games: int, seed: int) -> float:
     return total / games
 
 
-class OpenSpielState:
-    """A perfect-information OpenSpiel state as a cardboard forward-model state (two-player zero-sum games)."""
-
-    def __init__(self, game: Any, state: Any | None = None):
-        self.game = game
-        self.state = game.new_initial_state() if state is None else state
-        self.info = GameInfo(name=game.get_type().short_name, num_players=game.num_players(),
-                             num_actions=game.num_distinct_actions(), observation_shape=(0,), chance="none",
-                             information="perfect", utility="zero_sum", min_return=game.min_utility(),
-                             max_return=game.max_utility(), max_turns=game.max_game_length())
-        self.num_players = self.info.num_players
-        self.num_actions = self.info.num_actions
-
-    @property
-    def current_player(self) -> int:
-        return -2 if self.state.is_terminal() else self.state.current_player()
-
-    @property
-    def turn(self) -> int:
-        return self.state.move_number()
-
-    def is_terminal(self) -> bool:
-        return self.state.is_terminal()
-
-    def returns(self) -> np.ndarray:
-        return np.asarray(self.state.returns(), dtype=float)
-
-    def legal_actions(self) -> np.ndarray:
-        return np.asarray(self.state.legal_actions(), dtype=np.int64)
-
-    def apply(self, action: int) -> None:
-        self.state.apply_action(int(action))
-
-    def clone(self) -> "OpenSpielState":
-        return OpenSpielState(self.game, self.state.clone())
-
-    def determinize(self, player: int, rng: np.random.Generator) -> "OpenSpielState":
-        return self.clone()
-
-    def action_key(self, action: int) -> int:
-        return int(action)
-
-    def heuristic(self, player: int) -> float:
-        return 0.0
-
-
 # -- one decision, each way --------------------------------------------------------------------------------
 def ours(state: Any, worlds: str, iterations: int, c: float, seed: int) -> Decide:
     search = TreeSearch(SearchConfig(iterations=iterations, c=c), worlds)
@@ -196,23 +147,10 @@ class Row:
 
     def measure(self, seconds: float) -> None:
         """Whole decisions until ``seconds`` have passed (at least one)."""
-        start = time.perf_counter()
-        end = start + seconds
-        while True:
-            self.sims += self.decide()
-            self.decisions += 1
-            now = time.perf_counter()
-            if now >= end:
-                break
-        self.seconds += now - start
-
-
-@dataclass(frozen=True)
-class Comparison:
-    row: str
-    baseline: str | None  # None: ``target`` is an absolute rate in iterations/s
-    target: float | None
-    what: str
+        sims, decisions, elapsed = timed(self.decide, seconds)
+        self.sims += sims
+        self.decisions += decisions
+        self.seconds += elapsed
 
 
 COMPARISONS = (
@@ -265,35 +203,7 @@ def build_rows(iterations: int, c: float, c_openspiel: float, seed: int, notes: 
     return rows
 
 
-def machine() -> dict[str, Any]:
-    cpu = platform.processor()
-    try:
-        cpu = next(line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                   if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
-    versions = {}
-    for package in ("numpy", "numba", "open_spiel"):
-        try:
-            versions[package] = metadata.version(package)
-        except metadata.PackageNotFoundError:
-            versions[package] = None
-    return {"nproc": os.cpu_count(), "cpu": cpu, "python": platform.python_version(), **versions,
-            "load_1min": round(os.getloadavg()[0], 2)}
-
-
 # -- report ------------------------------------------------------------------------------------------------
-def compare(rows: dict[str, Row]) -> list[dict[str, Any]]:
-    results = []
-    for c in COMPARISONS:
-        if c.row not in rows or (c.baseline is not None and c.baseline not in rows):
-            continue
-        value = rows[c.row].sims_per_s / (rows[c.baseline].sims_per_s if c.baseline else 1.0)
-        results.append({"what": c.what, "row": c.row, "baseline": c.baseline, "value": value, "target": c.target,
-                        "met": None if c.target is None else value >= c.target})
-    return results
-
-
 def print_report(console: Console, rows: list[Row], comparisons: list[dict[str, Any]], iterations: int,
                  info: dict[str, Any], notes: list[str]) -> None:
     table = Table(title=f"Search iterations per second ({iterations} iterations a decision, random rollouts)")
@@ -342,8 +252,8 @@ def main(argv: list[str] | None = None) -> None:
     for _ in range(args.rounds):
         for row in rows:
             row.measure(args.seconds / args.rounds)
-    comparisons = compare({row.key: row for row in rows})
-    info = machine()
+    comparisons = compare({row.key: row.sims_per_s for row in rows}, COMPARISONS)
+    info = machine(("numpy", "numba", "open_spiel"))
     print_report(console, rows, comparisons, args.iterations, info, notes)
 
     if args.json:

@@ -28,7 +28,6 @@ to [0, 1]). They use the state's compiled ``random_playout`` when it has one.
 """
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass

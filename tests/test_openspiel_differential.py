@@ -1,6 +1,6 @@
 """Differential test: our UCT against OpenSpiel's C++ MCTS, same budget, on OpenSpiel's own tic-tac-toe.
 
-OpenSpiel's ``tic_tac_toe`` is wrapped as a cardboard forward-model state (a small adapter below),
+OpenSpiel's ``tic_tac_toe`` is wrapped as a cardboard forward-model state (``cardboard.envs.openspiel_adapter``),
 so our ``TreeSearch(..., "uct")`` searches exactly the game ``pyspiel.MCTSBot`` searches. Both get
 ``ITERATIONS`` simulations a move with random rollouts, the exploration constants matched (OpenSpiel's
 rewards are in [-1, 1], ours in [0, 1]: its ``uct_c = 2`` is our ``c = 1``), ``solve=False`` so that
@@ -20,7 +20,8 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from cardboard.envs.protocol import TERMINAL, GameInfo  # noqa: E402
+from cardboard.envs.openspiel_adapter import OpenSpielState  # noqa: E402
+from cardboard.envs.protocol import TERMINAL  # noqa: E402
 from cardboard.evaluation.match import wilson_interval  # noqa: E402
 from cardboard.search.mcts import SearchConfig, TreeSearch  # noqa: E402
 
@@ -30,52 +31,6 @@ GAMES = 100
 # [0.52, 0.65] and [0.53, 0.67]): a small, systematic edge over pyspiel.MCTSBot, not a deficit. The band
 # is there to catch a broken UCT (wrong player's reward, no exploration), which scores far below 0.35.
 BAND = (0.35, 0.75)
-
-
-class OpenSpielState:
-    """A perfect-information, two-player zero-sum OpenSpiel state behind the forward-model protocol."""
-
-    def __init__(self, game, state=None):
-        self.game = game
-        self.state = game.new_initial_state() if state is None else state
-        self.info = GameInfo(name=game.get_type().short_name, num_players=game.num_players(),
-                             num_actions=game.num_distinct_actions(), observation_shape=(0,), chance="none",
-                             information="perfect", utility="zero_sum", min_return=game.min_utility(),
-                             max_return=game.max_utility(), max_turns=game.max_game_length())
-        self.num_players = self.info.num_players
-        self.num_actions = self.info.num_actions
-
-    @property
-    def current_player(self) -> int:
-        return TERMINAL if self.state.is_terminal() else self.state.current_player()
-
-    @property
-    def turn(self) -> int:
-        return self.state.move_number()
-
-    def is_terminal(self) -> bool:
-        return self.state.is_terminal()
-
-    def returns(self) -> np.ndarray:
-        return np.asarray(self.state.returns(), dtype=float)
-
-    def legal_actions(self) -> np.ndarray:
-        return np.asarray(self.state.legal_actions(), dtype=np.int64)
-
-    def apply(self, action: int) -> None:
-        self.state.apply_action(int(action))
-
-    def clone(self) -> "OpenSpielState":
-        return OpenSpielState(self.game, self.state.clone())
-
-    def determinize(self, player: int, rng: np.random.Generator) -> "OpenSpielState":
-        return self.clone()  # perfect information: the only world is the true one
-
-    def action_key(self, action: int) -> int:
-        return int(action)
-
-    def heuristic(self, player: int) -> float:
-        return 0.0
 
 
 def play_match(games: int = GAMES, iterations: int = ITERATIONS, seed: int = 0) -> dict:

@@ -1,0 +1,71 @@
+"""What the benchmark scripts share: a timing loop, ratio comparisons and a machine description.
+
+Imported by the scripts beside it (``python benchmarks/playout.py`` puts this folder on ``sys.path``).
+"""
+from __future__ import annotations
+
+import os
+import platform
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+
+def timed(work: Callable[[], int], seconds: float) -> tuple[int, int, float]:
+    """Call ``work`` (returning units done: steps, simulations) until ``seconds`` have passed, at least once.
+
+    Returns (units, calls, elapsed seconds).
+    """
+    start = time.perf_counter()
+    end = start + seconds
+    units = calls = 0
+    while True:
+        units += work()
+        calls += 1
+        now = time.perf_counter()
+        if now >= end:
+            return units, calls, now - start
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """``row``'s rate over ``baseline``'s (or the absolute rate when ``baseline`` is None) against ``target``."""
+
+    row: str
+    baseline: str | None
+    target: float | None  # None: shown for context, no target
+    what: str
+
+
+def compare(rates: dict[str, float], comparisons: Iterable[Comparison]) -> list[dict[str, Any]]:
+    """Evaluate every comparison whose rows were measured."""
+    results = []
+    for c in comparisons:
+        if c.row not in rates or (c.baseline is not None and c.baseline not in rates):
+            continue
+        value = rates[c.row] / (rates[c.baseline] if c.baseline else 1.0)
+        results.append({"what": c.what, "row": c.row, "baseline": c.baseline, "value": value, "target": c.target,
+                        "met": None if c.target is None else value >= c.target})
+    return results
+
+
+def machine(packages: Iterable[str]) -> dict[str, Any]:
+    """CPU, core count, Python and package versions, and the load average at the end of the run."""
+    cpu = platform.processor()
+    try:
+        cpu = next(line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                   if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    versions = {}
+    for package in packages:
+        try:
+            versions[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            versions[package] = None
+    return {"nproc": os.cpu_count(), "cpu": cpu, "python": platform.python_version(), **versions,
+            "OPENBLAS_CORETYPE": os.environ.get("OPENBLAS_CORETYPE"),
+            "load_1min": round(os.getloadavg()[0], 2)}  # this process included
