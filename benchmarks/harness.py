@@ -13,6 +13,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from rich.table import Table
+
 
 def timed(work: Callable[[], int], seconds: float) -> tuple[int, int, float]:
     """Call ``work`` (returning units done: steps, simulations) until ``seconds`` have passed, at least once.
@@ -69,3 +71,17 @@ def machine(packages: Iterable[str]) -> dict[str, Any]:
     return {"nproc": os.cpu_count(), "cpu": cpu, "python": platform.python_version(), **versions,
             "OPENBLAS_CORETYPE": os.environ.get("OPENBLAS_CORETYPE"),
             "load_1min": round(os.getloadavg()[0], 2)}  # this process included
+
+
+def ratio_table(comparisons: list[dict[str, Any]], unit: str) -> Table:
+    """A rich table of the comparisons; absolute rates are shown in ``unit`` (e.g. 'steps/s')."""
+    table = Table(title="Ratios (same run) and targets")
+    for column in ("comparison", "value", "target", "met"):
+        table.add_column(column, justify="left" if column == "comparison" else "right")
+    for c in comparisons:
+        absolute = c["baseline"] is None
+        value = f"{c['value']:,.0f} {unit}" if absolute else f"{c['value']:.2f}x"
+        target = "-" if c["target"] is None else (f">= {c['target']:,.0f}" if absolute else f">= {c['target']:.0f}x")
+        met = "-" if c["met"] is None else ("[green]yes[/]" if c["met"] else "[red]NO[/]")
+        table.add_row(c["what"], value, target, met)
+    return table

@@ -47,7 +47,7 @@ from rich.markup import escape
 from rich.table import Table
 
 import cardboard
-from harness import Comparison, compare, machine, timed
+from harness import Comparison, compare, machine, ratio_table, timed
 from cardboard.envs.lords_of_war.constants import MAX_TURNS
 from cardboard.envs.lords_of_war.state import LordsOfWarGame
 
@@ -235,16 +235,7 @@ def print_report(console: Console, rows: list[Row], comparisons: list[dict[str, 
                       f"{row.steps_per_game:.1f}", f"{row.games:,}")
     console.print(table)
 
-    table = Table(title="Ratios (same run) and targets")
-    for column in ("comparison", "value", "target", "met"):
-        table.add_column(column, justify="left" if column == "comparison" else "right")
-    for c in comparisons:
-        absolute = c["baseline"] is None
-        value = f"{c['value']:,.0f} steps/s" if absolute else f"{c['value']:.2f}x"
-        target = "-" if c["target"] is None else (f">= {c['target']:,.0f}" if absolute else f">= {c['target']:.0f}x")
-        met = "-" if c["met"] is None else ("[green]yes[/]" if c["met"] else "[red]NO[/]")
-        table.add_row(c["what"], value, target, met)
-    console.print(table)
+    console.print(ratio_table(comparisons, "steps/s"))
 
     console.print(f"Lords of War random games ({length['games']} deals): {length['decisions']:.1f} decisions, "
                   f"{length['turns']:.1f} player turns ({length['decisions_per_turn']:.2f} decisions per turn)")

@@ -42,7 +42,7 @@ from rich.markup import escape
 from rich.table import Table
 
 import cardboard
-from harness import Comparison, compare, machine, timed
+from harness import Comparison, compare, machine, ratio_table, timed
 from cardboard.envs.openspiel_adapter import OpenSpielState
 from cardboard.search.mcts import SearchConfig, TreeSearch
 
@@ -214,16 +214,7 @@ def print_report(console: Console, rows: list[Row], comparisons: list[dict[str, 
                       f"{row.decisions:,}", f"{row.decisions_left:.1f}")
     console.print(table)
 
-    table = Table(title="Ratios (same run) and targets")
-    for column in ("comparison", "value", "target", "met"):
-        table.add_column(column, justify="left" if column == "comparison" else "right")
-    for c in comparisons:
-        absolute = c["baseline"] is None
-        value = f"{c['value']:,.0f} it/s" if absolute else f"{c['value']:.2f}x"
-        target = "-" if c["target"] is None else (f">= {c['target']:,.0f}" if absolute else f">= {c['target']:.0f}x")
-        met = "-" if c["met"] is None else ("[green]yes[/]" if c["met"] else "[red]NO[/]")
-        table.add_row(c["what"], value, target, met)
-    console.print(table)
+    console.print(ratio_table(comparisons, "it/s"))
     console.print(f"Positions: Lords of War new_state(seed={LOW_SEED}) + {LOW_MOVES} random moves "
                   f"(default_rng({LOW_SEED})); hearts deal+passes (default_rng({HEARTS_SEED})) + {HEARTS_PLAYS} "
                   f"random plays; connect_four opening {' '.join(map(str, CONNECT_FOUR_OPENING))}")
