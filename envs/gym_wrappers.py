@@ -77,7 +77,6 @@ from __future__ import annotations
 
 import copy
 import functools
-import operator
 from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol, Union
@@ -89,7 +88,7 @@ from gymnasium.utils import seeding
 
 from ..policies.agents import Agent
 from ..registry import make_agent, make_game
-from .errors import IllegalActionError, InvalidParameterError
+from .errors import InvalidParameterError
 from .protocol import CHANCE, Game, GameState, sample_chance
 
 Policy = Callable[[np.ndarray, np.ndarray], int]
@@ -194,11 +193,7 @@ class SeatEnv(gym.Env):
             raise gym.error.ResetNeeded("call reset() before step()")
         if state.is_terminal():
             raise gym.error.ResetNeeded("the game is over: call reset()")
-        try:
-            action = operator.index(action)
-        except TypeError:
-            raise IllegalActionError(f"an action is an integer id, got {action!r}") from None
-        state.apply(action)  # raises IllegalActionError, leaving the state unchanged
+        state.apply(action)  # raises IllegalActionError (non-integers too), leaving the state unchanged
         self._play_others()
         info: dict[str, Any] = {"seat": self.seat}
         if not state.is_terminal():

@@ -109,14 +109,6 @@ class MatchSummary:
     seconds_per_decision: tuple[float, float]
     seat_wins: tuple[int, int]  # games won by whoever sat in seat 0 / seat 1 (first-move or army balance)
 
-    @property
-    def score(self) -> float:
-        """Agent 0's score: (wins + draws / 2) / games."""
-        return (self.wins + 0.5 * self.draws) / max(self.games, 1)
-
-    def win_interval(self) -> tuple[float, float]:
-        return wilson_interval(self.wins, self.games)
-
 
 def summarize(names: tuple[str, str], records: Sequence[GameRecord]) -> MatchSummary:
     """Win/draw/loss of agent 0 against agent 1 over the records."""

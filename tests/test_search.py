@@ -199,3 +199,17 @@ def test_search_agents_play_lords_of_war_to_the_end(spec):
 def test_bad_search_specs_are_typed_errors(spec, error):
     with pytest.raises(error):
         cardboard.make_agent(spec)
+
+
+def test_final_selection_policies():
+    """RobustChild takes the most visited edge (ties: higher mean); MaxChild the highest mean."""
+    from cardboard.search.mcts import max_child, robust_child
+
+    edges = {"a": (10, 0.2, 12), "b": (10, 0.6, 12), "c": (3, 0.9, 12)}  # key -> (visits, mean, avail)
+    rng = np.random.default_rng(0)
+    assert robust_child(edges, rng) == "b"
+    assert max_child(edges, rng) == "c"
+    state = hidden_cards.HiddenCardsGame(5).state_with(3, 5)
+    state.apply(hidden_cards.BET)
+    engine = TreeSearch(SearchConfig(iterations=500, final=max_child), "ismcts")
+    assert engine.search(state, rng).action == hidden_cards.CALL

@@ -14,8 +14,7 @@ ARMY_SIZE = 36  # 000 §1.1(B): 36 cards per army deck
 RANK_SPLIT = {"command": 6, "special": 4, "elite": 4, "veteran": 6, "regular": 8, "recruit": 8}  # 000 §1.1(B)
 WIN_ELIMINATED = 20  # 000 §1.1(A)/(B), 002 §1.1: eliminate 20 enemy cards ...
 WIN_COMMAND = 4  # ... or 4 of the enemy's 6 Command cards
-NUM_DIRECTIONS = 8  # 002 §1.1: attacks toward the 8 neighbouring squares
-DIRECTION_NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")  # N = toward the enemy's edge, in the owner's frame
+DIRECTION_NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")  # 002 §1.1: 8 neighbouring squares; N = toward the enemy's edge, owner's frame
 
 # DECISION: the opening squares "1" and "2" (positions not given, 000 §5.2): the two centre squares of the
 # middle row, (row 3, col 2) for player 0 and (row 3, col 3) for player 1, a pair that a 180-degree turn of
