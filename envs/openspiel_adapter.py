@@ -23,7 +23,8 @@ class OpenSpielState:
         self.info = GameInfo(name=game.get_type().short_name, num_players=game.num_players(),
                              num_actions=game.num_distinct_actions(), observation_shape=(0,), chance="none",
                              information="perfect", utility="zero_sum", min_return=game.min_utility(),
-                             max_return=game.max_utility(), max_turns=game.max_game_length())
+                             max_return=game.max_utility(), max_turns=game.max_game_length(),
+                             num_action_keys=game.num_distinct_actions())
         self.num_players = self.info.num_players
         self.num_actions = self.info.num_actions
 

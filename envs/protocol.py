@@ -30,8 +30,13 @@ A state is mutable and cheap to copy. Its public names:
 ``action_key(a)``      a hashable soft key: actions that mean the same thing in
                        different determinizations compare equal ("play the
                        card named X on square s", not "play hand slot 3").
+                       A game whose keys are small ints declares
+                       ``info.num_action_keys`` (every legal action's key is
+                       in ``range(num_action_keys)``): search then indexes
+                       its statistics by the key directly.
 ``legal_action_keys()`` optional: ``action_key`` of every legal action, in
-                       order, in one call (search uses it when present).
+                       order, in one call (search uses it when present); an
+                       int64 array when ``info.num_action_keys`` is set.
 ``action_to_string(a)`` human-readable action.
 ``heuristic(p)``       a cheap game-specific evaluation for player ``p`` in
                        [-1, 1] (+1/-1 at decided terminals): scripted
@@ -78,6 +83,7 @@ class GameInfo:
     min_return: float
     max_return: float
     max_turns: int
+    num_action_keys: int | None = None  # when set, every legal action's key is an int in range(num_action_keys)
 
 
 @runtime_checkable

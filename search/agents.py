@@ -26,7 +26,8 @@ def search_config(iterations: int, seconds: float, c: float, depth: int) -> Sear
 
 
 class SearchAgent:
-    """An agent that runs a search for every decision; ``last`` keeps the latest ``SearchResult``."""
+    """An agent that runs a search for every decision with a choice; ``last`` keeps the latest
+    ``SearchResult`` (None after a forced move, which is played without searching)."""
 
     def __init__(self, searcher: TreeSearch | PIMC | FlatMonteCarlo, name: str):
         self.searcher = searcher
@@ -34,6 +35,10 @@ class SearchAgent:
         self.last: SearchResult | None = None
 
     def act(self, state: GameState, rng: np.random.Generator) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            self.last = None
+            return int(legal[0])
         self.last = self.searcher.search(state, rng)
         return self.last.action
 

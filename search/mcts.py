@@ -35,7 +35,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..envs.errors import InvalidParameterError
-from ..envs.protocol import CHANCE, GameState, sample_chance
+from ..envs.protocol import CHANCE, TERMINAL, GameState, sample_chance
+from .tree import TOTAL, VISITS, KeyTable, Node, Uniforms, select_edge
 
 Evaluator = Callable[[GameState], np.ndarray]
 ChanceSampler = Callable[[GameState, np.random.Generator], int]
@@ -68,52 +69,6 @@ def max_child(edges: dict[Hashable, tuple[int, float, int]], rng: np.random.Gene
     means = np.array([edges[k][1] for k in keys])
     best = np.flatnonzero(means == means.max())
     return keys[int(best[rng.integers(len(best))])]
-
-
-class Node:
-    """A decision or chance node: the statistics of its outgoing edges, in numpy arrays.
-
-    Edge ``i`` has soft key ``keys[i]``: ``visits``, ``total`` reward of the node's ``player`` (the
-    one who chooses here; CHANCE at chance nodes), ``avail`` (iterations in which it was legal)
-    and its child node (None until the search goes below it).
-    """
-
-    __slots__ = ("player", "keys", "index", "visits", "total", "avail", "child")
-
-    def __init__(self, player: int):
-        self.player = player
-        self.keys: list[Hashable] = []
-        self.index: dict[Hashable, int] = {}
-        self.visits = np.zeros(8)
-        self.total = np.zeros(8)
-        self.avail = np.zeros(8)
-        self.child: list[Node | None] = []
-
-    def edges(self, keys: list[Hashable]) -> np.ndarray:
-        """The edge index of each key, adding edges for keys not seen before."""
-        index = self.index
-        out = [index.get(k, -1) for k in keys]
-        if -1 in out:
-            for j, k in enumerate(keys):
-                if out[j] < 0:
-                    out[j] = index.get(k, -1)
-                    if out[j] < 0:
-                        out[j] = index[k] = self._add(k)
-        return np.array(out)
-
-    def _add(self, key: Hashable) -> int:
-        i = len(self.keys)
-        if i == len(self.visits):
-            self.visits, self.total, self.avail = (np.concatenate([a, np.zeros(i)])
-                                                   for a in (self.visits, self.total, self.avail))
-        self.keys.append(key)
-        self.child.append(None)
-        return i
-
-    def stats(self) -> dict[Hashable, tuple[int, float, int]]:
-        """Key -> (visits, mean reward, availability) of every edge."""
-        return {k: (int(self.visits[i]), self.total[i] / self.visits[i] if self.visits[i] else 0.0, int(self.avail[i]))
-                for i, k in enumerate(self.keys)}
 
 
 @dataclass
@@ -194,8 +149,9 @@ class TreeSearch:
         if me < 0:
             raise InvalidParameterError(f"search needs a decision node, current_player is {me}")
         start = time.perf_counter()
-        root = Node(player=me)
+        root = Node(me, KeyTable(state.info.num_action_keys))
         fixed = [state.determinize(me, rng) for _ in range(self.num_worlds)] if self.worlds == "duct" else None
+        uniforms = Uniforms(rng)
         done = 0
         while not budget_spent(self.config, done, start):
             if self.worlds == "uct":
@@ -204,8 +160,8 @@ class TreeSearch:
                 world = state.determinize(me, rng)
             else:
                 world = fixed[done % self.num_worlds].clone()
-            self._iterate(root, world, rng)
             done += 1
+            self._iterate(root, world, rng, uniforms, float(done))
         return self._result(root, state, rng, done, time.perf_counter() - start)
 
     def _result(self, root: Node, state: GameState, rng: np.random.Generator, done: int, seconds: float) -> SearchResult:
@@ -214,45 +170,37 @@ class TreeSearch:
         key = self.config.final(edges, rng) if edges else next(iter(actions))
         return SearchResult(actions[key], {k: s[0] for k, s in edges.items()}, done, seconds, root)
 
-    def _iterate(self, root: Node, state: GameState, rng: np.random.Generator) -> None:
-        """Selection with availability, one expansion, a rollout, backpropagation."""
+    def _iterate(self, root: Node, state: GameState, rng: np.random.Generator, uniforms: Uniforms, stamp: float) -> None:
+        """Selection with availability, one expansion, a rollout, backpropagation (``stamp``: the iteration)."""
         cfg = self.config
+        table = root.table
         path: list[tuple[Node, int]] = []
         node: Node | None = root
-        while not state.is_terminal():
-            player = state.current_player
+        parent, link = root, 0
+        while (player := state.current_player) != TERMINAL:
             if node is None:
-                node = path[-1][0].child[path[-1][1]] = Node(player)
+                node = parent.child[link] = Node(player, table)
             if player == CHANCE:
-                outcome = cfg.chance_sampler(state, rng)
-                edge = int(node.edges([("chance", outcome)])[0])
-                node.avail[edge] += 1
-                state.apply(outcome)
-                path.append((node, edge))
-                node = node.child[edge]
-                continue
-            legal = state.legal_actions()
-            keys = state.legal_action_keys() if hasattr(state, "legal_action_keys") else [
-                state.action_key(int(a)) for a in legal]
-            edges = node.edges(keys)
-            node.avail[edges] += 1  # a key shared by two ids (two copies of a card) counts once
-            visits = node.visits[edges]
-            fresh = np.flatnonzero(visits == 0)
-            if len(fresh):  # expansion: an untried edge, then the rollout
-                j = int(fresh[rng.integers(len(fresh))])
-                state.apply(int(legal[j]))
-                path.append((node, int(edges[j])))
-                break
-            ucb = node.total[edges] / visits + cfg.c * np.sqrt(np.log(node.avail[edges]) / visits)
-            j = int(np.argmax(ucb))
-            state.apply(int(legal[j]))
-            path.append((node, int(edges[j])))
-            node = node.child[int(edges[j])]
+                link = int(cfg.chance_sampler(state, rng))
+                state.apply(link)
+            else:
+                legal = state.legal_actions()
+                ids = table.legal_ids(state, legal)
+                u = uniforms.next()
+                i, link, fresh = select_edge(node.slot, node.edge_key, node.stat, node.size, ids, cfg.c, stamp, u)
+                if i < 0:
+                    node.reserve(len(ids))
+                    i, link, fresh = select_edge(node.slot, node.edge_key, node.stat, node.size, ids, cfg.c, stamp, u)
+                state.apply(int(legal[i]))
+                path.append((node, link))
+                if fresh:
+                    break  # expansion: the rollout starts below the new edge
+            parent = node
+            node = node.child.get(link)
         values = rollout(state, rng, cfg)
-        for parent, edge in path:
-            parent.visits[edge] += 1
-            if parent.player >= 0:
-                parent.total[edge] += values[parent.player]
+        for node, edge in path:
+            node.stat[VISITS, edge] += 1
+            node.stat[TOTAL, edge] += values[node.player]
 
 
 class PIMC:

@@ -93,8 +93,8 @@ def test_chance_nodes_use_the_pluggable_sampler():
         state, np.random.default_rng(0))
     assert calls
     root = result.root
-    roll = root.child[root.index[state.action_key(dice_race.ROLL)]]
-    assert roll.player < 0 and roll.keys == [("chance", dice_race.ROLL_OUTCOME_BASE + 2)]
+    roll = root.child[root.edge(state.action_key(dice_race.ROLL))]
+    assert roll.player < 0 and list(roll.child) == [dice_race.ROLL_OUTCOME_BASE + 2]
 
 
 class _Split:
@@ -213,3 +213,67 @@ def test_final_selection_policies():
     state.apply(hidden_cards.BET)
     engine = TreeSearch(SearchConfig(iterations=500, final=max_child), "ismcts")
     assert engine.search(state, rng).action == hidden_cards.CALL
+
+
+def _node(num_keys=None, capacity=8):
+    from cardboard.search.tree import KeyTable, Node
+
+    return Node(0, KeyTable(num_keys), capacity)
+
+
+def _step(node, ids, stamp, u=0.0, c=0.7):
+    from cardboard.search.tree import select_edge
+
+    ids = np.asarray(ids, dtype=np.int64)
+    out = select_edge(node.slot, node.edge_key, node.stat, node.size, ids, c, float(stamp), u)
+    if out[0] < 0:
+        node.reserve(len(ids))
+        out = select_edge(node.slot, node.edge_key, node.stat, node.size, ids, c, float(stamp), u)
+    return out
+
+
+def test_tree_step_counts_a_key_offered_twice_as_available_once():
+    """Two copies of a card (two legal ids, one soft key) make one edge, available once per iteration."""
+    from cardboard.search.tree import AVAIL
+
+    node = _node(num_keys=10)
+    i, edge, fresh = _step(node, [4, 4, 7], stamp=1)
+    assert fresh and node.size[0] == 2
+    assert node.stat[AVAIL, node.edge(4)] == 1 and node.stat[AVAIL, node.edge(7)] == 1
+
+
+def test_tree_step_tries_unvisited_edges_first_then_ucb():
+    from cardboard.search.tree import TOTAL, VISITS
+
+    node = _node(num_keys=10)
+    seen = set()
+    for stamp in (1, 2, 3):
+        i, edge, fresh = _step(node, [1, 2, 3], stamp, u=0.99)
+        assert fresh and edge not in seen  # every edge once, before any is tried twice
+        seen.add(edge)
+        node.stat[VISITS, edge] += 1
+        node.stat[TOTAL, edge] += 1.0 if node.edge_key[edge] == 2 else 0.0
+    i, edge, fresh = _step(node, [1, 2, 3], 4)
+    assert not fresh and i == 1 and node.edge_key[edge] == 2  # the only winner has the best UCB
+
+
+def test_tree_step_grows_a_full_node_without_counting_twice():
+    """A node out of room (or a key id beyond its table) asks to grow; the retry counts nothing twice."""
+    from cardboard.search.tree import AVAIL
+
+    node = _node(num_keys=None, capacity=2)
+    ids = [node.table.id(("play", k)) for k in "abcde"]  # hashable keys interned to 0..4
+    i, edge, fresh = _step(node, ids, stamp=1)
+    assert node.size[0] == 5 and fresh
+    assert [node.stat[AVAIL, node.edge(("play", k))] for k in "abcde"] == [1] * 5
+    assert node.edge(("play", "z")) == -1
+
+
+def test_search_agents_play_a_forced_move_without_searching():
+    state = nim.NimGame((1,)).new_state(0)  # one heap of one stone: taking it is the only move
+    assert len(state.legal_actions()) == 1
+    agent = cardboard.make_agent("ismcts:iterations=50")
+    assert agent.act(state, np.random.default_rng(0)) == int(state.legal_actions()[0]) and agent.last is None
+    state = nim.NimGame((1, 2)).new_state(0)
+    agent.act(state, np.random.default_rng(0))
+    assert agent.last is not None and agent.last.iterations == 50

@@ -93,9 +93,10 @@ def build_position(
     s[R.TURN] = turn
     s[R.PLACED] = square_index(placed) if placed else -1
     s[R.EXTRA] = 0
+    R.rebuild_maps(s, game.cards)
     state = LordsOfWarState(game, s)
     if s[R.PHASE] == R.PH_DEPLOY:
         # With an empty hand or a full mat the deployment is skipped and the elimination phase runs
         # (as at the start of any such turn); otherwise this returns at once, changing nothing.
-        R._settle(s, game.cards, state._buf)
+        R._settle(s, game.cards, state._buf, -1, -1)
     return state

@@ -2,7 +2,10 @@
 
 The whole game state is ONE flat ``int16`` array (layout below), so a clone is
 one array copy, and every rule is a ``@njit`` kernel that works on it in
-place. The static card table (``cards``, built by ``cards.build_card_table``)
+place. Behind the rules fields the array carries maps derived from the mat
+(attack totals per square, a bitboard of each side's units), which the kernels
+keep in step with every unit placed or removed, so that no decision scans the
+mat. The static card table (``cards``, built by ``cards.build_card_table``)
 is a second ``int16`` array shared by all states of a game.
 
 Geometry: 7 rows x 6 columns, square = row * 6 + col. Row 0 is player 0's
@@ -27,7 +30,9 @@ ambiguous.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core.extending import intrinsic
 
 from .constants import (
     A_DEPLOY,
@@ -50,6 +55,9 @@ from .constants import (
 
 NSQ = NUM_SQUARES
 OPEN0, OPEN1 = OPENING_SQUARES
+# A bitboard (bit sq for square sq) is an int64 in the kernels and BB_WORDS words of BB_BITS bits in the state.
+BB_BITS, BB_WORDS = 14, 3
+FULL = (1 << NSQ) - 1
 
 # ---- state layout -------------------------------------------------------------------------------
 BOARD = 0  # NSQ: card id or -1
@@ -68,7 +76,10 @@ TURN = PHASE + 1
 PLACED = TURN + 1  # square of the card placed this turn, or -1
 EXTRA = PLACED + 1  # 1 once the active player has earned the General's extra turn
 WINNER = EXTRA + 1  # -1 running, 0 / 1 winner, 2 draw
-STATE_LEN = WINNER + 1
+# derived from BOARD, kept in step with it by _put / _lift (rebuild_maps recomputes them):
+ATT = WINNER + 1  # 2 x NSQ: total melee attack of player o's units pointed at sq
+UNITS = ATT + 2 * NSQ  # 2 x BB_WORDS: bitboard of the squares holding player o's units
+STATE_LEN = UNITS + 2 * BB_WORDS
 
 # decision phases (visible) and transient phases (only inside _settle)
 PH_OPENING, PH_DEPLOY, PH_TARGET, PH_REINFORCE, PH_OVER = 0, 1, 2, 3, 4
@@ -92,10 +103,9 @@ F_RG = 26  # MAX_RANGED_OFFSETS pairs (d_row, d_col), absolute
 NUM_CARD_FIELDS = F_RG + 2 * MAX_RANGED_OFFSETS
 
 # scratch space behind the legal-action ids in the buffer every state owns
-SCRATCH = NUM_ACTIONS
-EMASK, FADJ, ENGAGED = 0, NSQ, 2 * NSQ  # regions of the scratch (see scan_board)
-CAND = 3 * NSQ  # 4 x NSQ: candidate squares of a deployment (see legal_actions)
-MODE = NUM_ACTIONS + 7 * NSQ  # the deploy mode found by the last legal_actions (see _deploy_mode)
+DEAD_SQ = NUM_ACTIONS  # NSQ: squares eliminated by a combat (see resolve_combat)
+COUNTS = NUM_ACTIONS  # HAND_SIZE (the same space): number of squares of each hand card (see _random_placement)
+MODE = DEAD_SQ + NSQ  # the deploy mode found by the last legal_actions (see _deployment)
 BUFFER_LEN = MODE + 1
 
 DIR_DROW = np.array([1, 1, 0, -1, -1, -1, 0, 1], dtype=np.int64)
@@ -114,8 +124,14 @@ def _neighbour_table() -> np.ndarray:
 
 
 NEIGH = _neighbour_table()
+DIR_SHIFT = COLS * DIR_DROW + DIR_DCOL  # square offset of each direction (-7..7)
+# bitboard of the squares that have a neighbour in direction d
+DIR_FROM = np.array([sum(1 << sq for sq in range(NSQ) if NEIGH[sq, d] >= 0) for d in range(8)], dtype=np.int64)
 
 _JIT = dict(cache=True, nogil=True)
+# Helpers taking the state arrays are inlined by numba into their callers: a compiled call that
+# passes arrays pays reference counting on each of them, a real cost in the rollout loop.
+_HOT = dict(_JIT, inline="always")
 
 
 @njit(**_JIT)
@@ -124,106 +140,171 @@ def ego(sq, player):
     return sq if player == 0 else NSQ - 1 - sq
 
 
-@njit(**_JIT)
-def scan_board(s, cards, p, scratch, engaged):
-    """One pass over the mat for player p, into ``scratch`` (3 x NSQ ints); returns (n_enemy, n_friend).
+def _int64_intrinsic(op):
+    """A kernel-callable int64 -> int64 function from an llvmlite IRBuilder operation."""
 
-    scratch[EMASK + sq]: bit d set when sq's neighbour in direction d holds an enemy of p;
-    scratch[FADJ + sq]: 1 when a unit of p is adjacent to sq;
-    scratch[ENGAGED + sq] (only when ``engaged``): 1 when the unit on sq is engaged (an adjacent
-    enemy's arrow points at it), for both sides.
-    Inner loops stay free of calls: numba pays reference counting on every array argument.
-    """
-    for i in range(3 * NSQ if engaged else 2 * NSQ):
-        scratch[i] = 0
-    n_enemy = 0
-    n_friend = 0
-    for sq in range(NSQ):
-        c = s[BOARD + sq]
-        if c < 0:
-            continue
-        owner = 1 if c >= ARMY_SIZE else 0
-        if owner == p:
-            n_friend += 1
-        else:
-            n_enemy += 1
-        for d in range(8):
-            t = NEIGH[sq, d]
-            if t < 0:
-                continue
-            if owner == p:
-                scratch[FADJ + t] = 1
-            else:
-                scratch[EMASK + t] |= 1 << ((d + 4) % 8)
-            if engaged:
-                ct = s[BOARD + t]
-                if cards[c, F_ATK + d] > 0 and ct >= 0 and (ct >= ARMY_SIZE) != (owner == 1):
-                    scratch[ENGAGED + t] = 1
-    return n_enemy, n_friend
+    @intrinsic
+    def f(typingctx, x):
+        return types.int64(types.int64), lambda context, builder, sig, args: op(builder, args[0])
+
+    return f
+
+
+_popcount = _int64_intrinsic(lambda b, x: b.ctpop(x))
+_low_bit = _int64_intrinsic(lambda b, x: b.cttz(x, ir.Constant(ir.IntType(1), 0)))  # index of the lowest set bit
+_bitreverse = _int64_intrinsic(lambda b, x: b.bitreverse(x))
 
 
 @njit(**_JIT)
-def _recall_squares(s, cards, p, out, offset):
-    """Write A_RECALL + e for every unit p may recall (000 §1.1(B) reinforcement) to out[offset:]; return the count.
+def _bb(s, off):
+    """The bitboard stored at s[off:off + BB_WORDS]."""
+    return np.int64(s[off]) | np.int64(s[off + 1]) << BB_BITS | np.int64(s[off + 2]) << 2 * BB_BITS
 
-    Recallable: p's own unit, not engaged, not placed this turn, not in an eliminating combat this turn.
-    """
-    n = 0
-    placed = s[PLACED]
-    for e in range(NSQ):
-        sq = e if p == 0 else NSQ - 1 - e
-        c = s[BOARD + sq]
-        if c < 0 or (1 if c >= ARMY_SIZE else 0) != p or sq == placed or s[FOUGHT + sq] != 0:
-            continue
-        engaged = False
-        for d in range(8):
-            u = NEIGH[sq, d]
-            if u >= 0:
-                cu = s[BOARD + u]
-                engaged |= cu >= 0 and (1 if cu >= ARMY_SIZE else 0) != p and cards[cu, F_ATK + (d + 4) % 8] > 0
-        if not engaged:
-            out[offset + n] = A_RECALL + e
-            n += 1
+
+@njit(**_JIT)
+def _units(s, o):
+    """Bitboard of player o's units."""
+    return _bb(s, UNITS + o * BB_WORDS)
+
+
+@njit(**_JIT)
+def _ego_bb(bb, p):
+    """Bitboard bb with bit e for p's ego square e (turned by 180 degrees for player 1)."""
+    return bb if p == 0 else _bitreverse(bb << (64 - NSQ))
+
+
+@njit(**_JIT)
+def _toward(bb, d):
+    """The squares whose neighbour in direction d is a square of bb (a shift by the direction's
+    offset, made non-negative by shifting up 8 first, then the squares that have such a neighbour)."""
+    return ((bb << 8) >> (8 + DIR_SHIFT[d])) & DIR_FROM[d]
+
+
+@njit(**_JIT)
+def _toward_each(bb):
+    """(_toward(bb, 0), ..., _toward(bb, 7))."""
+    return (_toward(bb, 0), _toward(bb, 1), _toward(bb, 2), _toward(bb, 3),
+            _toward(bb, 4), _toward(bb, 5), _toward(bb, 6), _toward(bb, 7))
+
+
+@njit(**_JIT)
+def _adjacent(bb):
+    """The squares next to a square of bb."""
+    adj = np.int64(0)
+    for d in range(8):
+        adj |= _toward(bb, d)
+    return adj
+
+
+@njit(**_HOT)
+def _write_squares(ego_bb, base, buf, n):
+    """Write base + e for each ego square e of ego_bb, increasing, to buf[n:]; return the new n."""
+    while ego_bb:
+        buf[n] = base + _low_bit(ego_bb)
+        ego_bb &= ego_bb - 1
+        n += 1
     return n
 
 
-@njit(**_JIT)
-def _placeable(amask, support, emask_sq, fadj_sq, n_enemy, n_friend):
-    """The engagement rule and its two exceptions (000 §1.1(B) deployment), on scalars."""
-    return (
-        (amask & emask_sq) != 0  # an arrow points at an adjacent enemy
-        or (n_enemy == 0 and (fadj_sq != 0 or n_friend == 0))  # exception b: no enemy on the mat
-        or (support != 0 and fadj_sq != 0)  # exception a: a support unit beside a friend
-    )
+@njit(**_HOT)
+def _add_attack(s, cards, sq, c, sign):
+    """Add (sign 1) or take away (sign -1) the melee attack of card c on sq in ATT."""
+    o = 1 if c >= ARMY_SIZE else 0
+    for d in range(8):
+        t = NEIGH[sq, d]
+        if t >= 0:
+            s[ATT + o * NSQ + t] += sign * cards[c, F_ATK + d]
+
+
+@njit(**_HOT)
+def _mark(s, cards, sq, c, sign):
+    """Add (sign 1) or take away (sign -1) card c on sq in the maps (ATT and UNITS)."""
+    s[UNITS + (1 if c >= ARMY_SIZE else 0) * BB_WORDS + sq // BB_BITS] ^= 1 << (sq % BB_BITS)
+    _add_attack(s, cards, sq, c, sign)
+
+
+@njit(**_HOT)
+def _put(s, cards, sq, c):
+    """Place card c on the empty square sq."""
+    s[BOARD + sq] = c
+    _mark(s, cards, sq, c, 1)
+
+
+@njit(**_HOT)
+def _lift(s, cards, sq):
+    """Take the unit off sq and return it."""
+    c = s[BOARD + sq]
+    s[BOARD + sq] = -1
+    _mark(s, cards, sq, c, -1)
+    return c
 
 
 @njit(**_JIT)
-def _deploy_mode(s, cards, p, scratch, n_enemy, n_friend):
-    """0 normal; 1 no legal placement: any square next to an enemy (and show hand); 2 any empty square; 3 none."""
-    nh = s[NHAND + p]
-    any_empty = False
-    any_next_to_enemy = False
-    mode = 3
+def rebuild_maps(s, cards):
+    """Recompute the maps (ATT, UNITS) from BOARD: for states whose BOARD was written directly."""
+    for i in range(ATT, STATE_LEN):
+        s[i] = 0
     for sq in range(NSQ):
         if s[BOARD + sq] >= 0:
-            continue
-        any_empty = True
-        em = scratch[EMASK + sq]
-        fa = scratch[FADJ + sq]
-        any_next_to_enemy |= em != 0
-        for k in range(nh):
-            c = s[HAND + p * HAND_SIZE + k]
-            if _placeable(cards[c, F_AMASK], cards[c, F_SUPPORT], em, fa, n_enemy, n_friend):
-                mode = 0
-                break
-        if mode == 0:
-            break
-    if mode != 0 and nh > 0 and any_empty:
-        mode = 1 if any_next_to_enemy else 2
-    return mode
+            _mark(s, cards, sq, s[BOARD + sq], 1)
+
+
+@njit(**_HOT)
+def _recallable(s, p):
+    """Bitboard of the units p may recall (000 §1.1(B) reinforcement): p's own, not engaged (no enemy
+    arrow points at it), not placed this turn, not in an eliminating combat this turn."""
+    out = np.int64(0)
+    units = _units(s, p)
+    while units:
+        sq = _low_bit(units)
+        units &= units - 1
+        if sq != s[PLACED] and s[FOUGHT + sq] == 0 and s[ATT + (1 - p) * NSQ + sq] == 0:
+            out |= np.int64(1) << sq
+    return out
 
 
 @njit(**_JIT)
+def _squares(amask, support, empty, near, sup, anyone):
+    """Where a card with arrows amask (and support flag) may deploy, given _deployment's sets."""
+    v = anyone | (sup if support else 0)
+    for d in range(8):
+        v |= near[d] & -((amask >> d) & 1)  # an arrow points at an adjacent enemy
+    return v & empty
+
+
+@njit(**_HOT)
+def _deployment(s, cards, p, buf):
+    """How p may deploy, as bitboards (empty, near, sup, anyone) for _squares; the mode goes to buf[MODE].
+
+    A card may go on an empty square where one of its arrows points at an enemy (near[d]: the squares
+    with an enemy next to them in direction d), or in sup if it is a support unit, or in anyone.
+    Mode 0: the engagement rule and its two exceptions (000 §1.1(B) deployment): the arrows; a support
+    unit beside a friend (sup); no enemy on the mat: next to a friend, or anywhere on an empty mat
+    (anyone). No legal placement: any card on any empty square next to an enemy (mode 1, the hand is
+    then shown), or on any empty square (mode 2). 3: nothing to place.
+    """
+    enemy = _units(s, 1 - p)
+    friend = _units(s, p)
+    empty = FULL & ~(enemy | friend)
+    sup = _adjacent(friend)
+    anyone = (sup if friend else FULL) if enemy == 0 else np.int64(0)
+    hand = HAND + p * HAND_SIZE
+    amask = 0
+    support = 0
+    for k in range(s[NHAND + p]):
+        amask |= cards[s[hand + k], F_AMASK]
+        support |= cards[s[hand + k], F_SUPPORT]
+    near = _toward_each(enemy)
+    if _squares(amask, support, empty, near, sup, anyone) != 0:  # some card may go somewhere
+        buf[MODE] = 0
+        return empty, near, sup, anyone
+    next_to_enemy = empty & _adjacent(enemy)
+    mode = 3 if s[NHAND + p] == 0 or empty == 0 else 1 if next_to_enemy else 2
+    buf[MODE] = mode
+    return empty, _toward_each(np.int64(0)), np.int64(0), next_to_enemy if mode == 1 else empty
+
+
+@njit(**_HOT)
 def _range_target(cards, c, sq, k):
     """Absolute square of the k-th grid offset of ranged card c on sq, or -1 when off the board."""
     r = sq // COLS + cards[c, F_RG + 2 * k]
@@ -233,17 +314,17 @@ def _range_target(cards, c, sq, k):
     return -1
 
 
-@njit(**_JIT)
-def _has_ranged_target(s, cards, sq):
+@njit(**_HOT)
+def _ranged_targets(s, cards, sq):
+    """Bitboard of the enemy units in the ranged grid of the unit on sq (none when it is not ranged)."""
     c = s[BOARD + sq]
-    if cards[c, F_RDMG] == 0:
-        return False
-    owner = c // ARMY_SIZE
+    enemy = _units(s, 0 if c >= ARMY_SIZE else 1)
+    targets = np.int64(0)
     for k in range(cards[c, F_RN]):
         t = _range_target(cards, c, sq, k)
-        if t >= 0 and s[BOARD + t] >= 0 and s[BOARD + t] // ARMY_SIZE != owner:
-            return True
-    return False
+        if t >= 0:
+            targets |= enemy & (np.int64(1) << t)
+    return targets
 
 
 @njit(**_JIT)
@@ -259,59 +340,13 @@ def legal_actions(s, cards, buf):
             buf[n] = A_DEPLOY + k * NSQ + e
             n += 1
     elif ph == PH_DEPLOY:
-        scratch = buf[SCRATCH:]
-        n_enemy, n_friend = scan_board(s, cards, p, scratch, False)
-        mode = _deploy_mode(s, cards, p, scratch, n_enemy, n_friend)
-        buf[MODE] = mode
-        if mode == 3:
-            return 0
-        # candidate squares (ego order) with what a card needs there: an arrow in cand_em, or being a
-        # support unit (cand_sup), or nothing (cand_any); then one branch-free test per (card, square)
-        cand = scratch[CAND:CAND + NSQ]
-        cand_em = scratch[CAND + NSQ:CAND + 2 * NSQ]
-        cand_sup = scratch[CAND + 2 * NSQ:CAND + 3 * NSQ]
-        cand_any = scratch[CAND + 3 * NSQ:CAND + 4 * NSQ]
-        n_cand = 0
-        for e in range(NSQ):
-            sq = e if p == 0 else NSQ - 1 - e
-            if s[BOARD + sq] >= 0:
-                continue
-            em = scratch[EMASK + sq]
-            fa = scratch[FADJ + sq]
-            if mode == 0:
-                anyone = 1 if n_enemy == 0 and (fa != 0 or n_friend == 0) else 0  # exception b
-                sup = 1 if fa != 0 else 0  # exception a
-            else:  # no legal placement: next to an enemy (mode 1) or anywhere (mode 2)
-                anyone = 1 if mode == 2 or em != 0 else 0
-                sup = 0
-            if em != 0 or sup != 0 or anyone != 0:
-                cand[n_cand] = e
-                cand_em[n_cand] = em if mode == 0 else 0
-                cand_sup[n_cand] = sup
-                cand_any[n_cand] = anyone
-                n_cand += 1
+        empty, near, sup, anyone = _deployment(s, cards, p, buf)
         for k in range(nh):
             c = s[HAND + p * HAND_SIZE + k]
-            amask = cards[c, F_AMASK]
-            support = cards[c, F_SUPPORT]
-            base = A_DEPLOY + k * NSQ
-            for i in range(n_cand):
-                buf[n] = base + cand[i]
-                n += ((amask & cand_em[i]) | (support & cand_sup[i]) | cand_any[i]) != 0
+            v = _squares(cards[c, F_AMASK], cards[c, F_SUPPORT], empty, near, sup, anyone)
+            n = _write_squares(_ego_bb(v, p), A_DEPLOY + k * NSQ, buf, n)
     elif ph == PH_TARGET:
-        sq = s[PLACED]
-        c = s[BOARD + sq]
-        mark = buf[SCRATCH:SCRATCH + NSQ]
-        for e in range(NSQ):
-            mark[e] = 0
-        for k in range(cards[c, F_RN]):
-            t = _range_target(cards, c, sq, k)
-            if t >= 0 and s[BOARD + t] >= 0 and s[BOARD + t] // ARMY_SIZE != p:
-                mark[ego(t, p)] = 1
-        for e in range(NSQ):
-            if mark[e]:
-                buf[n] = A_TARGET + e
-                n += 1
+        n = _write_squares(_ego_bb(_ranged_targets(s, cards, s[PLACED]), p), A_TARGET, buf, n)
         buf[n] = A_HOLD_FIRE
         n += 1
     elif ph == PH_REINFORCE:
@@ -319,11 +354,11 @@ def legal_actions(s, cards, buf):
             if s[NDECK + p] > 0:
                 buf[n] = A_DRAW
                 n += 1
-            n += _recall_squares(s, cards, p, buf, n)
+            n = _write_squares(_ego_bb(_recallable(s, p), p), A_RECALL, buf, n)
     return n
 
 
-@njit(**_JIT)
+@njit(**_HOT)
 def _take_from_hand(s, p, k):
     base = HAND + p * HAND_SIZE
     c = s[base + k]
@@ -335,7 +370,7 @@ def _take_from_hand(s, p, k):
     return c
 
 
-@njit(**_JIT)
+@njit(**_HOT)
 def _add_to_hand(s, p, c):
     base = HAND + p * HAND_SIZE
     i = s[NHAND + p]
@@ -346,7 +381,7 @@ def _add_to_hand(s, p, c):
     s[NHAND + p] += 1
 
 
-@njit(**_JIT)
+@njit(**_HOT)
 def _draw(s, p):
     """Move the top card of p's deck into p's hand (a fresh, unknown card)."""
     nd = s[NDECK + p]
@@ -360,59 +395,49 @@ def _draw(s, p):
     _add_to_hand(s, p, c)
 
 
-@njit(**_JIT)
-def resolve_combat(s, cards, shooter, target, scratch):
+@njit(**_HOT)
+def resolve_combat(s, cards, shooter, target, buf):
     """Simultaneous global elimination (000 §1.1(B) phase 2): total enemy attack > defence eliminates.
 
     ``shooter`` (square of the ranged card that fired this turn, or -1) does not melee in this
     combat; its missile damage adds to ``target``'s total. Sets FOUGHT, the piles, EXTRA and WINNER.
     """
     p = s[PLAYER]
-    incoming = scratch[0:NSQ]
-    dead = scratch[NSQ:2 * NSQ]
-    for sq in range(NSQ):
-        incoming[sq] = 0
-    for sq in range(NSQ):
-        c = s[BOARD + sq]
-        if c < 0 or sq == shooter:
-            continue
-        owner = c // ARMY_SIZE
-        for d in range(8):
-            a = cards[c, F_ATK + d]
-            if a > 0:
-                t = NEIGH[sq, d]
-                if t >= 0:
-                    ct = s[BOARD + t]
-                    if ct >= 0 and ct // ARMY_SIZE != owner:
-                        incoming[t] += a
-    if target >= 0:
-        incoming[target] += cards[s[BOARD + shooter], F_RDMG]
+    if shooter >= 0:
+        _add_attack(s, cards, shooter, s[BOARD + shooter], -1)  # put back below
     n_dead = 0
-    for t in range(NSQ):
+    units = _units(s, 0) | _units(s, 1)
+    while units:  # in increasing square order
+        t = _low_bit(units)
+        units &= units - 1
         ct = s[BOARD + t]
-        if ct >= 0 and incoming[t] > cards[ct, F_DEF]:
-            dead[n_dead] = t
+        incoming = s[ATT + (0 if ct >= ARMY_SIZE else NSQ) + t]  # the enemy's attack on t
+        if t == target:
+            incoming += cards[s[BOARD + shooter], F_RDMG]
+        if incoming > cards[ct, F_DEF]:
+            buf[DEAD_SQ + n_dead] = t
             n_dead += 1
+    if shooter >= 0:
+        _add_attack(s, cards, shooter, s[BOARD + shooter], 1)
     if n_dead == 0:
         return
     for i in range(n_dead):  # who took part (recall condition 3)
-        t = dead[i]
+        t = buf[DEAD_SQ + i]
         owner = s[BOARD + t] // ARMY_SIZE
         for d in range(8):
             u = NEIGH[t, d]
             if u >= 0 and u != shooter:
                 cu = s[BOARD + u]
-                if cu >= 0 and cu // ARMY_SIZE != owner and cards[cu, F_ATK + (d + 4) % 8] > 0:
+                if cu >= 0 and cu // ARMY_SIZE != owner and cards[cu, F_ATK + (d ^ 4)] > 0:
                     s[FOUGHT + u] = 1
         if t == target:
             s[FOUGHT + shooter] = 1
     own_general = False
     enemy_general = False
     for i in range(n_dead):
-        t = dead[i]
-        ct = s[BOARD + t]
+        t = buf[DEAD_SQ + i]
+        ct = _lift(s, cards, t)
         owner = ct // ARMY_SIZE
-        s[BOARD + t] = -1
         s[FOUGHT + t] = 0
         s[DEAD + owner * ARMY_SIZE + s[NDEAD + owner]] = ct
         s[NDEAD + owner] += 1
@@ -435,28 +460,31 @@ def resolve_combat(s, cards, shooter, target, scratch):
         s[WINNER] = 0
 
 
-@njit(**_JIT)
-def _can_reinforce(s, cards, p, scratch):
+@njit(**_HOT)
+def _can_reinforce(s, p):
     if s[NHAND + p] >= HAND_SIZE:
         return False
-    return s[NDECK + p] > 0 or _recall_squares(s, cards, p, scratch, 0) > 0
+    return s[NDECK + p] > 0 or _recallable(s, p) != 0
 
 
-@njit(**_JIT)
-def _settle(s, cards, buf):
-    """Run the automatic steps (elimination, turn changes, skipped phases) until a decision or the end."""
-    scratch = buf[SCRATCH:]
+@njit(**_HOT)
+def _settle(s, cards, buf, shooter, target):
+    """Run the automatic steps (elimination, turn changes, skipped phases) until a decision or the end.
+
+    ``shooter`` / ``target``: the shot fired this turn (see resolve_combat), or -1.
+    """
     while True:
         ph = s[PHASE]
         p = s[PLAYER]
         if ph == _PH_ELIMINATE:
-            resolve_combat(s, cards, -1, -1, scratch)
+            resolve_combat(s, cards, shooter, target, buf)
+            shooter = target = -1  # a later elimination (of a turn with nothing to place) has no shot
             s[PHASE] = _PH_AFTER_COMBAT
         elif ph == _PH_AFTER_COMBAT:
             if s[WINNER] >= 0:
                 s[PHASE] = PH_OVER
                 return
-            s[PHASE] = PH_REINFORCE if _can_reinforce(s, cards, p, scratch) else _PH_END_TURN
+            s[PHASE] = PH_REINFORCE if _can_reinforce(s, p) else _PH_END_TURN
         elif ph == _PH_END_TURN:
             for sq in range(NSQ):
                 s[FOUGHT + sq] = 0
@@ -472,10 +500,7 @@ def _settle(s, cards, buf):
                 return
             s[PHASE] = PH_OPENING if s[TURN] < 2 else PH_DEPLOY
         elif ph == PH_DEPLOY:
-            empty = 0
-            for sq in range(NSQ):
-                empty += s[BOARD + sq] < 0
-            if s[NHAND + p] > 0 and empty > 0:
+            if s[NHAND + p] > 0 and (_units(s, 0) | _units(s, 1)) != FULL:
                 return  # some placement is always legal then (the no-legal-placement rule)
             s[PHASE] = _PH_ELIMINATE  # nothing to place: the elimination phase still runs
         else:
@@ -491,6 +516,7 @@ def apply_unchecked(s, cards, a, buf):
     """
     ph = s[PHASE]
     p = s[PLAYER]
+    shooter = target = -1
     if ph == PH_OPENING or ph == PH_DEPLOY:
         k = (a - A_DEPLOY) // NSQ
         sq = ego((a - A_DEPLOY) % NSQ, p)
@@ -498,7 +524,7 @@ def apply_unchecked(s, cards, a, buf):
         if ph == PH_DEPLOY:
             show_hand = buf[MODE] != 0  # precondition: buf holds this state's legal actions
         c = _take_from_hand(s, p, k)
-        s[BOARD + sq] = c
+        _put(s, cards, sq, c)
         s[KNOWN + c] = 0
         if ph == PH_OPENING:
             _draw(s, p)  # "issuing the challenge": place, then refresh the hand; no elimination
@@ -508,24 +534,21 @@ def apply_unchecked(s, cards, a, buf):
             if show_hand:  # no legal placement: the hand is shown to the opponent
                 for i in range(s[NHAND + p]):
                     s[KNOWN + s[HAND + p * HAND_SIZE + i]] = 1
-            s[PHASE] = PH_TARGET if _has_ranged_target(s, cards, sq) else _PH_ELIMINATE
+            s[PHASE] = PH_TARGET if _ranged_targets(s, cards, sq) != 0 else _PH_ELIMINATE
     elif ph == PH_TARGET:
-        if a == A_HOLD_FIRE:
-            resolve_combat(s, cards, -1, -1, buf[SCRATCH:])
-        else:
-            resolve_combat(s, cards, s[PLACED], ego(a - A_TARGET, p), buf[SCRATCH:])
-        s[PHASE] = _PH_AFTER_COMBAT
+        if a != A_HOLD_FIRE:
+            shooter = s[PLACED]
+            target = ego(a - A_TARGET, p)
+        s[PHASE] = _PH_ELIMINATE
     elif ph == PH_REINFORCE:
         if a == A_DRAW:
             _draw(s, p)
         else:
-            sq = ego(a - A_RECALL, p)
-            c = s[BOARD + sq]
-            s[BOARD + sq] = -1
+            c = _lift(s, cards, ego(a - A_RECALL, p))
             _add_to_hand(s, p, c)
             s[KNOWN + c] = 1  # the opponent saw it leave the mat
         s[PHASE] = _PH_END_TURN
-    _settle(s, cards, buf)
+    _settle(s, cards, buf, shooter, target)
 
 
 @njit(**_JIT)
@@ -563,7 +586,7 @@ def action_keys(s, cards, actions, non_deploy_key, out):
             out[i] = non_deploy_key + a
 
 
-@njit(**_JIT)
+@njit(**_HOT)
 def _rand_below(rng, n):
     """xorshift64* step on rng[0]; a uniform int in [0, n)."""
     x = rng[0]
@@ -574,14 +597,42 @@ def _rand_below(rng, n):
     return np.int64((x * np.uint64(2685821657736338717)) >> np.uint64(33)) % n
 
 
+@njit(**_HOT)
+def _random_placement(s, cards, buf, rng):
+    """In the deploy phase: ``buf[_rand_below(rng, legal_actions(s, cards, buf))]`` without listing the
+    actions (only the deploy mode is written to buf)."""
+    p = s[PLAYER]
+    hand = HAND + p * HAND_SIZE
+    empty, near, sup, anyone = _deployment(s, cards, p, buf)
+    n = 0
+    for k in range(s[NHAND + p]):  # the number of squares of each card, kept in the scratch
+        c = s[hand + k]
+        buf[COUNTS + k] = _popcount(_squares(cards[c, F_AMASK], cards[c, F_SUPPORT], empty, near, sup, anyone))
+        n += buf[COUNTS + k]
+    i = _rand_below(rng, n)
+    k = 0
+    while i >= buf[COUNTS + k]:  # the card of the i-th action, then its square
+        i -= buf[COUNTS + k]
+        k += 1
+    c = s[hand + k]
+    v = _ego_bb(_squares(cards[c, F_AMASK], cards[c, F_SUPPORT], empty, near, sup, anyone), p)
+    for _ in range(i):
+        v &= v - 1
+    return A_DEPLOY + k * NSQ + _low_bit(v)
+
+
 @njit(**_JIT)
 def random_playout(s, cards, buf, rng, max_steps, turn_limit):
     """Uniformly random moves until the game ends, ``max_steps`` decisions are made or turn ``turn_limit``
-    begins; returns the number of decisions made."""
+    begins; returns the number of decisions made. The same moves as ``buf[_rand_below(rng, n)]`` of
+    ``n = legal_actions(s, cards, buf)`` at every decision."""
     steps = 0
     while s[PHASE] != PH_OVER and steps < max_steps and s[TURN] < turn_limit:
-        n = legal_actions(s, cards, buf)
-        apply_unchecked(s, cards, buf[_rand_below(rng, n)], buf)
+        if s[PHASE] == PH_DEPLOY:
+            a = _random_placement(s, cards, buf, rng)
+        else:
+            a = buf[_rand_below(rng, legal_actions(s, cards, buf))]
+        apply_unchecked(s, cards, a, buf)
         steps += 1
     return steps
 
@@ -666,8 +717,6 @@ def _card_features(cards, c, out, off):
 def observe(s, cards, p, perfect, out):
     """Fill ``out`` (float32, zeroed, OBS_LEN) with what player p sees, in p's frame; ``perfect`` adds the rest."""
     q = 1 - p
-    scratch = np.empty(3 * NSQ, dtype=np.int32)
-    scan_board(s, cards, p, scratch, True)
     for sq in range(NSQ):
         c = s[BOARD + sq]
         if c < 0:
@@ -681,7 +730,7 @@ def observe(s, cards, p, perfect, out):
         out[base + 12] = cards[c, F_SUPPORT]
         out[base + 13] = min(cards[c, F_RDMG] / ATK_SCALE, 1.0)
         out[base + 14] = 1.0 if sq == s[PLACED] else 0.0
-        out[base + 15] = scratch[ENGAGED + sq]
+        out[base + 15] = 1.0 if s[ATT + (0 if c >= ARMY_SIZE else NSQ) + sq] > 0 else 0.0  # engaged
         out[base + 16] = s[FOUGHT + sq]
     for k in range(s[NHAND + p]):
         _card_features(cards, s[HAND + p * HAND_SIZE + k], out, OBS_HAND + k * CARD_FEATURES)

@@ -32,7 +32,6 @@ from .constants import (
     NUM_SQUARES,
 )
 
-NON_DEPLOY_KEY = 1_000_000  # soft keys of target / hold / draw / recall actions start here
 H4_SCALE = 24.0  # h4 differences beyond +-24 cards are clipped
 PHASE_NAMES = ("opening", "deploy", "target", "reinforce", "over")
 
@@ -68,7 +67,9 @@ class LordsOfWarGame:
             min_return=-1.0,
             max_return=1.0,
             max_turns=MAX_TURNS,
+            num_action_keys=len(self.type_names) * NUM_SQUARES + NUM_ACTIONS - A_TARGET,
         )
+        self.non_deploy_key = len(self.type_names) * NUM_SQUARES - A_TARGET  # key of action a >= A_TARGET: this + a
 
     def _initial_template(self) -> np.ndarray:
         """Everything of a fresh state but the dealt cards."""
@@ -83,6 +84,7 @@ class LordsOfWarGame:
         s[R.PHASE] = R.PH_OPENING
         s[R.TURN] = 0
         s[R.EXTRA] = 0
+        R.rebuild_maps(s, self.cards)  # an empty mat
         return s
 
     def render_ansi(self, state: "LordsOfWarState", perspective: int | None = None) -> str:
@@ -214,7 +216,8 @@ class LordsOfWarState:
     def random_playout(self, rng: np.random.Generator, max_turns: int | None = None) -> int:
         """Play uniformly random moves in place, compiled, to the end of the game or for ``max_turns``
         player turns; return the number of decisions made. The fast path for search rollouts."""
-        seed = np.array([rng.integers(1, 2**63 - 1)], dtype=np.uint64)
+        seed = np.empty(1, dtype=np.uint64)
+        seed[0] = rng.bit_generator.random_raw() | 1  # xorshift state: any odd 64-bit word
         limit = MAX_TURNS if max_turns is None else self.turn + max_turns
         self._n = -1
         self._view = None
@@ -246,21 +249,22 @@ class LordsOfWarState:
         return int(self.s[R.HAND + player * HAND_SIZE + slot]) if slot < self.s[R.NHAND + player] else -1
 
     def action_key(self, action: int) -> Hashable:
-        """Soft key, an int: ``type * 42 + square`` for "deploy a card of this type on this square"
-        (copies of a card share it), ``NON_DEPLOY_KEY + action`` for the other actions, whose ids
-        already mean the same in every determinization (squares are in the player's own frame)."""
+        """Soft key, an int in ``range(info.num_action_keys)``: ``type * 42 + square`` for "deploy a card
+        of this type on this square" (copies of a card share it); the other actions, whose ids already
+        mean the same in every determinization (squares are in the player's own frame), follow the
+        deploy keys in id order. A deploy id naming an empty hand slot gets ``-1 - action``."""
         a = int(action)
         if a < A_TARGET:
             card = self._hand_card(int(self.s[R.PLAYER]), a // NUM_SQUARES)
             return int(self.cards[card, R.F_TYPE]) * NUM_SQUARES + a % NUM_SQUARES if card >= 0 else -1 - a
-        return NON_DEPLOY_KEY + a
+        return self.game.non_deploy_key + a
 
-    def legal_action_keys(self) -> list[int]:
-        """``action_key`` of every legal action, in order, computed in one vectorised pass (for search)."""
+    def legal_action_keys(self) -> np.ndarray:
+        """``action_key`` of every legal action, in order, in one compiled pass (for search)."""
         legal = self.legal_actions()
         keys = np.empty(len(legal), dtype=np.int64)
-        R.action_keys(self.s, self.cards, legal, NON_DEPLOY_KEY, keys)
-        return keys.tolist()
+        R.action_keys(self.s, self.cards, legal, self.game.non_deploy_key, keys)
+        return keys
 
     def _describe(self, a: int) -> str:
         p = int(self.s[R.PLAYER])

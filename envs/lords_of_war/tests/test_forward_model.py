@@ -82,5 +82,7 @@ def test_legal_action_keys_match_action_key_one_by_one():
         state = GAME.new_state(seed)
         while not state.is_terminal():
             legal = state.legal_actions()
-            assert state.legal_action_keys() == [state.action_key(int(a)) for a in legal]
+            keys = state.legal_action_keys()
+            assert keys.tolist() == [state.action_key(int(a)) for a in legal]
+            assert ((0 <= keys) & (keys < state.info.num_action_keys)).all()
             state.apply(int(legal[rng.integers(len(legal))]))
