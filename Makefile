@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/cardboard tournament lords_of_war --agents random greedy ismcts:iterations=100 --games 10 --seed 1
+	$(BIN)/cardboard tournament lords_of_war --agents random greedy ismcts:iterations=1000 --games 10 --seed 1 --workers 2
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
@@ -22,6 +22,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/pip install -q -e ".[bench]"
 	$(BIN)/python benchmarks/playout.py
+	$(BIN)/python benchmarks/search.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info
