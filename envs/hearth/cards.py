@@ -1,0 +1,167 @@
+"""Card data and deck lists of the Hearthstone-style game (paper 001, the 2015 Blackrock-era decks).
+
+``brm_cards.json`` holds every card of the three decks of paper 001 Appendix A,
+the tokens and generated cards they create and the hero powers, with their
+mid-2015 statistics (a copy of ``shared/data/hearthstone_brm_cards.json``:
+facts only; its ``later_changes`` record later patches, which the game must not
+use). A deck file names a class and its cards *by name* with copy counts; it is
+validated as the game's deck-building rules say: 30 cards, at most 2 copies of
+a card and 1 of a legendary, collectible cards of the deck's class or neutral.
+Every violation raises ``CardDataError`` naming the file and the problem.
+"""
+from __future__ import annotations
+
+import difflib
+import json
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from ..errors import CardDataError, UnknownNameError
+
+DECK_SIZE = 30  # paper 001 §2.1: "each player has a constructed 30-card deck"
+MAX_COPIES = 2  # deck-building rule of the real game (not stated in the paper)
+MAX_LEGENDARY_COPIES = 1
+CARD_TYPES = ("minion", "spell", "weapon", "hero", "hero_power")
+CLASSES = ("Mage", "Warlock", "Hunter")
+HERO_POWERS = {"Mage": "Fireblast", "Warlock": "Life Tap", "Hunter": "Steady Shot"}
+DECK_NAMES = ("mech_mage", "handlock", "face_hunter")
+
+_DATA = "brm_cards.json"
+_REQUIRED = {"id": str, "name": str, "type": str, "player_class": str, "collectible": bool, "legendary": bool,
+             "cost": int, "mechanics": list}
+
+
+@dataclass(frozen=True)
+class Card:
+    """One card's printed statistics (mid-2015). ``health`` is a weapon's durability."""
+
+    id: str
+    name: str
+    type: str
+    player_class: str
+    cost: int
+    attack: int = 0
+    health: int = 0
+    race: str | None = None
+    mechanics: tuple[str, ...] = ()
+    collectible: bool = True
+    legendary: bool = False
+
+
+@dataclass(frozen=True)
+class CardPool:
+    """Every card the game knows, by id and by name (names are unique except the Jaraxxus minion/hero pair)."""
+
+    cards: tuple[Card, ...]
+
+    def by_id(self, card_id: str) -> Card:
+        for card in self.cards:
+            if card.id == card_id:
+                return card
+        raise UnknownNameError("card id", card_id, (c.id for c in self.cards))
+
+    def by_name(self, name: str, source: str = "") -> Card:
+        """The collectible-first card of this name; an unknown name raises ``CardDataError`` with suggestions."""
+        matches = sorted((c for c in self.cards if c.name == name), key=lambda c: not c.collectible)
+        if matches:
+            return matches[0]
+        names = sorted({c.name for c in self.cards})
+        close = difflib.get_close_matches(name, names, n=3)
+        hint = f"; did you mean {', '.join(map(repr, close))}?" if close else f"; known: {', '.join(names)}"
+        raise CardDataError(f"{source or 'card pool'}: unknown card name {name!r}{hint}")
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A validated deck: its name, class, and 30 cards (one entry per physical card, in file order)."""
+
+    name: str
+    player_class: str
+    cards: tuple[Card, ...]
+
+    @property
+    def hero_power(self) -> str:
+        return HERO_POWERS[self.player_class]
+
+
+def load_pool(path: str | Path | None = None) -> CardPool:
+    """The card pool from ``path`` (default: the packaged ``brm_cards.json``), every field checked."""
+    source = str(path) if path is not None else _DATA
+    data = _read_json(path if path is not None else resources.files(__package__).joinpath(_DATA), source)
+    if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
+        raise CardDataError(f"{source}: expected an object with a 'cards' list")
+    cards = tuple(_card(entry, source) for entry in data["cards"])
+    ids = [c.id for c in cards]
+    if len(set(ids)) != len(ids):
+        raise CardDataError(f"{source}: duplicate card ids {sorted({i for i in ids if ids.count(i) > 1})}")
+    return CardPool(cards)
+
+
+def load_deck(deck: str | Path, pool: CardPool | None = None) -> Deck:
+    """A deck by packaged name (``mech_mage``, ``handlock``, ``face_hunter``) or from a JSON file, validated."""
+    pool = pool or load_pool()
+    if isinstance(deck, str) and deck in DECK_NAMES:
+        source = f"decks/{deck}.json"
+        data = _read_json(resources.files(__package__).joinpath(source), source)
+    elif isinstance(deck, (str, Path)) and Path(deck).suffix == ".json":
+        source = str(deck)
+        data = _read_json(deck, source)
+    else:
+        raise UnknownNameError("deck", deck, DECK_NAMES)
+    return _deck(data, pool, source)
+
+
+def _read_json(path, source: str):
+    try:
+        return json.loads(Path(path).read_text() if isinstance(path, (str, Path)) else path.read_text())
+    except FileNotFoundError:
+        raise CardDataError(f"{source}: no such file") from None
+    except json.JSONDecodeError as e:
+        raise CardDataError(f"{source}: not valid JSON ({e})") from None
+
+
+def _card(entry: object, source: str) -> Card:
+    if not isinstance(entry, dict):
+        raise CardDataError(f"{source}: a card entry must be an object, got {entry!r}")
+    where = f"{source}: card {entry.get('id', entry.get('name', '?'))!r}"
+    for field, kind in _REQUIRED.items():
+        if not isinstance(entry.get(field), kind) or (kind is int and isinstance(entry.get(field), bool)):
+            raise CardDataError(f"{where}: field {field!r} must be {kind.__name__}, got {entry.get(field)!r}")
+    if entry["type"] not in CARD_TYPES:
+        raise CardDataError(f"{where}: type {entry['type']!r} is not one of {CARD_TYPES}")
+    stat_fields = {"minion": ("attack", "health"), "weapon": ("attack", "durability"), "hero": ("health",)}
+    for field in stat_fields.get(entry["type"], ()):
+        value = entry.get(field)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise CardDataError(f"{where}: a {entry['type']} needs a non-negative integer {field!r}, got {value!r}")
+    if entry["cost"] < 0:
+        raise CardDataError(f"{where}: cost must be >= 0, got {entry['cost']}")
+    return Card(entry["id"], entry["name"], entry["type"], entry["player_class"], entry["cost"],
+                int(entry.get("attack") or 0), int(entry.get("health", entry.get("durability")) or 0),
+                entry.get("race"), tuple(entry["mechanics"]), entry["collectible"], entry["legendary"])
+
+
+def _deck(data: object, pool: CardPool, source: str) -> Deck:
+    if not isinstance(data, dict) or not isinstance(data.get("cards"), dict):
+        raise CardDataError(f"{source}: expected an object with 'name', 'class' and a 'cards' object of name: copies")
+    player_class = data.get("class")
+    if player_class not in CLASSES:
+        raise CardDataError(f"{source}: class {player_class!r} is not one of {CLASSES}")
+    cards: list[Card] = []
+    for name, copies in data["cards"].items():
+        card = pool.by_name(name, source)
+        if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
+            raise CardDataError(f"{source}: {name!r} needs a positive integer number of copies, got {copies!r}")
+        limit = MAX_LEGENDARY_COPIES if card.legendary else MAX_COPIES
+        if copies > limit:
+            raise CardDataError(f"{source}: {copies} copies of {name!r}; at most {limit} of a "
+                                f"{'legendary' if card.legendary else 'card'}")
+        if not card.collectible or card.type in ("hero", "hero_power"):
+            raise CardDataError(f"{source}: {name!r} is not a collectible card and cannot be put in a deck")
+        if card.player_class not in ("Neutral", player_class):
+            raise CardDataError(f"{source}: {name!r} is a {card.player_class} card, the deck is {player_class}")
+        cards += [card] * copies
+    if len(cards) != DECK_SIZE:
+        raise CardDataError(f"{source}: a deck has {DECK_SIZE} cards, this one has {len(cards)}")
+    return Deck(str(data.get("name", Path(source).stem)), player_class, tuple(cards))
