@@ -3,14 +3,15 @@
 Agent specs (``cardboard.make_agent``), every parameter optional:
 
 - ``mc:iterations=1000,depth=0`` flat Monte Carlo
-- ``uct:iterations=1000,c=0.7,depth=0,seconds=0`` UCT on the true state (perfect information / open mode)
-- ``ismcts:iterations=1000,c=0.7,depth=0,seconds=0`` single-observer ISMCTS
-- ``duct:worlds=10,iterations=1000,c=0.7,depth=0,seconds=0`` determinized UCT (paper 001 Algorithm 3)
+- ``uct:iterations=1000,c=0.7,depth=0,seconds=0,reuse=0`` UCT on the true state (perfect information / open mode)
+- ``ismcts:iterations=1000,c=0.7,depth=0,seconds=0,reuse=0`` single-observer ISMCTS
+- ``duct:worlds=10,iterations=1000,c=0.7,depth=0,seconds=0,reuse=0`` determinized UCT (paper 001 Algorithm 3)
 - ``pimc:worlds=10,iterations=1000,c=0.7,depth=0`` one UCT tree per determinization, votes added up
 
 ``iterations=0`` means no iteration limit (then ``seconds`` must be set); ``seconds=0`` no time limit;
 ``depth=0`` rollouts to the end of the game, otherwise for that many player turns and then the game's
-heuristic. ``c`` is the UCB1 exploration constant on rewards in [0, 1].
+heuristic. ``c`` is the UCB1 exploration constant on rewards in [0, 1]. ``reuse=1`` (uct, ismcts, duct)
+keeps the subtree of the chosen action for the next decision of the same turn.
 """
 from __future__ import annotations
 
@@ -47,16 +48,19 @@ def flat_mc(iterations: int = 1000, depth: int = 0) -> SearchAgent:
     return SearchAgent(FlatMonteCarlo(search_config(iterations, 0.0, 0.0, depth)), "mc")
 
 
-def uct(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0) -> SearchAgent:
-    return SearchAgent(TreeSearch(search_config(iterations, seconds, c, depth), "uct"), "uct")
+def uct(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0,
+        reuse: bool = False) -> SearchAgent:
+    return SearchAgent(TreeSearch(search_config(iterations, seconds, c, depth), "uct", reuse=reuse), "uct")
 
 
-def ismcts(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0) -> SearchAgent:
-    return SearchAgent(TreeSearch(search_config(iterations, seconds, c, depth), "ismcts"), "ismcts")
+def ismcts(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0,
+           reuse: bool = False) -> SearchAgent:
+    return SearchAgent(TreeSearch(search_config(iterations, seconds, c, depth), "ismcts", reuse=reuse), "ismcts")
 
 
-def duct(worlds: int = 10, iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0) -> SearchAgent:
-    return SearchAgent(TreeSearch(search_config(iterations, seconds, c, depth), "duct", worlds), "duct")
+def duct(worlds: int = 10, iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0,
+         reuse: bool = False) -> SearchAgent:
+    return SearchAgent(TreeSearch(search_config(iterations, seconds, c, depth), "duct", worlds, reuse), "duct")
 
 
 def pimc(worlds: int = 10, iterations: int = 1000, c: float = 0.7, depth: int = 0) -> SearchAgent:

@@ -134,9 +134,14 @@ def rollout(state: GameState, rng: np.random.Generator, config: SearchConfig) ->
 
 
 class TreeSearch:
-    """The MCTS engine: ``search(state, rng)`` from the point of view of ``state.current_player``."""
+    """The MCTS engine: ``search(state, rng)`` from the point of view of ``state.current_player``.
 
-    def __init__(self, config: SearchConfig, worlds: str = "ismcts", num_worlds: int = 1):
+    With ``reuse``, the subtree below the chosen action is kept and the next search starts from it when
+    it is the same player's next decision of the same turn and the player's observation is the one that
+    action led to (001 §2.4: a turn is several decisions; the tree of the first serves the next).
+    """
+
+    def __init__(self, config: SearchConfig, worlds: str = "ismcts", num_worlds: int = 1, reuse: bool = False):
         if worlds not in ("uct", "ismcts", "duct"):
             raise InvalidParameterError(f"worlds must be 'uct', 'ismcts' or 'duct', got {worlds!r}")
         if num_worlds < 1:
@@ -144,13 +149,16 @@ class TreeSearch:
         self.config = config
         self.worlds = worlds
         self.num_worlds = num_worlds
+        self.reuse = reuse
+        self._kept: tuple[Node, int, np.ndarray] | None = None  # subtree, turn, observation it belongs to
+        self._stamp = 0.0  # iterations run by this engine: availability stamps stay unique across kept trees
 
     def search(self, state: GameState, rng: np.random.Generator) -> SearchResult:
         me = state.current_player
         if me < 0:
             raise InvalidParameterError(f"search needs a decision node, current_player is {me}")
         start = time.perf_counter()
-        root = Node(me, KeyTable(state.info.num_action_keys))
+        root = self._kept_root(state, me) or Node(me, KeyTable(state.info.num_action_keys))
         fixed = [state.determinize(me, rng) for _ in range(self.num_worlds)] if self.worlds == "duct" else None
         uniforms = Uniforms(rng)
         done = 0
@@ -162,8 +170,31 @@ class TreeSearch:
             else:
                 world = fixed[done % self.num_worlds].clone()
             done += 1
-            self._iterate(root, world, rng, uniforms, float(done))
-        return self._result(root, state, rng, done, time.perf_counter() - start)
+            self._iterate(root, world, rng, uniforms, self._stamp + done)
+        self._stamp += done
+        result = self._result(root, state, rng, done, time.perf_counter() - start)
+        if self.reuse:
+            self._keep(root, state, result.action)
+        return result
+
+    def _kept_root(self, state: GameState, me: int) -> Node | None:
+        """The kept subtree if ``state`` is where the last chosen action led (same turn, same observation)."""
+        if self._kept is None:
+            return None
+        node, turn, seen = self._kept
+        self._kept = None
+        same = node.player == me and state.turn == turn and np.array_equal(state.observation(me), seen)
+        return node if same else None
+
+    def _keep(self, root: Node, state: GameState, action: int) -> None:
+        edge = root.edge(state.action_key(action))
+        child = root.child.get(edge) if edge >= 0 else None
+        if child is None or child.player != root.player:
+            return  # a chance node, the opponent, or never expanded: nothing worth keeping
+        after = state.clone()
+        after.apply(action)
+        if after.current_player == root.player and after.turn == state.turn:
+            self._kept = (child, after.turn, after.observation(root.player))
 
     def _result(self, root: Node, state: GameState, rng: np.random.Generator, done: int, seconds: float) -> SearchResult:
         actions = {state.action_key(int(a)): int(a) for a in state.legal_actions()}

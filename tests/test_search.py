@@ -277,3 +277,40 @@ def test_search_agents_play_a_forced_move_without_searching():
     state = nim.NimGame((1, 2)).new_state(0)
     agent.act(state, np.random.default_rng(0))
     assert agent.last is not None and agent.last.iterations == 50
+
+
+def _next_decision_in_the_same_turn(engine, seed=3):
+    """Play Lords of War with ``engine`` until one of its decisions is followed by another of the same turn;
+    return that search's result, the chosen action's soft key, the state after it and the rng."""
+    state, rng = cardboard.new_state("lords_of_war", seed=seed), np.random.default_rng(seed)
+    while True:
+        if len(state.legal_actions()) == 1:
+            state.apply(int(state.legal_actions()[0]))
+            continue
+        player, turn = state.current_player, state.turn
+        result = engine.search(state, rng)
+        key = state.action_key(result.action)
+        state.apply(result.action)
+        if state.current_player == player and state.turn == turn and len(state.legal_actions()) > 1:
+            return result, key, state, rng
+
+
+def test_reuse_continues_from_the_subtree_of_the_chosen_action():
+    engine = TreeSearch(SearchConfig(iterations=300), "ismcts", reuse=True)
+    first, key, state, rng = _next_decision_in_the_same_turn(engine)
+    kept = first.root.child[first.root.edge(key)]
+    earlier = int(kept.stat[0].sum())
+    assert earlier > 0
+    second = engine.search(state, rng)
+    assert second.root is kept and second.iterations == 300
+    assert int(kept.stat[0].sum()) == earlier + 300
+
+
+def test_without_reuse_or_elsewhere_every_search_starts_afresh():
+    plain = TreeSearch(SearchConfig(iterations=200), "ismcts")
+    _, _, state, rng = _next_decision_in_the_same_turn(plain)
+    assert int(plain.search(state, rng).root.stat[0].sum()) == 200
+    reusing = TreeSearch(SearchConfig(iterations=200), "ismcts", reuse=True)
+    _next_decision_in_the_same_turn(reusing)
+    other = cardboard.new_state("lords_of_war", seed=99)  # not where the kept action led
+    assert int(reusing.search(other, rng).root.stat[0].sum()) == 200
