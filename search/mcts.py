@@ -18,9 +18,10 @@ thing in different worlds share statistics (001 §2.3 "soft equality"). A child'
 of the parent's visits (availability counts of SO-ISMCTS). UCB1 is
 ``mean + c * sqrt(ln(avail) / visits)`` on rewards in [0, 1]; unvisited
 children are tried first, in random order (001 §2.2). One tree step is one
-compiled call over the node's arrays (``tree.select_edge``). Chance nodes are explicit: their
-successor comes from a pluggable ``chance_sampler(state, rng)`` (default: by
-the outcome probabilities), the hook chance-node bucketing plugs into.
+compiled call over the node's arrays (``tree.select_edge``). Chance nodes are
+explicit: their successor comes from a pluggable ``chance_sampler(state, rng)``
+(default: by the outcome probabilities), the hook chance-node bucketing plugs
+into.
 
 Rollouts are uniformly random to the end of the game, or for ``depth`` player
 turns followed by the ``evaluator`` (default: the game's ``heuristic`` mapped
