@@ -2,7 +2,7 @@
 
 ``mcts`` holds the engine (one tree policy, pluggable worlds, evaluator, chance
 sampler and final-move selection); ``tree`` its nodes, soft-key table and
-compiled tree step; ``agents`` wraps each algorithm as an agent,
+compiled tree step; ``chance`` chance-node bucketing (CNB); ``agents`` wraps each algorithm as an agent,
 registered as ``uct``, ``ismcts``, ``duct``, ``pimc`` and ``mc`` (see
 ``cardboard.agents()`` and ``cardboard.make_agent``).
 """

@@ -20,8 +20,8 @@ of the parent's visits (availability counts of SO-ISMCTS). UCB1 is
 children are tried first, in random order (001 §2.2). One tree step is one
 compiled call over the node's arrays (``tree.select_edge``). Chance nodes are
 explicit: their successor comes from a pluggable ``chance_sampler(state, rng)``
-(default: by the outcome probabilities), the hook chance-node bucketing plugs
-into.
+(default: by the outcome probabilities), or, with ``bucketing``, from
+chance-node bucketing with pre-sampled successors (``chance``, 001 §2.6).
 
 Rollouts are uniformly random to the end of the game, or for ``depth`` player
 turns followed by the ``evaluator`` (default: the game's ``heuristic`` mapped
@@ -32,12 +32,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ..envs.errors import InvalidParameterError
 from ..envs.protocol import CHANCE, TERMINAL, GameState, sample_chance
+from .chance import ChanceBucketing
 from .tree import TOTAL, VISITS, KeyTable, Node, Uniforms, select_edge
 
 Evaluator = Callable[[GameState], np.ndarray]
@@ -95,6 +96,7 @@ class SearchConfig:
     evaluator: Evaluator = heuristic_evaluator
     chance_sampler: ChanceSampler = sample_chance
     final: FinalSelection = robust_child
+    bucketing: ChanceBucketing | None = None  # CNB at tree chance nodes (rollouts use chance_sampler)
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -214,7 +216,10 @@ class TreeSearch:
             if node is None:
                 node = parent.child[link] = Node(player, table)
             if player == CHANCE:
-                link = int(cfg.chance_sampler(state, rng))
+                if cfg.bucketing is None:
+                    link = int(cfg.chance_sampler(state, rng))
+                else:
+                    link = cfg.bucketing.successor(node.presampled, state, rng)
                 state.apply(link)
             else:
                 legal = state.legal_actions()
@@ -251,8 +256,7 @@ class PIMC:
         me = state.current_player
         start = time.perf_counter()
         per_world = max(1, self.config.iterations // self.num_worlds)
-        sub = SearchConfig(per_world, self.config.seconds, self.config.c, self.config.depth, self.config.evaluator,
-                           self.config.chance_sampler, self.config.final)
+        sub = replace(self.config, iterations=per_world)
         votes: dict[Hashable, int] = {}
         done = 0
         for _ in range(self.num_worlds):

@@ -72,7 +72,7 @@ class Node:
     ``slot[key id]`` its edge + 1 (0: none yet, so a fresh node is one calloc). ``child`` maps an edge (chance nodes: an outcome) to the node below.
     """
 
-    __slots__ = ("player", "table", "slot", "edge_key", "stat", "size", "child")
+    __slots__ = ("player", "table", "slot", "edge_key", "stat", "size", "child", "presampled")
 
     def __init__(self, player: int, table: KeyTable, capacity: int = 8):
         self.player = player
@@ -82,6 +82,7 @@ class Node:
         self.stat = np.zeros((4, capacity))
         self.size = np.zeros(1, dtype=np.int64)  # edges in use (an array: the compiled step updates it)
         self.child: dict[int, Node] = {}
+        self.presampled: dict[Hashable, list[int]] = {}  # chance nodes under CNB: bucket -> its successors
 
     def reserve(self, n_new: int) -> None:
         """Make room for ``n_new`` more edges and for every key id the table knows (see ``select_edge``)."""
