@@ -69,7 +69,8 @@ class Node:
 
     ``stat[:, e]`` of edge ``e``: visits, total reward of ``player``, availability (iterations in which
     it was legal) and the last iteration that counted it available; ``edge_key[e]`` its key id;
-    ``slot[key id]`` its edge + 1 (0: none yet, so a fresh node is one calloc). ``child`` maps an edge (chance nodes: an outcome) to the node below.
+    ``slot[key id]`` its edge + 1 (0: none yet, so a fresh node is one calloc). ``child`` maps an edge
+    (chance nodes: an outcome) to the node below; ``presampled`` holds a chance node's CNB successors.
     """
 
     __slots__ = ("player", "table", "slot", "edge_key", "stat", "size", "child", "presampled")
