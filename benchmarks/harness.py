@@ -4,6 +4,7 @@ Imported by the scripts beside it (``python benchmarks/playout.py`` puts this fo
 """
 from __future__ import annotations
 
+import argparse
 import os
 import platform
 import time
@@ -13,6 +14,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 
@@ -85,3 +88,19 @@ def ratio_table(comparisons: list[dict[str, Any]], unit: str) -> Table:
         met = "-" if c["met"] is None else ("[green]yes[/]" if c["met"] else "[red]NO[/]")
         table.add_row(c["what"], value, target, met)
     return table
+
+
+def print_machine_and_notes(console: Console, info: dict[str, Any], notes: list[str]) -> None:
+    """The report's last lines: the machine description, then each note (skipped rows and why)."""
+    console.print("Machine: " + ", ".join(f"{k}={v}" for k, v in info.items()))
+    for note in notes:
+        console.print(f"[yellow]Note:[/] {escape(note)}")
+
+
+def timing_arguments(description: str, rounds: int) -> argparse.ArgumentParser:
+    """A parser with the options every benchmark shares: seconds per row and interleaved rounds."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--seconds", type=float, default=3.0, help="measured wall-clock time per row (default 3)")
+    parser.add_argument("--rounds", type=int, default=rounds,
+                        help=f"interleaved rounds the time is split into (default {rounds})")
+    return parser

@@ -31,7 +31,6 @@ Usage: ``.venv/bin/python benchmarks/playout.py [--seconds 3] [--rounds 10] [--s
 """
 from __future__ import annotations
 
-import argparse
 import itertools
 import json
 import statistics
@@ -43,11 +42,10 @@ from typing import Any
 import numpy as np
 from pettingzoo import AECEnv
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
 import cardboard
-from harness import Comparison, compare, machine, ratio_table, timed
+from harness import Comparison, compare, machine, print_machine_and_notes, ratio_table, timed, timing_arguments
 from cardboard.envs.lords_of_war.constants import MAX_TURNS
 from cardboard.envs.lords_of_war.state import LordsOfWarGame
 
@@ -239,15 +237,11 @@ def print_report(console: Console, rows: list[Row], comparisons: list[dict[str, 
 
     console.print(f"Lords of War random games ({length['games']} deals): {length['decisions']:.1f} decisions, "
                   f"{length['turns']:.1f} player turns ({length['decisions_per_turn']:.2f} decisions per turn)")
-    console.print("Machine: " + ", ".join(f"{k}={v}" for k, v in info.items()))
-    for note in notes:
-        console.print(f"[yellow]Note:[/] {escape(note)}")
+    print_machine_and_notes(console, info, notes)
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="measured wall-clock time per row (default 3)")
-    parser.add_argument("--rounds", type=int, default=10, help="interleaved rounds the time is split into (default 10)")
+    parser = timing_arguments(__doc__.split("\n", 1)[0], rounds=10)
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals and of the random moves (default 0)")
     parser.add_argument("--length-games", type=int, default=2000,
                         help="random games for the mean Lords of War game length (default 2000)")

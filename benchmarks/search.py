@@ -29,7 +29,6 @@ Usage: ``.venv/bin/python benchmarks/search.py [--seconds 3] [--rounds 3] [--ite
 """
 from __future__ import annotations
 
-import argparse
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,11 +37,10 @@ from typing import Any
 
 import numpy as np
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
 import cardboard
-from harness import Comparison, compare, machine, ratio_table, timed
+from harness import Comparison, compare, machine, print_machine_and_notes, ratio_table, timed, timing_arguments
 from cardboard.envs.openspiel_adapter import OpenSpielState
 from cardboard.search.mcts import SearchConfig, TreeSearch
 
@@ -218,15 +216,11 @@ def print_report(console: Console, rows: list[Row], comparisons: list[dict[str, 
     console.print(f"Positions: Lords of War new_state(seed={LOW_SEED}) + {LOW_MOVES} random moves "
                   f"(default_rng({LOW_SEED})); hearts deal+passes (default_rng({HEARTS_SEED})) + {HEARTS_PLAYS} "
                   f"random plays; connect_four opening {' '.join(map(str, CONNECT_FOUR_OPENING))}")
-    console.print("Machine: " + ", ".join(f"{k}={v}" for k, v in info.items()))
-    for note in notes:
-        console.print(f"[yellow]Note:[/] {escape(note)}")
+    print_machine_and_notes(console, info, notes)
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="measured wall-clock time per row (default 3)")
-    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds the time is split into (default 3)")
+    parser = timing_arguments(__doc__.split("\n", 1)[0], rounds=3)
     parser.add_argument("--iterations", type=int, default=1000, help="iterations per decision, every row (default 1000)")
     parser.add_argument("--c", type=float, default=0.7, help="our UCB1 constant, rewards in [0, 1] (default 0.7)")
     parser.add_argument("--c-openspiel", type=float, default=2.0,

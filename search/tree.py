@@ -15,7 +15,7 @@ from collections.abc import Hashable
 import numpy as np
 from numba import njit
 
-from ..envs.protocol import GameState
+from ..envs.protocol import CHANCE, GameState
 
 VISITS, TOTAL, AVAIL, STAMP = range(4)  # rows of Node.stat
 
@@ -83,7 +83,7 @@ class Node:
         self.stat = np.zeros((4, capacity))
         self.size = np.zeros(1, dtype=np.int64)  # edges in use (an array: the compiled step updates it)
         self.child: dict[int, Node] = {}
-        self.presampled: dict[Hashable, list[int]] = {}  # chance nodes under CNB: bucket -> its successors
+        self.presampled: dict[Hashable, list[int]] | None = {} if player == CHANCE else None  # CNB: bucket -> successors
 
     def reserve(self, n_new: int) -> None:
         """Make room for ``n_new`` more edges and for every key id the table knows (see ``select_edge``)."""
@@ -133,16 +133,16 @@ def select_edge(slot, edge_key, stat, size, ids, c, stamp, u):
             size[0] = e + 1
             slot[k] = e + 1
             edge_key[e] = k
-        if stat[3, e] != stamp:
-            stat[3, e] = stamp
-            stat[2, e] += 1.0
-        if stat[0, e] == 0.0:
+        if stat[STAMP, e] != stamp:
+            stat[STAMP, e] = stamp
+            stat[AVAIL, e] += 1.0
+        if stat[VISITS, e] == 0.0:
             n_fresh += 1
     if n_fresh > 0:
         pick = int(u * n_fresh)
         for i in range(len(ids)):
             e = slot[ids[i]] - 1
-            if stat[0, e] == 0.0:
+            if stat[VISITS, e] == 0.0:
                 if pick == 0:
                     return i, e, True
                 pick -= 1
@@ -150,8 +150,8 @@ def select_edge(slot, edge_key, stat, size, ids, c, stamp, u):
     best_value = -np.inf
     for i in range(len(ids)):
         e = slot[ids[i]] - 1
-        n = stat[0, e]
-        value = stat[1, e] / n + c * np.sqrt(np.log(stat[2, e]) / n)
+        n = stat[VISITS, e]
+        value = stat[TOTAL, e] / n + c * np.sqrt(np.log(stat[AVAIL, e]) / n)
         if value > best_value:
             best = i
             best_value = value

@@ -55,12 +55,6 @@ class CardPool:
 
     cards: tuple[Card, ...]
 
-    def by_id(self, card_id: str) -> Card:
-        for card in self.cards:
-            if card.id == card_id:
-                return card
-        raise UnknownNameError("card id", card_id, (c.id for c in self.cards))
-
     def by_name(self, name: str, source: str = "") -> Card:
         """The collectible-first card of this name; an unknown name raises ``CardDataError`` with suggestions."""
         matches = sorted((c for c in self.cards if c.name == name), key=lambda c: not c.collectible)

@@ -15,6 +15,7 @@ POOL = load_pool()
 def test_the_three_decks_of_appendix_a_load(name, player_class):
     deck = load_deck(name, POOL)
     assert len(deck.cards) == DECK_SIZE and deck.player_class == player_class
+    assert POOL.by_name(deck.hero_power).type == "hero_power"
     assert all(c.player_class in ("Neutral", player_class) for c in deck.cards)
 
 
