@@ -16,9 +16,12 @@ from pettingzoo.utils import wrappers
 
 from cardboard.envs.aec import CardboardAECEnv
 from cardboard.envs.errors import InvalidParameterError, UnknownNameError
+from cardboard.envs.hearth.state import HearthGame
 from cardboard.envs.lords_of_war.state import LordsOfWarGame
 from cardboard.envs.protocol import Game, GameState
+from cardboard.policies import hearth_greedy
 from cardboard.policies.agents import Agent, GreedyAgent, RandomAgent
+from cardboard.policies.lookahead import LookaheadAgent
 from cardboard.search import agents as search_agents
 
 
@@ -37,6 +40,8 @@ def _defaults(factory: Callable[..., Any]) -> dict[str, Any]:
 _GAMES: dict[str, _Entry] = {
     "lords_of_war": _Entry(LordsOfWarGame, "Lords of War: 7x6 card-placement battles, Orcs vs Dwarves",
                            _defaults(LordsOfWarGame)),
+    "hearth": _Entry(HearthGame, "Hearthstone-style CCG: the 2015 Mech Mage, Handlock and Face Hunter decks",
+                     _defaults(HearthGame)),
 }
 def _agent(factory: Callable[..., Agent], summary: str) -> _Entry:
     """An agent entry whose parameters (and their types) are the factory's keyword defaults."""
@@ -51,6 +56,10 @@ _AGENTS: dict[str, _Entry] = {
     "ismcts": _agent(search_agents.ismcts, "single-observer ISMCTS with availability counts"),
     "duct": _agent(search_agents.duct, "determinized UCT: fixed worlds, pooled soft-key statistics"),
     "pimc": _agent(search_agents.pimc, "one UCT tree per determinization, root votes added up"),
+    "lookahead": _agent(LookaheadAgent, "turn-level look-ahead (1 or 3 turns) with a beam over moves, on the "
+                                        "game's heuristic (Silverfish-style search)"),
+    "greedy_h": _Entry(hearth_greedy.greedy_h, "hearth only: paper 001's Greedy player on the cost-effect "
+                                               "heuristic H(a)", _defaults(hearth_greedy.GreedyHAgent)),
 }
 _GAME_CACHE: dict[tuple, Game] = {}
 

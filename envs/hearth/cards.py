@@ -17,7 +17,10 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+import numpy as np
+
 from ..errors import CardDataError, UnknownNameError
+from . import layout as L
 
 DECK_SIZE = 30  # paper 001 §2.1: "each player has a constructed 30-card deck"
 MAX_COPIES = 2  # deck-building rule of the real game (not stated in the paper)
@@ -159,3 +162,33 @@ def _deck(data: object, pool: CardPool, source: str) -> Deck:
     if len(cards) != DECK_SIZE:
         raise CardDataError(f"{source}: a deck has {DECK_SIZE} cards, this one has {len(cards)}")
     return Deck(str(data.get("name", Path(source).stem)), player_class, tuple(cards))
+
+
+_TYPE_CODES = {"minion": L.TYPE_MINION, "spell": L.TYPE_SPELL, "weapon": L.TYPE_WEAPON, "hero": L.TYPE_HERO,
+               "hero_power": L.TYPE_POWER}
+
+
+def build_card_table(pool: CardPool) -> np.ndarray:
+    """The int table the compiled rules read: one row per card id of ``layout.CARD_IDS`` (fields ``F_*``)."""
+    by_id = {c.id: c for c in pool.cards}
+    missing = [cid for cid in L.CARD_IDS if cid not in by_id]
+    if missing:
+        raise CardDataError(f"card pool: the game needs cards {missing}, which the data file lacks")
+    table = np.zeros((L.NUM_CARDS, L.NUM_FIELDS), dtype=np.int32)
+    targets = {**L.SPELL_TARGETS, **L.BATTLECRY_TARGETS}
+    for i, cid in enumerate(L.CARD_IDS):
+        card = by_id[cid]
+        if card.race not in L.RACES:
+            raise CardDataError(f"card pool: card {cid!r} has unknown race {card.race!r}")
+        keywords = 0
+        for mechanic in card.mechanics:
+            keywords |= L.KEYWORD_BITS.get(mechanic, 0)
+        if card.legendary:
+            level = L.LEVEL_LEGENDARY
+        elif card.type == "minion" and {"Battlecry", "Aura"} & set(card.mechanics):
+            level = L.LEVEL_AURA_BATTLECRY
+        else:
+            level = L.LEVEL_OTHER
+        table[i] = (card.cost, card.attack, card.health, _TYPE_CODES[card.type], L.RACES[card.race], keywords,
+                    targets.get(i, L.TGT_NONE), level)
+    return table

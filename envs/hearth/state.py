@@ -1,0 +1,450 @@
+"""The Hearth forward model: ``HearthGame`` (decks, card table, properties) and ``HearthState``.
+
+The state implements ``cardboard.envs.protocol`` over the compiled rules of
+``rules`` (one flat int32 array, so a clone is one copy). Hidden information
+(001 §1.5): both deck lists are public; the opponent's hand and the order of
+both decks are hidden. The order of a deck is never stored: each draw is a
+chance node over the cards left in it.
+"""
+from __future__ import annotations
+
+import operator
+from collections.abc import Hashable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import IllegalActionError, InvalidParameterError, ProtocolError
+from ..protocol import CHANCE, TERMINAL, GameInfo
+from . import layout as L
+from . import rules as R
+from .cards import Deck, build_card_table, load_deck, load_pool
+from .observation import OBS_LEN, observe
+
+_BUFFER = 128  # legal ids and chance outcomes per call (at most NUM_ACTIONS / MAX_OUTCOMES)
+
+
+class HearthGame:
+    """A match-up: two validated decks (player 0 goes first), the card table and the game's properties."""
+
+    def __init__(self, decks: Sequence[str | Path | Deck] | str = ("mech_mage", "mech_mage"),
+                 mulligan: bool | str = True):
+        if isinstance(decks, (str, Path)):
+            decks = (decks, decks)  # one deck: the mirror match
+        if len(decks) != 2:
+            raise InvalidParameterError(f"hearth needs one deck (a mirror) or two, got {decks!r}")
+        if isinstance(mulligan, str):
+            if mulligan.lower() not in ("true", "false", "1", "0"):
+                raise InvalidParameterError(f"mulligan must be true or false, got {mulligan!r}")
+            mulligan = mulligan.lower() in ("true", "1")
+        pool = load_pool()
+        self.decks = tuple(d if isinstance(d, Deck) else load_deck(d, pool) for d in decks)
+        self.deck_keys = tuple(d if isinstance(d, str) and d in L.CNB_BUCKETS else self.decks[i].name
+                               for i, d in enumerate(decks))
+        self.mulligan = bool(mulligan)
+        self.cards = build_card_table(pool)
+        by_id = {c.id: c for c in pool.cards}
+        self.names = [by_id[cid].name for cid in L.CARD_IDS]
+        index = {cid: i for i, cid in enumerate(L.CARD_IDS)}
+        self.deck_ids = tuple(np.array([index[c.id] for c in d.cards], dtype=np.int32) for d in self.decks)
+        powers = {"Mage": L.FIREBLAST, "Warlock": L.LIFE_TAP, "Hunter": L.STEADY_SHOT}
+        self.powers = tuple(powers[d.player_class] for d in self.decks)
+        self.buckets = tuple(self._bucket_table(k) for k in self.deck_keys)
+        self.info = GameInfo(
+            name="hearth",
+            num_players=2,
+            num_actions=L.NUM_ACTIONS,
+            observation_shape=(OBS_LEN,),
+            chance="explicit",
+            information="imperfect",
+            utility="zero_sum",
+            min_return=-1.0,
+            max_return=1.0,
+            max_turns=L.MAX_TURNS,
+            num_action_keys=L.NUM_ACTION_KEYS,
+        )
+
+    def _bucket_table(self, key: str) -> np.ndarray:
+        """CNB bucket of each card id for a deck (001 Table 3.2; other decks: one bucket per cost)."""
+        costs = np.minimum(self.cards[:, L.F_COST], 10)
+        if key not in L.CNB_BUCKETS:
+            return costs.copy()
+        of_cost = {c: i for i, group in enumerate(L.CNB_BUCKETS[key]) for c in group}
+        return np.array([of_cost.get(int(c), int(c)) for c in costs], dtype=np.int32)
+
+    def empty_state(self) -> np.ndarray:
+        """A state array with both heroes, empty hands and boards and full decks (no cards dealt)."""
+        s = np.zeros(L.STATE_LEN, dtype=np.int32)
+        s[L.G_PENDING_CARD] = -1
+        s[L.G_PENDING_POS] = -1
+        s[L.G_WINNER] = -1
+        for p in range(2):
+            b = L.player_base(p)
+            s[b + L.P_HP] = s[b + L.P_MAXHP] = L.HERO_HEALTH
+            s[b + L.P_POWER] = self.powers[p]
+            s[b + L.P_WEAPON] = -1
+            s[b + L.P_HAND:b + L.P_HAND + L.HAND_LIMIT] = -1
+            s[b + L.P_ASIDE:b + L.P_ASIDE + 4] = -1
+            s[b + L.P_DECK:b + L.P_DECK + L.NUM_CARDS] = np.bincount(self.deck_ids[p], minlength=L.NUM_CARDS)
+            s[b + L.P_NDECK] = L.DECK_SIZE
+            for pos in range(L.BOARD_LIMIT):
+                s[L.minion_base(p, pos) + L.M_CARD] = -1
+        return s
+
+    def new_state(self, seed: int | np.random.Generator | None = None) -> "HearthState":
+        """Deal the opening hands (001 §2.1: 3 cards to player 0, 4 to player 1) with ``seed``; then the
+        mulligan decisions, or (``mulligan=False``) The Coin and player 0's first turn draw, a chance node."""
+        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        s = self.empty_state()
+        for p, count in ((0, L.FIRST_HAND), (1, L.SECOND_HAND)):
+            for card in rng.permutation(self.deck_ids[p])[:count]:
+                R.draw_card(s, p, int(card))
+        state = HearthState(self, s)
+        if self.mulligan:
+            s[L.G_PHASE] = L.PH_MULLIGAN
+        else:
+            R.add_to_hand(s, 1, L.THE_COIN, L.ORIGIN_KNOWN)
+            R.push(s, L.OP_START_TURN, 0, 0, 0)
+            R.settle(s, self.cards, state._ids, state._weights)
+        return state
+
+    def render_ansi(self, state: "HearthState", perspective: int | None = None) -> str:
+        from .render import render_ansi
+
+        return render_ansi(state, perspective)
+
+    def render_rgb(self, state: "HearthState") -> np.ndarray:
+        from .render import render_rgb
+
+        return render_rgb(state)
+
+
+class HearthState:
+    """A Hearth game state (forward model). See ``cardboard.envs.protocol``."""
+
+    __slots__ = ("game", "cards", "s", "_buf", "_n", "_view", "_ids", "_weights")
+
+    def __init__(self, game: HearthGame, s: np.ndarray):
+        self.game = game
+        self.cards = game.cards
+        self.s = s
+        self._buf = np.empty(_BUFFER, dtype=np.int32)
+        self._ids = np.empty(_BUFFER, dtype=np.int32)
+        self._weights = np.empty(_BUFFER, dtype=np.int64)
+        self._n = -1
+        self._view: np.ndarray | None = None
+
+    # -- properties ---------------------------------------------------------------------------------
+    @property
+    def info(self) -> GameInfo:
+        return self.game.info
+
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    @property
+    def num_actions(self) -> int:
+        return L.NUM_ACTIONS
+
+    @property
+    def current_player(self) -> int:
+        if self.s[L.G_PHASE] == L.PH_OVER:
+            return TERMINAL
+        return CHANCE if self.s[L.G_SP] > 0 else int(self.s[L.G_PLAYER])
+
+    @property
+    def turn(self) -> int:
+        return int(self.s[L.G_TURN])
+
+    @property
+    def phase(self) -> str:
+        """'mulligan', 'main', 'target', 'position' or 'over'."""
+        return L.PHASE_NAMES[self.s[L.G_PHASE]]
+
+    def is_terminal(self) -> bool:
+        return self.s[L.G_PHASE] == L.PH_OVER
+
+    def winner(self) -> int | None:
+        """0 or 1 once decided, None while running or for a draw."""
+        w = int(self.s[L.G_WINNER])
+        return w if w in (0, 1) else None
+
+    def returns(self) -> np.ndarray:
+        w = self.winner()
+        return np.zeros(2) if w is None else np.array([1.0, -1.0] if w == 0 else [-1.0, 1.0])
+
+    def heuristic(self, player: int) -> float:
+        """The end-of-turn evaluation of ``evaluation`` (in the spirit of Silverfish's) in [-1, 1]."""
+        from .evaluation import heuristic
+
+        return float(heuristic(self.s, self.cards, player))
+
+    # -- views for tests, encoders and agents --------------------------------------------------------
+    def _base(self, p: int) -> int:
+        if p not in (0, 1):
+            raise ValueError(f"player must be 0 or 1, got {p!r}")
+        return L.player_base(p)
+
+    def hand(self, p: int) -> np.ndarray:
+        b = self._base(p)
+        return self.s[b + L.P_HAND:b + L.P_HAND + self.s[b + L.P_NHAND]].copy()
+
+    def hand_costs(self, p: int) -> np.ndarray:
+        b = self._base(p)
+        return np.array([R.card_cost(self.s, self.cards, p, i) for i in range(self.s[b + L.P_NHAND])], dtype=np.int32)
+
+    def hand_origin(self, p: int) -> np.ndarray:
+        b = self._base(p)
+        return self.s[b + L.P_HAND_ORIGIN:b + L.P_HAND_ORIGIN + self.s[b + L.P_NHAND]].copy()
+
+    def deck_counts(self, p: int) -> np.ndarray:
+        b = self._base(p)
+        return self.s[b + L.P_DECK:b + L.P_DECK + L.NUM_CARDS].copy()
+
+    def minions(self, p: int) -> list[dict]:
+        """p's minions, left to right, with effective Attack and Health."""
+        s = self.s
+        out = []
+        for pos in range(s[self._base(p) + L.P_NMIN]):
+            m = L.minion_base(p, pos)
+            f = int(s[m + L.M_FLAGS])
+            out.append({
+                "card": int(s[m + L.M_CARD]), "name": self.game.names[s[m + L.M_CARD]],
+                "attack": int(R.minion_attack(s, m)), "health": int(s[m + L.M_HP]),
+                "max_health": int(R.minion_max_health(s, m)), "taunt": bool(f & L.FL_TAUNT),
+                "divine_shield": bool(f & L.FL_DIVINE_SHIELD), "stealth": bool(f & L.FL_STEALTH),
+                "frozen": bool(f & L.FL_FROZEN), "silenced": bool(f & L.FL_SILENCED),
+                "exhausted": bool(f & L.FL_EXHAUSTED), "can_attack": bool(R.can_attack(s, p, pos + 1)),
+                "attacks": int(s[m + L.M_ATTACKS]), "uid": int(s[m + L.M_UID]),
+            })
+        return out
+
+    def hero(self, p: int) -> dict:
+        s, b = self.s, self._base(p)
+        weapon = int(s[b + L.P_WEAPON])
+        return {
+            "health": int(s[b + L.P_HP]), "max_health": int(s[b + L.P_MAXHP]),
+            "jaraxxus": bool(s[b + L.P_HERO] == L.HERO_JARAXXUS),
+            "attack": int(s[b + L.P_WEAPON_ATK]) if weapon >= 0 else 0, "weapon": weapon,
+            "durability": int(s[b + L.P_WEAPON_DUR]) if weapon >= 0 else 0, "frozen": bool(s[b + L.P_FROZEN]),
+            "mana": int(s[b + L.P_MANA]), "max_mana": int(s[b + L.P_MAX_MANA]), "power": int(s[b + L.P_POWER]),
+            "power_used": bool(s[b + L.P_POWER_USED]), "trap": bool(s[b + L.P_TRAP]),
+            "immune": bool(R.hero_immune(s, p)), "fatigue": int(s[b + L.P_FATIGUE]),
+            "hand_size": int(s[b + L.P_NHAND]), "deck_size": int(s[b + L.P_NDECK]),
+            "spell_tax": int(s[b + L.P_SPELL_TAX]),
+        }
+
+    # -- chance -------------------------------------------------------------------------------------
+    def pending_op(self) -> tuple[int, int, int, int] | None:
+        """(op, player, a, b) of the op waiting for a chance outcome, or None at a decision or terminal."""
+        if self.current_player != CHANCE:
+            return None
+        o = L.STACK + (int(self.s[L.G_SP]) - 1) * L.OP_FIELDS
+        return tuple(int(x) for x in self.s[o:o + L.OP_FIELDS])
+
+    def pending_draws(self) -> int:
+        """How many card draws of one player wait at the top of the op stack (001 §2.6: N depends on it)."""
+        s, n = self.s, 0
+        sp = int(s[L.G_SP])
+        player = None
+        while sp > 0:
+            o = L.STACK + (sp - 1) * L.OP_FIELDS
+            if s[o] != L.OP_DRAW or (player is not None and s[o + 1] != player):
+                break
+            player = s[o + 1]
+            n += 1
+            sp -= 1
+        return n
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.current_player != CHANCE:
+            raise ProtocolError(f"chance_outcomes() at a {'terminal' if self.is_terminal() else 'decision'} node")
+        n = R.outcomes(self.s, self.cards, self._ids, self._weights)
+        total = float(self._weights[:n].sum())
+        return [(int(self._ids[i]), float(self._weights[i]) / total) for i in range(n)]
+
+    def chance_bucket(self, outcome: int) -> Hashable:
+        """CNB bucket of a chance outcome (001 §2.6): a draw's bucket by the card's mana cost in the drawing
+        player's deck (Table 3.2); every other random event is its own bucket (enumerated fully)."""
+        op = self.pending_op()
+        if op is not None and op[0] == L.OP_DRAW:
+            return ("draw", int(self.game.buckets[op[1]][outcome]))
+        return outcome
+
+    def chance_samples(self) -> int:
+        """CNB pre-samples per bucket at this node: 2 for a single draw, 1 for several (001 Table 3.1)."""
+        return L.CNB_SAMPLES_ONE_DRAW if self.pending_draws() <= 1 else L.CNB_SAMPLES_SEVERAL
+
+    # -- moves --------------------------------------------------------------------------------------
+    def legal_actions(self) -> np.ndarray:
+        """Legal ids, increasing: a view valid until the next apply (copy it to keep it)."""
+        if self._view is None:
+            if self._n < 0:
+                self._n = R.legal_actions(self.s, self.cards, self._buf)
+            self._view = self._buf[:self._n]
+            self._view.flags.writeable = False
+        return self._view
+
+    def action_mask(self) -> np.ndarray:
+        mask = np.zeros(L.NUM_ACTIONS, dtype=bool)
+        mask[self.legal_actions()] = True
+        return mask
+
+    def apply(self, action: int) -> None:
+        try:
+            a = operator.index(action)
+        except TypeError:
+            raise IllegalActionError(f"an action is an integer id, got {action!r}") from None
+        if self.is_terminal():
+            raise IllegalActionError(f"action {a}: the game is over")
+        if self.current_player == CHANCE:
+            n = R.outcomes(self.s, self.cards, self._ids, self._weights)
+            if a not in self._ids[:n]:
+                raise IllegalActionError(f"outcome {a} is not an outcome of this chance node; "
+                                         f"outcomes: {self._ids[:n].tolist()}")
+            R.apply_outcome(self.s, self.cards, a, self._ids, self._weights)
+        else:
+            if a not in self.legal_actions():
+                raise IllegalActionError(f"action {a} ({self._describe(a)}) is not legal in phase {self.phase!r} "
+                                         f"for player {self.current_player}; legal: {self.legal_actions().tolist()}")
+            R.apply_action(self.s, self.cards, a, self._ids, self._weights)
+        self._n = -1
+        self._view = None
+
+    def clone(self) -> "HearthState":
+        return HearthState(self.game, self.s.copy())
+
+    def random_playout(self, rng: np.random.Generator, max_turns: int | None = None) -> int:
+        """Uniformly random decisions (chance by its probabilities), compiled, in place, to the end or for
+        ``max_turns`` player turns; returns the number of decisions. The fast path of search rollouts."""
+        seed = np.empty(1, dtype=np.uint64)
+        seed[0] = rng.bit_generator.random_raw() | 1
+        limit = L.MAX_TURNS if max_turns is None else self.turn + max_turns
+        self._n = -1
+        self._view = None
+        return int(R.random_playout(self.s, self.cards, self._buf, self._ids, self._weights, seed, limit))
+
+    # -- information ---------------------------------------------------------------------------------
+    def determinize(self, player: int, rng: np.random.Generator, accuracy: float | None = None) -> "HearthState":
+        """A state consistent with all ``player`` has seen, the opponent's hidden cards sampled.
+
+        Default: uniformly from ``player``'s information set: the opponent's hidden hand cards (and mulligan
+        cards set aside) are dealt from what remains unseen (their deck plus those cards), their Spare Parts
+        uniformly from the 7. ``accuracy=a`` is the inference-accuracy knob of 001 §3.6.1: start from the true
+        state and replace each hidden opponent card, with probability 1 - a, by a different card of their deck
+        (Spare Parts: by another Spare Part); a = 1 is the true state.
+        """
+        if player not in (0, 1):
+            raise ValueError(f"player must be 0 or 1, got {player!r}")
+        if accuracy is not None and not 0.0 <= accuracy <= 1.0:
+            raise InvalidParameterError(f"accuracy must be in [0, 1], got {accuracy!r}")
+        det = self.clone()
+        s, b = det.s, L.player_base(1 - player)
+        n_hand = int(s[b + L.P_NHAND])
+        origin = s[b + L.P_HAND_ORIGIN:b + L.P_HAND_ORIGIN + n_hand]
+        hand = s[b + L.P_HAND:b + L.P_HAND + n_hand]
+        deck = s[b + L.P_DECK:b + L.P_DECK + L.NUM_CARDS]
+        spares = np.flatnonzero(origin == L.ORIGIN_SPARE_PART)
+        hidden = np.flatnonzero(origin == L.ORIGIN_DECK)
+        if accuracy is None:
+            aside = s[b + L.P_ASIDE:b + L.P_ASIDE + int(s[b + L.P_NASIDE])]
+            pool = np.concatenate([np.repeat(np.arange(L.NUM_CARDS), deck), hand[hidden], aside])
+            dealt = rng.permutation(pool)
+            hand[hidden] = dealt[:len(hidden)]
+            aside[:] = dealt[len(hidden):len(hidden) + len(aside)]
+            deck[:] = np.bincount(dealt[len(hidden) + len(aside):], minlength=L.NUM_CARDS)
+            hand[spares] = rng.choice(L.SPARE_PARTS, size=len(spares))
+        else:
+            for slot in hidden:
+                if rng.random() > accuracy:
+                    options = np.flatnonzero((deck > 0) & (np.arange(L.NUM_CARDS) != hand[slot]))
+                    if len(options):
+                        new = int(rng.choice(options, p=deck[options] / deck[options].sum()))
+                        deck[hand[slot]] += 1
+                        deck[new] -= 1
+                        hand[slot] = new
+            for slot in spares:
+                if rng.random() > accuracy:
+                    hand[slot] = rng.choice([c for c in L.SPARE_PARTS if c != hand[slot]])
+        return det
+
+    def observation(self, player: int, perfect: bool = False) -> np.ndarray:
+        """What ``player`` sees (``observation`` module docstring), float32 of length OBS_LEN."""
+        if player not in (0, 1):
+            raise ValueError(f"player must be 0 or 1, got {player!r}")
+        out = np.zeros(OBS_LEN, dtype=np.float32)
+        observe(self.s, self.cards, player, bool(perfect), out)
+        return out
+
+    # -- naming --------------------------------------------------------------------------------------
+    def action_key(self, action: int) -> Hashable:
+        """Soft key (001 §2.3), an int in ``range(NUM_ACTION_KEYS)``: the card id for a PLAY id (copies in
+        different slots share it), ``NUM_CARDS + (id - TARGET)`` for every other decision. A PLAY id naming
+        an empty slot gets ``-1 - action``."""
+        a = int(action)
+        if a < L.TARGET:
+            b = L.player_base(int(self.s[L.G_PLAYER]))
+            return int(self.s[b + L.P_HAND + a]) if a < self.s[b + L.P_NHAND] else -1 - a
+        return L.NUM_CARDS + a - L.TARGET
+
+    def legal_action_keys(self) -> np.ndarray:
+        legal = self.legal_actions()
+        keys = np.empty(len(legal), dtype=np.int64)
+        R.action_keys(self.s, legal, keys)
+        return keys
+
+    def _char_name(self, p: int, t: int) -> str:
+        """Target index t (p's frame) as text."""
+        side, k = (p, t) if t < 8 else (1 - p, t - 8)
+        owner = "own" if side == p else "enemy"
+        if k == 0:
+            return f"{owner} hero"
+        m = L.minion_base(side, k - 1)
+        card = int(self.s[m + L.M_CARD])
+        return f"{owner} {self.game.names[card] if card >= 0 else '?'} (pos {k - 1})"
+
+    def _describe(self, a: int) -> str:
+        p = int(self.s[L.G_PLAYER])
+        b = L.player_base(p)
+        if not 0 <= a < L.NUM_ACTIONS:
+            return f"outside 0..{L.NUM_ACTIONS - 1}"
+        if a < L.TARGET:
+            card = int(self.s[b + L.P_HAND + a]) if a < self.s[b + L.P_NHAND] else -1
+            return f"play {self.game.names[card]} (slot {a})" if card >= 0 else f"play empty hand slot {a}"
+        if a < L.POSITION:
+            return f"target {self._char_name(p, a - L.TARGET)}"
+        if a < L.ATTACK:
+            return f"place at position {a - L.POSITION}"
+        if a < L.HERO_POWER:
+            k = a - L.ATTACK
+            return f"{self._char_name(p, k // 8)} attacks {self._char_name(p, 8 + k % 8)}"
+        if a == L.HERO_POWER:
+            return f"hero power {self.game.names[self.s[b + L.P_POWER]]}"
+        if a == L.END_TURN:
+            return "end turn"
+        mask = a - L.MULLIGAN
+        return f"mulligan: replace slots {[i for i in range(4) if mask >> i & 1]}"
+
+    def action_to_string(self, action: int) -> str:
+        a = int(action)
+        op = self.pending_op()
+        if op is None:
+            return self._describe(a)
+        kind = op[0]
+        if kind in (L.OP_DRAW, L.OP_SPARE_PART, L.OP_COMPANION):
+            return f"{'draw' if kind == L.OP_DRAW else 'get'} {self.game.names[a]}"
+        if kind == L.OP_RANDOM_DAMAGE:
+            return f"{op[2]} damage to {self._char_name(0, a if a < 8 else a)}"
+        if kind == L.OP_BOOM_BOT:
+            return f"Boom Bot: {a % 4 + 1} damage to {self._char_name(0, a // 4)}"
+        return f"random pick {a}"
+
+    def __repr__(self) -> str:
+        return (f"HearthState(turn={self.turn}, player={int(self.s[L.G_PLAYER])}, phase={self.phase!r}, "
+                f"health={int(self.s[L.player_base(0) + L.P_HP])}/{int(self.s[L.player_base(1) + L.P_HP])})")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, HearthState) and np.array_equal(self.s, other.s) and other.game is self.game
+
+    __hash__ = None  # mutable
