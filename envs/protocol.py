@@ -45,6 +45,9 @@ A state is mutable and cheap to copy. Its public names:
                        consecutive decisions by one player; rollout depths are
                        counted in turns.
 ``num_players``, ``num_actions``  as in ``info``.
+``sample_chance(rng)`` optional fast path: one chance outcome drawn by the
+                       probabilities with ``rng`` (``protocol.sample_chance``
+                       uses it when a state offers it).
 ``random_playout(rng, max_turns=None)``  optional fast path: uniformly random
                        moves in place to the end (or for ``max_turns`` player
                        turns), returning the number of decisions; search uses
@@ -143,7 +146,10 @@ class Game(Protocol):
 
 
 def sample_chance(state: GameState, rng: np.random.Generator) -> int:
-    """Draw one chance outcome of ``state`` with the seeded ``rng``."""
+    """Draw one chance outcome of ``state`` with the seeded ``rng`` (the state's own fast path if it has one)."""
+    fast = getattr(state, "sample_chance", None)
+    if fast is not None:
+        return fast(rng)
     outcomes = state.chance_outcomes()
     probs = np.fromiter((p for _, p in outcomes), dtype=float, count=len(outcomes))
     return outcomes[int(rng.choice(len(outcomes), p=probs / probs.sum()))][0]

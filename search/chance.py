@@ -41,25 +41,27 @@ class ChanceBucketing:
             raise InvalidParameterError(f"CNB needs at least 1 pre-sample per bucket, got {self.samples}")
 
     def successor(self, presampled: dict[Hashable, list[int]], state: GameState, rng: np.random.Generator) -> int:
-        """The outcome to follow at a tree chance node whose pre-samples (bucket -> outcomes) are ``presampled``."""
-        groups: dict[Hashable, tuple[list[int], list[float]]] = {}
-        for outcome, p in state.chance_outcomes():
-            ids, probs = groups.setdefault(self.bucket(state, outcome), ([], []))
-            ids.append(int(outcome))
-            probs.append(p)
-        keys = list(groups)
-        weight = np.array([sum(groups[k][1]) for k in keys])
-        key = keys[int(rng.choice(len(keys), p=weight / weight.sum()))]
-        ids, probs = groups[key]
-        p = np.asarray(probs) / sum(probs)
+        """The outcome to follow at a tree chance node whose pre-samples (bucket -> outcomes) are ``presampled``.
+
+        One outcome is drawn by probability: its bucket is the bucket picked (by the bucket's probability),
+        and it is also the fallback draw from that bucket when no pre-sample is offered here."""
+        outcomes = state.chance_outcomes()
+        ids = [int(o) for o, _ in outcomes]
+        cumulative = np.cumsum([p for _, p in outcomes])
+        drawn = min(int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right")), len(ids) - 1)
+        keys = [self.bucket(state, o) for o in ids]
+        key = keys[drawn]
         kept = presampled.get(key)
         if kept is None:
+            members = [i for i, k in enumerate(keys) if k == key]
+            p = np.array([outcomes[i][1] for i in members])
             n = self.samples if isinstance(self.samples, int) else int(self.samples(state))
             if n < 1:
                 raise InvalidParameterError(f"CNB needs at least 1 pre-sample per bucket, got {n}")
             take = min(n, int(np.count_nonzero(p)))
-            kept = presampled[key] = [ids[i] for i in rng.choice(len(ids), size=take, replace=False, p=p)]
+            kept = presampled[key] = [ids[members[i]] for i in rng.choice(len(members), size=take, replace=False,
+                                                                          p=p / p.sum())]
         offered = [o for o in kept if o in ids]
         if offered:
-            return offered[int(rng.integers(len(offered)))]
-        return ids[int(rng.choice(len(ids), p=p))]
+            return offered[int(rng.integers(len(offered)))] if len(offered) > 1 else offered[0]
+        return ids[drawn]

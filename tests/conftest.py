@@ -54,7 +54,31 @@ def _lords_of_war_cards(state) -> tuple:
     return tuple(sorted(int(c) for c in ids if c >= 0))
 
 
+def _hearth_cards(state) -> tuple:
+    """Every card a player owns in deck, hand (a Spare Part counts as 'a Spare Part': its identity is what
+    determinize resamples), mulligan set-aside and board, tagged by owner."""
+    from cardboard.envs.hearth import layout as L
+
+    s, out = state.s, []
+    for p in range(2):
+        b = L.player_base(p)
+        deck = s[b + L.P_DECK:b + L.P_DECK + L.NUM_CARDS]
+        out += [(p, "deck or hand", int(c)) for c in np.repeat(np.arange(L.NUM_CARDS), deck)]
+        for slot in range(int(s[b + L.P_NHAND])):
+            card, origin = int(s[b + L.P_HAND + slot]), int(s[b + L.P_HAND_ORIGIN + slot])
+            out.append((p, "deck or hand", card) if origin == L.ORIGIN_DECK else
+                       (p, "spare part", -1) if origin == L.ORIGIN_SPARE_PART else (p, "known", card))
+        out += [(p, "deck or hand", int(c)) for c in s[b + L.P_ASIDE:b + L.P_ASIDE + int(s[b + L.P_NASIDE])]]
+        out += [(p, "board", int(s[L.minion_base(p, i) + L.M_CARD])) for i in range(int(s[b + L.P_NMIN]))]
+    return tuple(sorted(out))
+
+
 HOOKS: dict[str, GameHooks] = {
+    "hearth": GameHooks(
+        card_multiset=_hearth_cards,
+        state_key=lambda state: state.s.tobytes(),
+        private_info=True,
+    ),
     "lords_of_war": GameHooks(
         card_multiset=_lords_of_war_cards,
         state_key=lambda state: state.s.tobytes(),

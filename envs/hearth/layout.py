@@ -156,7 +156,7 @@ OP_GLAIVEZOOKA = 8  # random: +1 Attack to a random friendly minion (outcome: it
 OP_RETURN_ASIDE = 9  # mulligan: shuffle the set-aside cards back into player's deck
 OP_END_MULLIGAN = 10  # mulligan done for player: next player's mulligan, or the game starts
 OP_START_TURN = 11  # player's turn begins (mana, refresh), then its draw
-OP_DEATHRATTLE = 12  # a = the dead minion's card id, b = where its tokens go: player's deathrattle runs
+OP_DEATHRATTLE = 12  # a = the dead minion's card id, b = uid of its surviving left neighbour (-1: none)
 RANDOM_OPS = (OP_DRAW, OP_RANDOM_DAMAGE, OP_BOOM_BOT, OP_SPARE_PART, OP_COMPANION, OP_VOIDCALLER, OP_SYLVANAS,
               OP_GLAIVEZOOKA)
 

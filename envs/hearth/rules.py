@@ -638,7 +638,7 @@ def deathrattle(s, cards, p, card, pos):
         damage(s, (1 - p) * 8, 2)
     elif card == HAUNTED_CREEPER:
         summon_token(s, cards, p, SPECTRAL_SPIDER, pos)
-        summon_token(s, cards, p, SPECTRAL_SPIDER, pos)
+        summon_token(s, cards, p, SPECTRAL_SPIDER, pos + 1)
     elif card == MAD_SCIENTIST:
         b = pb(p)
         if s[b + P_DECK + EXPLOSIVE_TRAP] > 0 and s[b + P_TRAP] == 0:
@@ -665,13 +665,13 @@ def resolve_deaths(s, cards):
         m = mb(best_side, best_pos)
         card = s[m + M_CARD]
         silenced = s[m + M_FLAGS] & FL_SILENCED
-        survivors_left = 0
+        left_uid = -1  # the nearest surviving left neighbour: the tokens go right of it
         for i in range(best_pos):
             if alive(s, mb(best_side, i)):
-                survivors_left += 1
+                left_uid = s[mb(best_side, i) + M_UID]
         remove_minion(s, best_side, best_pos)
         if not silenced:
-            push(s, OP_DEATHRATTLE, best_side, card, survivors_left)
+            push(s, OP_DEATHRATTLE, best_side, card, left_uid)
     return died
 
 
@@ -816,7 +816,8 @@ def run_op(s, cards, op, p, a, b):
     if op == OP_START_TURN:
         start_turn(s, p)
     elif op == OP_DEATHRATTLE:
-        deathrattle(s, cards, p, a, b)
+        pos = 0 if b < 0 else max(find_uid(s, p, b) + 1, 0)  # right of the left neighbour (gone: left end)
+        deathrattle(s, cards, p, a, pos)
     elif op == OP_RETURN_ASIDE:
         base = pb(p)
         for i in range(s[base + P_NASIDE]):
@@ -1106,12 +1107,42 @@ def apply_outcome(s, cards, x, ids, weights):
 
 
 @njit(cache=True, nogil=True)
-def is_legal(s, cards, a, buf):
-    n = legal_actions(s, cards, buf)
+def apply_checked(s, cards, a, buf, n, ids, weights):
+    """Apply decision or chance outcome ``a`` if it is legal (``n``: legal ids already in ``buf``, or -1);
+    returns the number of legal ids after it (left in ``buf``), or -1 with the state untouched if illegal."""
+    if s[G_SP] > 0:
+        k = outcomes(s, cards, ids, weights)
+        found = False
+        for i in range(k):
+            found = found or ids[i] == a
+        if not found:
+            return -1
+        apply_outcome(s, cards, a, ids, weights)
+    else:
+        if n < 0:
+            n = legal_actions(s, cards, buf)
+        found = False
+        for i in range(n):
+            found = found or buf[i] == a
+        if not found:
+            return -1
+        apply_action(s, cards, a, ids, weights)
+    return legal_actions(s, cards, buf)
+
+
+@njit(cache=True, nogil=True)
+def sample_outcome(s, cards, u, ids, weights):
+    """The chance outcome that the uniform ``u`` in [0, 1) picks, by the outcomes' probabilities."""
+    n = outcomes(s, cards, ids, weights)
+    total = 0
     for i in range(n):
-        if buf[i] == a:
-            return True
-    return False
+        total += weights[i]
+    r = u * total
+    for i in range(n):
+        r -= weights[i]
+        if r < 0:
+            return ids[i]
+    return ids[n - 1]
 
 
 # ---- fast random play ---------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from ..protocol import CHANCE, TERMINAL, GameInfo
 from . import layout as L
 from . import rules as R
 from .cards import Deck, build_card_table, load_deck, load_pool
+from .evaluation import heuristic
 from .observation import OBS_LEN, observe
 
 _BUFFER = 128  # legal ids and chance outcomes per call (at most NUM_ACTIONS / MAX_OUTCOMES)
@@ -176,8 +177,6 @@ class HearthState:
 
     def heuristic(self, player: int) -> float:
         """The end-of-turn evaluation of ``evaluation`` (in the spirit of Silverfish's) in [-1, 1]."""
-        from .evaluation import heuristic
-
         return float(heuristic(self.s, self.cards, player))
 
     # -- views for tests, encoders and agents --------------------------------------------------------
@@ -267,10 +266,10 @@ class HearthState:
     def chance_bucket(self, outcome: int) -> Hashable:
         """CNB bucket of a chance outcome (001 §2.6): a draw's bucket by the card's mana cost in the drawing
         player's deck (Table 3.2); every other random event is its own bucket (enumerated fully)."""
-        op = self.pending_op()
-        if op is not None and op[0] == L.OP_DRAW:
-            return ("draw", int(self.game.buckets[op[1]][outcome]))
-        return outcome
+        o = L.STACK + (int(self.s[L.G_SP]) - 1) * L.OP_FIELDS
+        if o >= L.STACK and self.s[o] == L.OP_DRAW:
+            return int(self.game.buckets[self.s[o + 1]][outcome])
+        return int(outcome)
 
     def chance_samples(self) -> int:
         """CNB pre-samples per bucket at this node: 2 for a single draw, 1 for several (001 Table 3.1)."""
@@ -298,19 +297,22 @@ class HearthState:
             raise IllegalActionError(f"an action is an integer id, got {action!r}") from None
         if self.is_terminal():
             raise IllegalActionError(f"action {a}: the game is over")
-        if self.current_player == CHANCE:
-            n = R.outcomes(self.s, self.cards, self._ids, self._weights)
-            if a not in self._ids[:n]:
-                raise IllegalActionError(f"outcome {a} is not an outcome of this chance node; "
-                                         f"outcomes: {self._ids[:n].tolist()}")
-            R.apply_outcome(self.s, self.cards, a, self._ids, self._weights)
-        else:
-            if a not in self.legal_actions():
-                raise IllegalActionError(f"action {a} ({self._describe(a)}) is not legal in phase {self.phase!r} "
-                                         f"for player {self.current_player}; legal: {self.legal_actions().tolist()}")
-            R.apply_action(self.s, self.cards, a, self._ids, self._weights)
-        self._n = -1
+        chance = self.current_player == CHANCE
+        n = R.apply_checked(self.s, self.cards, a, self._buf, self._n, self._ids, self._weights)
         self._view = None
+        if n < 0:
+            if chance:
+                raise IllegalActionError(f"outcome {a} is not an outcome of this chance node; outcomes: "
+                                         f"{[o for o, _ in self.chance_outcomes()]}")
+            raise IllegalActionError(f"action {a} ({self._describe(a)}) is not legal in phase {self.phase!r} "
+                                     f"for player {self.current_player}; legal: {self.legal_actions().tolist()}")
+        self._n = n
+
+    def sample_chance(self, rng: np.random.Generator) -> int:
+        """One outcome of this chance node drawn with ``rng`` by the outcomes' probabilities (compiled)."""
+        if self.current_player != CHANCE:
+            raise ProtocolError("sample_chance() at a decision or terminal node")
+        return int(R.sample_outcome(self.s, self.cards, rng.random(), self._ids, self._weights))
 
     def clone(self) -> "HearthState":
         return HearthState(self.game, self.s.copy())
