@@ -23,6 +23,7 @@ bench: $(STAMP)
 	$(BIN)/pip install -q -e ".[bench]"
 	$(BIN)/python benchmarks/playout.py
 	$(BIN)/python benchmarks/search.py
+	$(BIN)/python benchmarks/hearth.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

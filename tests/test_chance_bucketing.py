@@ -2,6 +2,7 @@
 import numpy as np
 import pytest
 
+import cardboard
 from cardboard.envs.errors import InvalidParameterError
 from cardboard.search.chance import ChanceBucketing
 from cardboard.search.mcts import SearchConfig, TreeSearch
@@ -70,3 +71,25 @@ def test_cnb_needs_at_least_one_presample():
     cnb = ChanceBucketing(low_high, samples=lambda state: 0)
     with pytest.raises(InvalidParameterError):
         cnb.successor({}, rolling_state(), np.random.default_rng(0))
+
+
+class BucketedDiceRace(dice_race.DiceRaceState):
+    """The dice race with the game-side CNB hooks that ``cnb=1`` agents call."""
+
+    def chance_bucket(self, outcome: int) -> str:
+        return low_high(self, outcome)
+
+    def chance_samples(self) -> int:
+        return 1
+
+
+@pytest.mark.parametrize("spec", ["uct:iterations=300,cnb=1", "ismcts:iterations=300,cnb=1",
+                                  "duct:worlds=2,iterations=300,cnb=1"])
+def test_cnb_option_uses_the_games_hooks_and_refuses_a_game_without_them(spec):
+    agent = cardboard.make_agent(spec)
+    state = BucketedDiceRace(GAME)
+    agent.act(state, np.random.default_rng(0))
+    roll = agent.last.root.child[agent.last.root.edge(state.action_key(dice_race.ROLL))]
+    assert len(roll.child) == 2 and set(roll.presampled) == {"low", "high"}  # M = 2 buckets x N = 1
+    with pytest.raises(InvalidParameterError, match="lords_of_war"):
+        agent.act(cardboard.new_state("lords_of_war", seed=0), np.random.default_rng(0))

@@ -25,9 +25,11 @@ import pytest
 import cardboard
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("cardboard.envs", "cardboard.envs.lords_of_war", "cardboard.search", "cardboard.policies",
-            "cardboard.training", "cardboard.evaluation")
+PACKAGES = ("cardboard.envs", "cardboard.envs.lords_of_war", "cardboard.envs.hearth", "cardboard.search",
+            "cardboard.policies", "cardboard.training", "cardboard.evaluation")
 DATA_FILE = "cardboard/envs/lords_of_war/armies.json"
+HEARTH_DATA = ("cardboard/envs/hearth/brm_cards.json", "cardboard/envs/hearth/decks/mech_mage.json",
+               "cardboard/envs/hearth/decks/handlock.json", "cardboard/envs/hearth/decks/face_hunter.json")
 COPY_IGNORE = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", "*.nbi", "*.nbc",
                                      ".pytest_cache", ".hypothesis", "runs", "tests")
 
@@ -72,6 +74,7 @@ def test_wheel_holds_only_the_cardboard_package(wheel):
     squatters = sorted({n.split("/")[0] for n in names if not (n.startswith("cardboard/") or n.startswith(dist_info))})
     assert not squatters, f"the wheel installs top-level names besides cardboard: {squatters}"
     assert DATA_FILE in names
+    assert set(HEARTH_DATA) <= set(names), "the hearth card data or deck lists are missing from the wheel"
     for pkg in ("cardboard", *PACKAGES):
         assert f"{pkg.replace('.', '/')}/__init__.py" in names, f"{pkg} is missing from the wheel"
     assert not [n for n in names if "__pycache__" in n or n.endswith((".nbi", ".nbc", ".pyc"))]
@@ -97,6 +100,9 @@ def test_installed_wheel_imports_and_plays(installed):
         import cardboard
         for name in {list(PACKAGES)!r}:
             importlib.import_module(name)
+        hearth = cardboard.new_state("hearth", seed=0, decks=("handlock", "face_hunter"))
+        hearth.random_playout(np.random.default_rng(0))
+        assert hearth.is_terminal()
         state = cardboard.new_state("lords_of_war", seed=0)
         steps = state.random_playout(np.random.default_rng(0))
         print(json.dumps({{
@@ -123,7 +129,8 @@ def test_installed_console_script(installed):
 
 
 def test_games_import_without_torch():
-    code = ("import sys, cardboard.envs.lords_of_war, cardboard; cardboard.new_state('lords_of_war', seed=0); "
+    code = ("import sys, cardboard.envs.lords_of_war, cardboard.policies.hearth_features, cardboard; "
+            "cardboard.new_state('lords_of_war', seed=0); cardboard.new_state('hearth', seed=0); "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'stable_baselines3', 'sb3_contrib')))")
     out = _run([sys.executable, "-c", code], cwd=ROOT).stdout.strip()
     assert out == "[]", f"importing a game pulls in: {out}"

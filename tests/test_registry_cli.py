@@ -17,6 +17,8 @@ from cardboard.cli import main
 from cardboard.envs.errors import CardboardError, InvalidParameterError, UnknownNameError
 from cardboard.evaluation.match import play_match
 
+GAME_SPECIFIC_AGENTS = {"greedy_h"}  # refuse every game but theirs
+
 
 @pytest.fixture(autouse=True)
 def wide_console(monkeypatch):
@@ -104,9 +106,17 @@ def test_agents_are_built_with_their_parameters():
     agent = cardboard.make_agent("greedy:samples=3")
     assert agent.samples == 3 and agent.name == "greedy:samples=3"
     state = cardboard.new_state("lords_of_war", seed=0)
-    for spec in cardboard.agents():
+    for spec in set(cardboard.agents()) - GAME_SPECIFIC_AGENTS:
         action = cardboard.make_agent(spec).act(state, np.random.default_rng(0))
         assert action in state.legal_actions()
+
+
+def test_a_game_specific_agent_refuses_another_game():
+    game = cardboard.make_game("lords_of_war")
+    with pytest.raises(InvalidParameterError, match="hearth"):
+        cardboard.make_agent("greedy_h", game)
+    with pytest.raises(InvalidParameterError, match="hearth"):
+        cardboard.make_agent("greedy_h").act(game.new_state(0), np.random.default_rng(0))
 
 
 @pytest.mark.parametrize("text, specs", [
@@ -206,7 +216,7 @@ def test_cli_show_open_shows_both_hands(capsys):
 @pytest.mark.parametrize("argv, message", [
     (["play", "lords_of_war", "--agents", "nope,random"], "unknown agent 'nope'; known: "),  # the full list: test_unknown_agent_lists_the_agents
     (["show", "lords_of_war", "--agents", "random,nope"], "unknown agent 'nope'; known: "),  # the full list: test_unknown_agent_lists_the_agents
-    (["play", "chess"], "unknown game 'chess'; known: lords_of_war"),
+    (["play", "chess"], "unknown game 'chess'; known: hearth, lords_of_war"),
     (["play", "lords_of_war", "--agents", "random"], "needs exactly two agents"),
     (["play", "lords_of_war", "--agents", "random,random,random"], "needs exactly two agents"),
     (["play", "lords_of_war", "--agents", "greedy:depth=2,random"], "known: samples"),

@@ -44,10 +44,18 @@ def play_masked(env: SeatEnv, model, seed: int) -> float:
     return reward
 
 
-@pytest.mark.parametrize("env", [SeatEnv(GAME, seat=1), SeatEnv(GAME, seat=None), SelfPlayEnv(GAME)],
-                         ids=["seat1", "random_seat", "self_play"])
+@pytest.mark.parametrize("env", [SeatEnv(GAME, seat=1), SeatEnv(GAME, seat=None), SelfPlayEnv(GAME),
+                                 SeatEnv("hearth", seat=None), SelfPlayEnv("hearth")],
+                         ids=["seat1", "random_seat", "self_play", "hearth_random_seat", "hearth_self_play"])
 def test_check_env(env):
     check_env(sample_legal(env))
+
+
+def test_maskable_ppo_on_hearth_with_an_opponent_deck():
+    env = SeatEnv("hearth", seat=None, seed=0, opponent="greedy_h")
+    model = small_ppo(env).learn(512)
+    assert model.num_timesteps >= 512
+    assert play_masked(SeatEnv("hearth", seat=1, seed=3), model, 3) in (-1.0, 0.0, 1.0)
 
 
 def test_maskable_ppo_trains_and_predicts_with_masks():

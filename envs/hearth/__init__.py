@@ -1,6 +1,9 @@
-"""The Hearthstone-style card game of paper 001 (2015 Blackrock-era decks). IN PROGRESS.
+"""The Hearthstone-style card game of paper 001 (Zhang 2017): the 2015 Blackrock-era decks.
 
-So far: the card data and the three deck lists with validation (``cards``).
-The rules engine, forward model and environment are not written yet, so the
-game is not registered (``cardboard.games()`` does not list it).
+Mech Mage, Handlock and Face Hunter with every card, token and hero power
+(``cards``, ``brm_cards.json``), rules compiled over one flat state array
+(``rules``, ``layout``), the forward model (``state``), the observation
+(``observation``), the end-of-turn evaluation (``evaluation``) and hand-built
+positions for tests (``positions``). The rules and every decision taken where
+the sources are silent are in this folder's README.
 """
