@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench clean
+.PHONY: demo test bench clean fresh-kernels
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,13 +13,19 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e ".[rl,dev]"
 	touch $(STAMP)
 
-demo: $(STAMP)
+# numba validates a cached kernel by its own file's time only, but kernels bake in constants from sibling
+# modules (layout.py): drop every cache older than the newest module of its folder
+fresh-kernels:
+	@for d in envs/*/ search policies; do newest=$$(ls -t $$d*.py $$d/*.py 2>/dev/null | head -1); \
+	  [ -d $$d/__pycache__ ] && find $$d/__pycache__ -name '*.nb[ic]' ! -newer $$newest -delete; true; done
+
+demo: $(STAMP) fresh-kernels
 	$(BIN)/cardboard tournament lords_of_war --agents random greedy ismcts:iterations=1000 --games 10 --seed 1 --workers 2
 
-test: $(STAMP)
+test: $(STAMP) fresh-kernels
 	$(BIN)/python -m pytest
 
-bench: $(STAMP)
+bench: $(STAMP) fresh-kernels
 	$(BIN)/pip install -q -e ".[bench]"
 	$(BIN)/python benchmarks/playout.py
 	$(BIN)/python benchmarks/search.py

@@ -42,6 +42,7 @@ from .chance import ChanceBucketing
 from .tree import TOTAL, VISITS, KeyTable, Node, Uniforms, select_edge
 
 Evaluator = Callable[[GameState], np.ndarray]
+Determinizer = Callable[[GameState, int, np.random.Generator], GameState]
 ChanceSampler = Callable[[GameState, np.random.Generator], int]
 FinalSelection = Callable[[dict[Hashable, tuple[int, float, int]], np.random.Generator], Hashable]
 
@@ -50,6 +51,27 @@ def rewards(state: GameState) -> np.ndarray:
     """The returns of a terminal state mapped to [0, 1] per player."""
     info = state.info
     return (np.asarray(state.returns(), dtype=float) - info.min_return) / (info.max_return - info.min_return)
+
+
+def uniform_determinizer(state: GameState, player: int, rng: np.random.Generator) -> GameState:
+    """A world sampled uniformly from ``player``'s information set: the game's own ``determinize``."""
+    return state.determinize(player, rng)
+
+
+@dataclass(frozen=True)
+class InferenceAccuracy:
+    """Paper 001 §3.6.1's inference-accuracy knob as a determinizer: each world starts from the TRUE state
+    and each hidden opponent card is replaced, with probability 1 - ``accuracy``, by a different one (a
+    research tool: it reads the truth; for games whose ``determinize`` takes ``accuracy``)."""
+
+    accuracy: float
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.accuracy <= 1.0:
+            raise InvalidParameterError(f"accuracy must be in [0, 1], got {self.accuracy}")
+
+    def __call__(self, state: GameState, player: int, rng: np.random.Generator) -> GameState:
+        return state.determinize(player, rng, accuracy=self.accuracy)
 
 
 def heuristic_evaluator(state: GameState) -> np.ndarray:
@@ -97,6 +119,7 @@ class SearchConfig:
     chance_sampler: ChanceSampler = sample_chance
     final: FinalSelection = robust_child
     bucketing: ChanceBucketing | None = None  # CNB at tree chance nodes (rollouts use chance_sampler)
+    determinizer: Determinizer = uniform_determinizer  # where the worlds of ismcts / duct / pimc / mc come from
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -162,14 +185,15 @@ class TreeSearch:
             raise InvalidParameterError(f"search needs a decision node, current_player is {me}")
         start = time.perf_counter()
         root = self._kept_root(state, me) or Node(me, KeyTable(state.info.num_action_keys))
-        fixed = [state.determinize(me, rng) for _ in range(self.num_worlds)] if self.worlds == "duct" else None
+        worlds = range(self.num_worlds) if self.worlds == "duct" else ()
+        fixed = [self.config.determinizer(state, me, rng) for _ in worlds]
         uniforms = Uniforms(rng)
         done = 0
         while not budget_spent(self.config, done, start):
             if self.worlds == "uct":
                 world = state.clone()
             elif self.worlds == "ismcts":
-                world = state.determinize(me, rng)
+                world = self.config.determinizer(state, me, rng)
             else:
                 world = fixed[done % self.num_worlds].clone()
             done += 1
@@ -260,7 +284,7 @@ class PIMC:
         votes: dict[Hashable, int] = {}
         done = 0
         for _ in range(self.num_worlds):
-            result = TreeSearch(sub, "uct").search(state.determinize(me, rng), rng)
+            result = TreeSearch(sub, "uct").search(self.config.determinizer(state, me, rng), rng)
             done += result.iterations
             for key, visits in result.visits.items():
                 votes[key] = votes.get(key, 0) + visits
@@ -291,7 +315,7 @@ class FlatMonteCarlo:
         done = 0
         while not budget_spent(self.config, done, start):
             i = done % len(legal)
-            world = state.determinize(me, rng)
+            world = self.config.determinizer(state, me, rng)
             world.apply(legal[i])
             totals[i] += rollout(world, rng, self.config)[me]
             counts[i] += 1

@@ -4,7 +4,7 @@ import pytest
 
 import cardboard
 from cardboard.envs.hearth import layout as L
-from cardboard.envs.hearth.evaluation import evaluate, heuristic
+from cardboard.envs.hearth.evaluation import evaluate
 from cardboard.envs.hearth.positions import build_position
 from cardboard.envs.protocol import CHANCE, sample_chance
 from cardboard.policies.hearth_greedy import GreedyHAgent, characters, h_value
