@@ -37,6 +37,9 @@ A state is mutable and cheap to copy. Its public names:
 ``legal_action_keys()`` optional: ``action_key`` of every legal action, in
                        order, in one call (search uses it when present); an
                        int64 array when ``info.num_action_keys`` is set.
+``sensible_actions()``  optional: the non-empty subset of the legal actions
+                       an expert move generator keeps (heuristic pruning);
+                       search steps over it with ``SearchConfig(prune=True)``.
 ``action_to_string(a)`` human-readable action.
 ``heuristic(p)``       a cheap game-specific evaluation for player ``p`` in
                        [-1, 1] (+1/-1 at decided terminals): scripted
@@ -48,10 +51,11 @@ A state is mutable and cheap to copy. Its public names:
 ``sample_chance(rng)`` optional fast path: one chance outcome drawn by the
                        probabilities with ``rng`` (``protocol.sample_chance``
                        uses it when a state offers it).
-``random_playout(rng, max_turns=None)``  optional fast path: uniformly random
-                       moves in place to the end (or for ``max_turns`` player
-                       turns), returning the number of decisions; search uses
-                       it for rollouts when a state offers it.
+``random_playout(rng, max_turns=None)``  optional fast path: random moves
+                       in place to the end (or for ``max_turns`` player turns)
+                       by the game's rollout policy (uniform unless the game
+                       documents another), returning the number of decisions;
+                       search uses it for rollouts when a state offers it.
 ``info``               the game's ``GameInfo``: its properties as data.
 =====================  ==========================================================
 

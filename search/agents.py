@@ -3,21 +3,24 @@
 Agent specs (``cardboard.make_agent``), every parameter optional:
 
 - ``mc:iterations=1000,depth=0`` flat Monte Carlo
-- ``uct:iterations=1000,c=0.7,depth=0,seconds=0,reuse=0,cnb=0`` UCT on the true state (perfect information /
-  open mode)
-- ``ismcts:iterations=1000,c=0.7,depth=0,seconds=0,reuse=0,cnb=0`` single-observer ISMCTS
-- ``duct:worlds=10,iterations=1000,c=0.7,depth=0,seconds=0,reuse=0,cnb=0`` determinized UCT (paper 001
-  Algorithm 3)
+- ``uct:iterations=1000,c=0.7,depth=0,seconds=0,reuse=0,cnb=0,prune=0`` UCT on the true state (perfect
+  information / open mode)
+- ``ismcts:iterations=1000,c=0.7,depth=0,seconds=0,reuse=0,cnb=0,prune=0,accuracy=-1`` single-observer ISMCTS
+- ``duct:worlds=10,iterations=1000,c=0.7,depth=0,seconds=0,reuse=0,cnb=0,prune=0,accuracy=-1`` determinized
+  UCT (paper 001 Algorithm 3)
 - ``pimc:worlds=10,iterations=1000,c=0.7,depth=0`` one UCT tree per determinization, votes added up
 
 ``iterations=0`` means no iteration limit (then ``seconds`` must be set); ``seconds=0`` no time limit;
 ``depth=0`` rollouts to the end of the game, otherwise for that many player turns and then the game's
 heuristic. ``c`` is the UCB1 exploration constant on rewards in [0, 1]. ``reuse=1`` (uct, ismcts, duct)
-keeps the subtree of the chosen action for the next decision of the same turn. ``cnb=1`` (uct, ismcts,
-duct) turns on chance-node bucketing with pre-sampling at tree chance nodes (001 §2.6, ``chance``) with
-the game's own buckets and pre-sample counts: its states' ``chance_bucket(outcome)`` and
-``chance_samples()`` (hearth: draws by mana cost, 001 Table 3.2); a game without them is refused with
-``InvalidParameterError`` at the first decision.
+keeps the subtree of the chosen action for the next decision of the same turn. ``cnb=1`` turns on
+chance-node bucketing with pre-sampling at tree chance nodes (001 §2.6, ``chance``) with the game's own
+buckets and pre-sample counts: its states' ``chance_bucket(outcome)`` and ``chance_samples()`` (hearth:
+draws by mana cost, 001 Table 3.2). ``prune=1`` steps the tree over the game's ``sensible_actions()``
+(heuristic pruning; hearth: Silverfish's rules of 001 §2.5). A game without the hooks an option needs is
+refused with ``InvalidParameterError`` at the first decision. ``accuracy=a`` (a in [0, 1]; -1 = off) draws
+the worlds with 001 §3.6.1's inference-accuracy knob from the true state (a research tool: it reads the
+truth), for games whose ``determinize`` takes ``accuracy``.
 
 Other agents built on the forward model live in ``cardboard.policies`` (``lookahead``, and the
 hearth-only ``greedy_h``).
@@ -31,7 +34,7 @@ import numpy as np
 from ..envs.errors import InvalidParameterError
 from ..envs.protocol import GameState
 from .chance import ChanceBucketing
-from .mcts import PIMC, FlatMonteCarlo, SearchConfig, SearchResult, TreeSearch
+from .mcts import PIMC, FlatMonteCarlo, InferenceAccuracy, SearchConfig, SearchResult, TreeSearch, uniform_determinizer
 
 
 def _game_bucket(state: GameState, outcome: int) -> Hashable:
@@ -45,34 +48,42 @@ def _game_samples(state: GameState) -> int:
 GAME_CNB = ChanceBucketing(bucket=_game_bucket, samples=_game_samples)  # the game's own CNB hooks
 
 
-def search_config(iterations: int, seconds: float, c: float, depth: int, cnb: bool = False) -> SearchConfig:
+def search_config(iterations: int, seconds: float, c: float, depth: int, cnb: bool = False, prune: bool = False,
+                  accuracy: float = -1.0) -> SearchConfig:
     """A ``SearchConfig`` from spec values, where 0 means 'no limit' for iterations, seconds and depth;
-    ``cnb`` buckets tree chance nodes with the game's ``chance_bucket`` / ``chance_samples``."""
+    ``cnb`` buckets tree chance nodes with the game's ``chance_bucket`` / ``chance_samples``; ``prune`` steps
+    over the game's ``sensible_actions``; ``accuracy`` in [0, 1] draws worlds with 001's inference-accuracy
+    knob (-1: uniformly from the information set)."""
     return SearchConfig(iterations=iterations or None, seconds=seconds or None, c=c, depth=depth or None,
-                        bucketing=GAME_CNB if cnb else None)
+                        bucketing=GAME_CNB if cnb else None, prune=prune,
+                        determinizer=uniform_determinizer if accuracy < 0 else InferenceAccuracy(accuracy))
 
 
-def check_cnb(state: GameState) -> None:
-    """Raise ``InvalidParameterError`` unless the game's states offer the CNB hooks."""
-    if not (hasattr(state, "chance_bucket") and hasattr(state, "chance_samples")):
-        raise InvalidParameterError(f"cnb=1: game {state.info.name!r} has no chance-node buckets (its states "
-                                    "offer no chance_bucket / chance_samples)")
+HOOKS = {"cnb": ("chance_bucket", "chance_samples"), "prune": ("sensible_actions",)}
+
+
+def check_hooks(state: GameState, options: tuple[str, ...]) -> None:
+    """Raise ``InvalidParameterError`` unless the game's states offer what the ``options`` need."""
+    for option in options:
+        missing = [h for h in HOOKS[option] if not hasattr(state, h)]
+        if missing:
+            raise InvalidParameterError(f"{option}=1: game {state.info.name!r} does not support it (its states "
+                                        f"offer no {' / '.join(missing)})")
 
 
 class SearchAgent:
     """An agent that runs a search for every decision with a choice; ``last`` keeps the latest
-    ``SearchResult`` (None after a forced move, which is played without searching). ``cnb``: the search
-    buckets chance nodes with the game's hooks, checked at every decision."""
+    ``SearchResult`` (None after a forced move, which is played without searching). ``needs``: the game
+    hooks its options use (``HOOKS``), checked at every decision."""
 
-    def __init__(self, searcher: TreeSearch | PIMC | FlatMonteCarlo, name: str, cnb: bool = False):
+    def __init__(self, searcher: TreeSearch | PIMC | FlatMonteCarlo, name: str, needs: tuple[str, ...] = ()):
         self.searcher = searcher
         self.name = name
-        self.cnb = cnb
+        self.needs = needs
         self.last: SearchResult | None = None
 
     def act(self, state: GameState, rng: np.random.Generator) -> int:
-        if self.cnb:
-            check_cnb(state)
+        check_hooks(state, self.needs)
         legal = state.legal_actions()
         if len(legal) == 1:
             self.last = None
@@ -81,26 +92,30 @@ class SearchAgent:
         return self.last.action
 
 
+def _tree_agent(worlds: str, num_worlds: int, iterations: int, c: float, depth: int, seconds: float, reuse: bool,
+                cnb: bool, prune: bool, accuracy: float) -> SearchAgent:
+    config = search_config(iterations, seconds, c, depth, cnb, prune, accuracy)
+    needs = tuple(option for option, on in (("cnb", cnb), ("prune", prune)) if on)
+    return SearchAgent(TreeSearch(config, worlds, num_worlds, reuse), worlds, needs)
+
+
 def flat_mc(iterations: int = 1000, depth: int = 0) -> SearchAgent:
     return SearchAgent(FlatMonteCarlo(search_config(iterations, 0.0, 0.0, depth)), "mc")
 
 
-def uct(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0,
-        reuse: bool = False, cnb: bool = False) -> SearchAgent:
-    return SearchAgent(TreeSearch(search_config(iterations, seconds, c, depth, cnb), "uct", reuse=reuse),
-                       "uct", cnb)
+def uct(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0, reuse: bool = False,
+        cnb: bool = False, prune: bool = False) -> SearchAgent:
+    return _tree_agent("uct", 1, iterations, c, depth, seconds, reuse, cnb, prune, -1.0)
 
 
-def ismcts(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0,
-           reuse: bool = False, cnb: bool = False) -> SearchAgent:
-    return SearchAgent(TreeSearch(search_config(iterations, seconds, c, depth, cnb), "ismcts", reuse=reuse),
-                       "ismcts", cnb)
+def ismcts(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0, reuse: bool = False,
+           cnb: bool = False, prune: bool = False, accuracy: float = -1.0) -> SearchAgent:
+    return _tree_agent("ismcts", 1, iterations, c, depth, seconds, reuse, cnb, prune, accuracy)
 
 
 def duct(worlds: int = 10, iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0,
-         reuse: bool = False, cnb: bool = False) -> SearchAgent:
-    return SearchAgent(TreeSearch(search_config(iterations, seconds, c, depth, cnb), "duct", worlds, reuse),
-                       "duct", cnb)
+         reuse: bool = False, cnb: bool = False, prune: bool = False, accuracy: float = -1.0) -> SearchAgent:
+    return _tree_agent("duct", worlds, iterations, c, depth, seconds, reuse, cnb, prune, accuracy)
 
 
 def pimc(worlds: int = 10, iterations: int = 1000, c: float = 0.7, depth: int = 0) -> SearchAgent:

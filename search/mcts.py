@@ -23,9 +23,10 @@ explicit: their successor comes from a pluggable ``chance_sampler(state, rng)``
 (default: by the outcome probabilities), or, with ``bucketing``, from
 chance-node bucketing with pre-sampled successors (``chance``, 001 §2.6).
 
-Rollouts are uniformly random to the end of the game, or for ``depth`` player
-turns followed by the ``evaluator`` (default: the game's ``heuristic`` mapped
-to [0, 1]). They use the state's compiled ``random_playout`` when it has one.
+Rollouts are random to the end of the game, or for ``depth`` player turns
+followed by the ``evaluator`` (default: the game's ``heuristic`` mapped to
+[0, 1]). They use the state's compiled ``random_playout`` (and its documented
+rollout policy) when it has one, else uniformly random moves.
 ``PIMC`` runs one UCT tree per determinization and adds up root visits.
 """
 from __future__ import annotations
@@ -120,6 +121,7 @@ class SearchConfig:
     final: FinalSelection = robust_child
     bucketing: ChanceBucketing | None = None  # CNB at tree chance nodes (rollouts use chance_sampler)
     determinizer: Determinizer = uniform_determinizer  # where the worlds of ismcts / duct / pimc / mc come from
+    prune: bool = False  # tree steps over the game's sensible_actions() (heuristic pruning) instead of all legal
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -246,7 +248,7 @@ class TreeSearch:
                     link = cfg.bucketing.successor(node.presampled, state, rng)
                 state.apply(link)
             else:
-                legal = state.legal_actions()
+                legal = state.sensible_actions() if cfg.prune else state.legal_actions()
                 ids = table.legal_ids(state, legal)
                 u = uniforms.next()
                 i, link, fresh = select_edge(node.slot, node.edge_key, node.stat, node.size, ids, cfg.c, stamp, u)

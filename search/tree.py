@@ -43,8 +43,8 @@ class KeyTable:
         return int(i) if self.dense else self._keys[i]
 
     def legal_ids(self, state: GameState, legal: np.ndarray) -> np.ndarray:
-        """The key id of every legal action of ``state``, in order."""
-        if self.dense and hasattr(state, "legal_action_keys"):
+        """The key id of every action of ``legal`` (all legal actions of ``state``, or a pruned subset), in order."""
+        if self.dense and hasattr(state, "legal_action_keys") and legal is state.legal_actions():
             return state.legal_action_keys()
         keys = [state.action_key(int(a)) for a in legal]
         return np.array(keys if self.dense else [self.id(k) for k in keys], dtype=np.int64)

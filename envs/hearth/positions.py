@@ -2,16 +2,19 @@
 
 ``build_position`` writes a position straight into a state array: hands,
 boards (with any stats and flags), heroes, weapons, secrets and the decks'
-remaining cards, then computes auras. Card names are the data file's.
+remaining cards, then computes auras. Card names are the data file's. The module also holds the action-id
+and inspection helpers the rules tests share (``own``, ``attack``, ``legal``, ``outcomes``, ``play``, ...).
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from ..errors import CardDataError, InvalidParameterError
+from ..errors import CardDataError, IllegalActionError, InvalidParameterError
+from ..protocol import CHANCE
 from . import layout as L
 from . import rules as R
 from .state import HearthGame, HearthState
@@ -114,3 +117,114 @@ def build_position(decks: Sequence[str] = ("mech_mage", "mech_mage"), *, to_move
     s[L.G_NEXT_UID] = uid
     R.update_auras(s, game.cards)
     return HearthState(game, s)
+
+
+# ---- action ids and inspection helpers for the rules tests --------------------------------------------------------
+# Ids are in the acting player's frame: ``TARGET + t`` (t: 0 own hero, 1..7 own minions, 8 enemy hero, 9..15 enemy
+# minions) and ``ATTACK + 8a + d`` (a: 0 own hero, 1..7 own minion a-1; d: 0 enemy hero, 1..7 enemy minion d-1).
+OWN_HERO, ENEMY_HERO = 0, 8  # target indices t of the heroes
+
+
+def position(*, decks: Sequence[str] = ("face_hunter", "mech_mage"),
+             deck_cards: Sequence[Sequence[str] | None] = (("Wolfrider",), ("Spider Tank",)),
+             **kwargs: Any) -> HearthState:
+    """``build_position`` for Face Hunter against Mech Mage, each deck one known card (a draw has one outcome)."""
+    return build_position(decks, deck_cards=deck_cards, **kwargs)
+
+
+def own(pos: int) -> int:
+    """Target index t of the acting player's minion at board position ``pos``."""
+    return 1 + pos
+
+
+def enemy(pos: int) -> int:
+    """Target index t of the enemy minion at board position ``pos``."""
+    return 9 + pos
+
+
+def attack(a: int, d: int) -> int:
+    """ATTACK id: attacker a (0 hero, 1..7 minion at a-1) at defender d (0 hero, 1..7 minion at d-1)."""
+    return L.ATTACK + 8 * a + d
+
+
+def attack_at(a_pos: int | None, d_pos: int | None) -> int:
+    """ATTACK id by board position: own minion ``a_pos`` (None: the hero) at enemy minion ``d_pos`` (None: hero)."""
+    return attack(0 if a_pos is None else 1 + a_pos, 0 if d_pos is None else 1 + d_pos)
+
+
+def legal(state: HearthState) -> set[int]:
+    """The legal action ids as a set of ints."""
+    return {int(a) for a in state.legal_actions()}
+
+
+def targets(state: HearthState) -> set[int]:
+    """The legal t of ``TARGET + t`` (the state is in the "target" phase)."""
+    return {a - L.TARGET for a in legal(state) if L.TARGET <= a < L.TARGET + 16}
+
+
+def attack_targets(state: HearthState, a: int) -> set[int]:
+    """The defenders d that attacker a may attack now."""
+    return {(x - L.ATTACK) % 8 for x in legal(state) if L.ATTACK <= x < L.ATTACK + 64 and (x - L.ATTACK) // 8 == a}
+
+
+def outcomes(state: HearthState) -> dict[int, float]:
+    """The chance node's outcomes and their probabilities (which sum to 1)."""
+    assert state.current_player == CHANCE
+    out = {int(o): float(p) for o, p in state.chance_outcomes()}
+    assert math.isclose(sum(out.values()), 1.0)
+    return out
+
+
+def hand_names(state: HearthState, p: int) -> list[str]:
+    """The card names in player p's hand, by slot."""
+    return [state.game.names[int(c)] for c in state.hand(p)]
+
+
+def slot(state: HearthState, card: str) -> int:
+    """Hand slot of the first copy of ``card`` (a name) in the acting player's hand."""
+    return hand_names(state, state.current_player).index(card)
+
+
+def board(state: HearthState, p: int) -> list[str]:
+    """The names of player p's minions, left to right."""
+    return [m["name"] for m in state.minions(p)]
+
+
+def stats(state: HearthState, p: int) -> list[tuple[int, int]]:
+    """(attack, health) of player p's minions, left to right."""
+    return [(m["attack"], m["health"]) for m in state.minions(p)]
+
+
+def hp(state: HearthState, p: int) -> int:
+    """Player p's hero health."""
+    return state.hero(p)["health"]
+
+
+def play(state: HearthState, card: str, target: int | None = None) -> HearthState:
+    """The acting player plays (the first copy in hand of) ``card``, then picks ``TARGET + target`` if given."""
+    state.apply(L.PLAY + slot(state, card))
+    if target is not None:
+        assert state.phase == "target", f"{card} asks for no target"
+        state.apply(L.TARGET + target)
+    return state
+
+
+def end_turn(state: HearthState) -> HearthState:
+    """END_TURN; the next player's draw comes from a one-kind deck, so it must resolve without a chance node."""
+    state.apply(L.END_TURN)
+    assert state.current_player != CHANCE, "the test decks hold one kind of card: the draw must not stop"
+    return state
+
+
+def assert_illegal(state: HearthState, action: int) -> None:
+    """An illegal id is not in the mask, raises IllegalActionError and leaves ``state.s`` byte-identical."""
+    before = state.s.tobytes()
+    assert action not in legal(state)
+    assert not state.action_mask()[action]
+    try:
+        state.apply(action)
+    except IllegalActionError:
+        pass
+    else:
+        raise AssertionError(f"action {action} was applied")
+    assert state.s.tobytes() == before

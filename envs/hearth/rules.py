@@ -1107,24 +1107,23 @@ def apply_outcome(s, cards, x, ids, weights):
 
 
 @njit(cache=True, nogil=True)
+def contains(values, n, a):
+    for i in range(n):
+        if values[i] == a:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
 def apply_checked(s, cards, a, buf, n, ids, weights):
     """Apply decision or chance outcome ``a`` if it is legal (``n``: legal ids already in ``buf``, or -1);
     returns the number of legal ids after it (left in ``buf``), or -1 with the state untouched if illegal."""
     if s[G_SP] > 0:
-        k = outcomes(s, cards, ids, weights)
-        found = False
-        for i in range(k):
-            found = found or ids[i] == a
-        if not found:
+        if not contains(ids, outcomes(s, cards, ids, weights), a):
             return -1
         apply_outcome(s, cards, a, ids, weights)
     else:
-        if n < 0:
-            n = legal_actions(s, cards, buf)
-        found = False
-        for i in range(n):
-            found = found or buf[i] == a
-        if not found:
+        if not contains(buf, n if n >= 0 else legal_actions(s, cards, buf), a):
             return -1
         apply_action(s, cards, a, ids, weights)
     return legal_actions(s, cards, buf)
@@ -1143,6 +1142,72 @@ def sample_outcome(s, cards, u, ids, weights):
         if r < 0:
             return ids[i]
     return ids[n - 1]
+
+
+# ---- heuristic pruning (001 §2.5: Silverfish's move generator) -------------------------------------
+@njit(cache=True, nogil=True)
+def harmful(card):
+    """Damage, destroy or freeze: never aimed at one's own characters by the pruned move generator."""
+    return (card == FROSTBOLT or card == FIREBALL or card == DARKBOMB or card == QUICK_SHOT
+            or card == KILL_COMMAND or card == FIREBLAST or card == MORTAL_COIL or card == SIPHON_SOUL
+            or card == BIG_GAME_HUNTER or card == EMERGENCY_COOLANT)
+
+
+@njit(cache=True, nogil=True)
+def helpful(card):
+    """Buffs: never aimed at enemy minions by the pruned move generator."""
+    return card == ABUSIVE_SERGEANT or card == ARMOR_PLATING or card == RUSTY_HORN or card == WHIRLING_BLADES
+
+
+@njit(cache=True, nogil=True)
+def sensible_target(card, t):
+    """Target index t (the actor's frame: < 8 own side) suits ``card``'s effect."""
+    if harmful(card):
+        return t >= 8
+    if helpful(card):
+        return t < 8
+    return True
+
+
+@njit(cache=True, nogil=True)
+def sensible_play(s, cards, p, slot):
+    """A targeted card is worth playing only if a target suits it (e.g. no Siphon Soul with only own
+    minions, no Big Game Hunter that would have to destroy one's own minion)."""
+    card = s[pb(p) + P_HAND + slot]
+    req = cards[card, F_TARGET]
+    if req == TGT_NONE or not (harmful(card) or helpful(card)):
+        return True
+    kind = cards[card, F_TYPE]
+    any_valid = False
+    for t in range(16):
+        if valid_target(s, cards, p, req, t, -1):
+            any_valid = True
+            if sensible_target(card, t):
+                return True
+    return kind == TYPE_MINION and not any_valid  # a battlecry without any target is just a minion
+
+
+@njit(cache=True, nogil=True)
+def sensible_actions(s, cards, legal, n, out):
+    """The legal ids (``legal[:n]``) a pruned move generator keeps, into ``out``; returns how many.
+    Never empty: with nothing sensible, every legal id is kept."""
+    p = s[G_PLAYER]
+    m = 0
+    for i in range(n):
+        a = legal[i]
+        keep = True
+        if s[G_PHASE] == PH_TARGET and a >= TARGET and a < POSITION:
+            keep = sensible_target(s[G_PENDING_CARD], a - TARGET)
+        elif s[G_PHASE] == PH_MAIN and a < TARGET:
+            keep = sensible_play(s, cards, p, a - PLAY)
+        if keep:
+            out[m] = a
+            m += 1
+    if m == 0:
+        for i in range(n):
+            out[i] = legal[i]
+        m = n
+    return m
 
 
 # ---- fast random play ---------------------------------------------------------------------------------
@@ -1170,9 +1235,12 @@ def sample_index(state, weights, n):
 
 
 @njit(cache=True, nogil=True)
-def random_playout(s, cards, buf, ids, weights, seed, limit_turn):
-    """Uniformly random decisions and chance outcomes by their probabilities, in place, until the end or
-    turn ``limit_turn``; returns the number of decisions."""
+def random_playout(s, cards, buf, ids, weights, seed, limit_turn, no_pass, prune):
+    """Random decisions and chance outcomes by their probabilities, in place, until the end or turn
+    ``limit_turn``; returns the number of decisions. Decisions are uniform over the legal ids, with
+    ``prune`` over the sensible ones (``sensible_actions``), and with ``no_pass`` over those other than
+    END_TURN while there are any (001 Algorithm 5: a rollout ends its turn only when nothing else is
+    available)."""
     decisions = 0
     while s[G_PHASE] != PH_OVER and s[G_TURN] < limit_turn:
         if s[G_SP] > 0:
@@ -1180,7 +1248,10 @@ def random_playout(s, cards, buf, ids, weights, seed, limit_turn):
             apply_outcome(s, cards, ids[sample_index(seed, weights, n)], ids, weights)
         else:
             n = legal_actions(s, cards, buf)
-            a = buf[np.int64(xorshift(seed) % np.uint64(n))]
+            if prune:
+                n = sensible_actions(s, cards, buf, n, buf)
+            k = n - 1 if no_pass and n > 1 and buf[n - 1] == END_TURN else n
+            a = buf[np.int64(xorshift(seed) % np.uint64(k))]
             apply_action(s, cards, a, ids, weights)
             decisions += 1
     return decisions

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import IllegalActionError, InvalidParameterError, ProtocolError
+from ..errors import IllegalActionError, InvalidParameterError, ProtocolError, UnknownNameError
 from ..protocol import CHANCE, TERMINAL, GameInfo
 from . import layout as L
 from . import rules as R
@@ -22,6 +22,7 @@ from .cards import Deck, build_card_table, load_deck, load_pool
 from .evaluation import heuristic
 from .observation import OBS_LEN, observe
 
+ROLLOUTS = ("sensible", "no_pass", "uniform")  # the compiled playout's decisions: HearthState.random_playout
 _BUFFER = 128  # legal ids and chance outcomes per call (at most NUM_ACTIONS / MAX_OUTCOMES)
 
 
@@ -29,7 +30,7 @@ class HearthGame:
     """A match-up: two validated decks (player 0 goes first), the card table and the game's properties."""
 
     def __init__(self, decks: Sequence[str | Path | Deck] | str = ("mech_mage", "mech_mage"),
-                 mulligan: bool | str = True):
+                 mulligan: bool | str = True, rollout: str = "sensible"):
         if isinstance(decks, (str, Path)):
             decks = (decks, decks)  # one deck: the mirror match
         if len(decks) != 2:
@@ -38,6 +39,10 @@ class HearthGame:
             if mulligan.lower() not in ("true", "false", "1", "0"):
                 raise InvalidParameterError(f"mulligan must be true or false, got {mulligan!r}")
             mulligan = mulligan.lower() in ("true", "1")
+        if rollout not in ROLLOUTS:
+            raise UnknownNameError("rollout policy", rollout, ROLLOUTS)
+        self.no_pass = rollout != "uniform"
+        self.prune = rollout == "sensible"
         pool = load_pool()
         self.decks = tuple(d if isinstance(d, Deck) else load_deck(d, pool) for d in decks)
         self.deck_keys = tuple(d if isinstance(d, str) and d in L.CNB_BUCKETS else self.decks[i].name
@@ -285,6 +290,14 @@ class HearthState:
             self._view.flags.writeable = False
         return self._view
 
+    def sensible_actions(self) -> np.ndarray:
+        """The legal ids a pruned move generator keeps (001 §2.5, Silverfish's rules): damage, destroy and
+        freeze never aimed at one's own characters, buffs never at enemy minions, and no targeted card
+        played without a target that suits it. Never empty (nothing sensible: every legal id)."""
+        legal = self.legal_actions()
+        out = np.empty(len(legal), dtype=np.int32)
+        return out[:R.sensible_actions(self.s, self.cards, legal, len(legal), out)]
+
     def action_mask(self) -> np.ndarray:
         mask = np.zeros(L.NUM_ACTIONS, dtype=bool)
         mask[self.legal_actions()] = True
@@ -318,14 +331,18 @@ class HearthState:
         return HearthState(self.game, self.s.copy())
 
     def random_playout(self, rng: np.random.Generator, max_turns: int | None = None) -> int:
-        """Uniformly random decisions (chance by its probabilities), compiled, in place, to the end or for
-        ``max_turns`` player turns; returns the number of decisions. The fast path of search rollouts."""
+        """Random decisions (chance by its probabilities), compiled, in place, to the end or for ``max_turns``
+        player turns; returns the number of decisions. The fast path of search rollouts. With the game's
+        default ``rollout="sensible"`` a decision is uniform over the ``sensible_actions`` other than END_TURN
+        while there are any (001 §2.5: Silverfish's pruning; Algorithm 5: rollouts end a turn only when
+        nothing else is available); ``"no_pass"`` keeps the second rule only, ``"uniform"`` neither."""
         seed = np.empty(1, dtype=np.uint64)
         seed[0] = rng.bit_generator.random_raw() | 1
         limit = L.MAX_TURNS if max_turns is None else self.turn + max_turns
         self._n = -1
         self._view = None
-        return int(R.random_playout(self.s, self.cards, self._buf, self._ids, self._weights, seed, limit))
+        return int(R.random_playout(self.s, self.cards, self._buf, self._ids, self._weights, seed, limit,
+                                    self.game.no_pass, self.game.prune))
 
     # -- information ---------------------------------------------------------------------------------
     def determinize(self, player: int, rng: np.random.Generator, accuracy: float | None = None) -> "HearthState":

@@ -23,7 +23,6 @@ import pytest
 
 from cardboard.envs.errors import CardDataError, IllegalActionError
 from cardboard.envs.hearth.layout import (
-    ATTACK,
     DARKBOMB,
     END_TURN,
     FIREBALL,
@@ -48,82 +47,29 @@ from cardboard.envs.hearth.layout import (
     THE_COIN,
     player_base,
 )
-from cardboard.envs.hearth.positions import build_position
+from cardboard.envs.hearth.positions import (
+    ENEMY_HERO,
+    OWN_HERO,
+    attack,
+    attack_targets,
+    board,
+    end_turn,
+    enemy,
+    hand_names,
+    hp,
+    legal,
+    outcomes,
+    own,
+    play,
+    position,
+    stats,
+    targets,
+)
 from cardboard.envs.hearth.state import HearthGame
 from cardboard.envs.protocol import CHANCE, TERMINAL, sample_chance
 
-OWN_HERO, ENEMY_HERO = 0, 8
 
-
-# ---- helpers -----------------------------------------------------------------------------------------
-def position(*, decks=("face_hunter", "mech_mage"), to_move=0, hands=((), ()), boards=((), ()),
-             heroes=({}, {}), deck_cards=(["Wolfrider"], ["Spider Tank"]), turn=4):
-    """A main-phase position; by default each deck is one known card (a turn-start draw has one outcome)."""
-    return build_position(decks=decks, to_move=to_move, hands=hands, boards=boards, heroes=heroes,
-                          deck_cards=deck_cards, turn=turn)
-
-
-def own(i: int) -> int:
-    return 1 + i
-
-
-def enemy(i: int) -> int:
-    return 9 + i
-
-
-def attack(a: int, d: int) -> int:
-    """ATTACK id: attacker a (0 hero, 1..7 minion at a-1) at defender d (0 hero, 1..7 minion at d-1)."""
-    return ATTACK + 8 * a + d
-
-
-def legal(state) -> set[int]:
-    return {int(a) for a in state.legal_actions()}
-
-
-def targets(state) -> set[int]:
-    return {a - TARGET for a in legal(state) if TARGET <= a < TARGET + 16}
-
-
-def attack_targets(state, a: int) -> set[int]:
-    """The defenders d that attacker a may attack now."""
-    return {(x - ATTACK) % 8 for x in legal(state) if ATTACK <= x < ATTACK + 64 and (x - ATTACK) // 8 == a}
-
-
-def outcomes(state) -> dict[int, float]:
-    assert state.current_player == CHANCE
-    return {int(o): float(p) for o, p in state.chance_outcomes()}
-
-
-def hand_names(state, p: int) -> list[str]:
-    return [state.game.names[int(c)] for c in state.hand(p)]
-
-
-def board(state, p: int) -> list[str]:
-    return [m["name"] for m in state.minions(p)]
-
-
-def stats(state, p: int) -> list[tuple[int, int]]:
-    return [(m["attack"], m["health"]) for m in state.minions(p)]
-
-
-def play(state, card: str, target: int | None = None):
-    state.apply(PLAY + hand_names(state, state.current_player).index(card))
-    if target is not None:
-        assert state.phase == "target", f"{card} asks for no target"
-        state.apply(TARGET + target)
-    return state
-
-
-def end_turn(state):
-    state.apply(END_TURN)
-    assert state.current_player != CHANCE, "the test decks have one card: the draw must not stop"
-    return state
-
-
-def hp(state, p: int) -> int:
-    return state.hero(p)["health"]
-
-
+# ---- helpers (the shared ones are in ``positions``) -------------------------------------------------------
 def counts(state, p: int) -> Counter:
     return Counter({int(c): int(n) for c, n in enumerate(state.deck_counts(p)) if n})
 

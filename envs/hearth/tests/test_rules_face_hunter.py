@@ -20,9 +20,7 @@ from __future__ import annotations
 import pytest
 
 from cardboard.envs.hearth.layout import (
-    ATTACK,
     EAGLEHORN_BOW,
-    END_TURN,
     EXPLOSIVE_TRAP,
     F_ATK,
     F_HP,
@@ -43,87 +41,25 @@ from cardboard.envs.hearth.layout import (
     TARGET,
     WOLFRIDER,
 )
-from cardboard.envs.hearth.positions import build_position
+from cardboard.envs.hearth.positions import (
+    ENEMY_HERO,
+    OWN_HERO,
+    attack,
+    attack_targets,
+    board,
+    end_turn,
+    enemy,
+    hand_names,
+    hp,
+    legal,
+    outcomes,
+    own,
+    play,
+    position,
+    stats,
+    targets,
+)
 from cardboard.envs.protocol import CHANCE, TERMINAL
-
-OWN_HERO, ENEMY_HERO = 0, 8
-
-
-# ---- helpers -----------------------------------------------------------------------------------------
-def position(*, decks=("face_hunter", "mech_mage"), to_move=0, hands=((), ()), boards=((), ()),
-             heroes=({}, {}), deck_cards=(["Wolfrider"], ["Spider Tank"])):
-    """A main-phase position; by default each deck is one known card (a turn-start draw has one outcome)."""
-    return build_position(decks=decks, to_move=to_move, hands=hands, boards=boards, heroes=heroes,
-                          deck_cards=deck_cards)
-
-
-def own(i: int) -> int:
-    """Target index of the acting player's minion at position i."""
-    return 1 + i
-
-
-def enemy(i: int) -> int:
-    """Target index of the enemy minion at position i."""
-    return 9 + i
-
-
-def attack(a: int, d: int) -> int:
-    """ATTACK id: attacker a (0 hero, 1..7 minion at a-1) at defender d (0 hero, 1..7 minion at d-1)."""
-    return ATTACK + 8 * a + d
-
-
-def legal(state) -> set[int]:
-    return {int(a) for a in state.legal_actions()}
-
-
-def targets(state) -> set[int]:
-    """The legal t of TARGET + t (the state is in the "target" phase)."""
-    return {a - TARGET for a in legal(state) if TARGET <= a < TARGET + 16}
-
-
-def attack_targets(state, a: int) -> set[int]:
-    """The defenders d that attacker a may attack now."""
-    return {(x - ATTACK) % 8 for x in legal(state) if ATTACK <= x < ATTACK + 64 and (x - ATTACK) // 8 == a}
-
-
-def outcomes(state) -> dict[int, float]:
-    assert state.current_player == CHANCE
-    return {int(o): float(p) for o, p in state.chance_outcomes()}
-
-
-def hand_names(state, p: int) -> list[str]:
-    return [state.game.names[int(c)] for c in state.hand(p)]
-
-
-def board(state, p: int) -> list[str]:
-    return [m["name"] for m in state.minions(p)]
-
-
-def stats(state, p: int) -> list[tuple[int, int]]:
-    return [(m["attack"], m["health"]) for m in state.minions(p)]
-
-
-def slot(state, card: str) -> int:
-    return hand_names(state, state.current_player).index(card)
-
-
-def play(state, card: str, target: int | None = None):
-    """The acting player plays (the first copy in hand of) ``card``, then picks ``target`` if given."""
-    state.apply(PLAY + slot(state, card))
-    if target is not None:
-        assert state.phase == "target", f"{card} asks for no target"
-        state.apply(TARGET + target)
-    return state
-
-
-def end_turn(state):
-    state.apply(END_TURN)
-    assert state.current_player != CHANCE, "the test decks have one card: the draw must not stop"
-    return state
-
-
-def hp(state, p: int) -> int:
-    return state.hero(p)["health"]
 
 
 # ---- Abusive Sergeant --------------------------------------------------------------------------------

@@ -69,7 +69,7 @@ from cardboard.envs.hearth.layout import (
     TWILIGHT_DRAKE,
     VOIDCALLER,
 )
-from cardboard.envs.hearth.positions import build_position
+from cardboard.envs.hearth.positions import assert_illegal, attack_at, build_position, legal, outcomes
 from cardboard.envs.protocol import CHANCE, TERMINAL
 
 DECKS = ("handlock", "mech_mage")  # Handlock to move (player 0) against Mech Mage
@@ -77,7 +77,7 @@ DECKS = ("handlock", "mech_mage")  # Handlock to move (player 0) against Mech Ma
 QUIET_DECKS = (["Darkbomb"] * 5, ["Mana Wyrm"] * 5)
 
 
-# ---- helpers -----------------------------------------------------------------------------------
+# ---- helpers (the shared ones are in ``positions``; own/enemy/OWN_HERO here are TARGET action ids) -----
 def build(*, hands=((), ()), boards=((), ()), heroes=({}, {}), deck_cards=QUIET_DECKS, to_move=0, decks=DECKS):
     state = build_position(decks, to_move=to_move, hands=hands, boards=boards, heroes=heroes,
                            deck_cards=deck_cards)
@@ -87,10 +87,6 @@ def build(*, hands=((), ()), boards=((), ()), heroes=({}, {}), deck_cards=QUIET_
 
 def card_table():
     return build().cards
-
-
-def legal(state) -> set[int]:
-    return {int(a) for a in state.legal_actions()}
 
 
 def slot(state, card: int, p: int | None = None) -> int:
@@ -117,13 +113,6 @@ def enemy(pos: int) -> int:
 OWN_HERO, ENEMY_HERO = TARGET + 0, TARGET + 8
 
 
-def attack(a_pos: int | None, d_pos: int | None) -> int:
-    """ATTACK id: attacker own minion a_pos (None = hero) on enemy minion d_pos (None = hero)."""
-    a = 0 if a_pos is None else 1 + a_pos
-    d = 0 if d_pos is None else 1 + d_pos
-    return ATTACK + 8 * a + d
-
-
 def do(state, *actions: int):
     for a in actions:
         state.apply(a)
@@ -145,23 +134,6 @@ def hand(state, p: int) -> list[int]:
 
 def costs(state, p: int) -> list[int]:
     return [int(c) for c in state.hand_costs(p)]
-
-
-def outcomes(state) -> dict[int, float]:
-    assert state.current_player == CHANCE
-    out = {int(o): float(pr) for o, pr in state.chance_outcomes()}
-    assert sum(out.values()) == pytest.approx(1.0)
-    return out
-
-
-def assert_illegal(state, action: int):
-    """An illegal id is not in the mask, raises IllegalActionError and leaves state.s byte-identical."""
-    before = state.s.copy()
-    assert action not in legal(state)
-    assert not state.action_mask()[action]
-    with pytest.raises(IllegalActionError):
-        state.apply(action)
-    assert state.s.tobytes() == before.tobytes()
 
 
 def end_turn(state):
@@ -324,7 +296,7 @@ def test_ancient_watcher_cannot_attack():
     state = build(boards=(["Ancient Watcher"], []))
     assert not state.minions(0)[0]["can_attack"]
     assert not any(ATTACK <= a < HERO_POWER for a in legal(state))
-    assert_illegal(state, attack(0, None))
+    assert_illegal(state, attack_at(0, None))
 
 
 def test_ancient_watcher_can_attack_after_silence():
@@ -340,15 +312,15 @@ def test_ancient_watcher_can_attack_after_silence():
     state.apply(own(0))
     watcher = state.minions(0)[0]
     assert watcher["card"] == ANCIENT_WATCHER and watcher["silenced"] and watcher["can_attack"]
-    assert attack(0, None) in legal(state)
-    state.apply(attack(0, None))
+    assert attack_at(0, None) in legal(state)
+    state.apply(attack_at(0, None))
     assert state.hero(1)["health"] == 26
 
 
 def test_ancient_watcher_built_silenced_can_attack():
     """P0 | [Ancient Watcher 4/5, silenced] -> attacking the enemy hero is legal."""
     state = build(boards=([{"card": "Ancient Watcher", "silenced": True}], []))
-    assert attack(0, None) in legal(state)
+    assert attack_at(0, None) in legal(state)
 
 
 # ---- Darkbomb -------------------------------------------------------------------------------
@@ -464,14 +436,14 @@ def test_ironbeak_owl_silence_removes_taunt_and_divine_shield():
     Afterwards the enemy hero can be attacked past it.
     """
     state = build(hands=(["Ironbeak Owl"], []), boards=(["Spider Tank"], ["Annoy-o-Tron"]))
-    assert attack(0, None) not in legal(state), "Taunt guards the hero"
+    assert attack_at(0, None) not in legal(state), "Taunt guards the hero"
     state.apply(play(state, IRONBEAK_OWL))
     assert legal(state) == {own(0), enemy(0)}
     state.apply(enemy(0))
     m = state.minions(1)[0]
     assert (m["card"], m["attack"], m["health"]) == (ANNOY_O_TRON, 1, 2)
     assert m["silenced"] and not m["taunt"] and not m["divine_shield"]
-    assert attack(0, None) in legal(state)
+    assert attack_at(0, None) in legal(state)
 
 
 def test_ironbeak_owl_silence_removes_buffs_health_capped_by_new_maximum():
@@ -737,7 +709,7 @@ def test_loatheb_makes_enemy_spells_cost_5_more_next_turn():
 def test_sludge_belcher_has_taunt():
     """P1 | [Belcher 3/5 T] [Spider Tank]; P0 | [Mana Wyrm] -> the Wyrm may attack only the Belcher."""
     state = build(boards=(["Mana Wyrm"], ["Sludge Belcher", "Spider Tank"]))
-    assert {a for a in legal(state) if ATTACK <= a < HERO_POWER} == {attack(0, 0)}
+    assert {a for a in legal(state) if ATTACK <= a < HERO_POWER} == {attack_at(0, 0)}
     assert int(state.cards[SLUDGE_BELCHER, F_KEYWORDS]) & KW_TAUNT
 
 
@@ -824,7 +796,7 @@ def test_sylvanas_steals_a_random_enemy_minion_which_cannot_attack_that_turn():
     end_turn(state)
     end_turn(state)
     assert state.minions(0)[0]["can_attack"]
-    assert attack(0, 0) in legal(state)
+    assert attack_at(0, 0) in legal(state)
 
 
 def test_sylvanas_with_one_enemy_minion_resolves_without_a_chance_node():
@@ -890,7 +862,7 @@ def test_lord_jaraxxus_replaces_the_hero_with_blood_fury_and_inferno():
     assert int(state.cards[INFERNAL, F_RACE]) == RACE_DEMON
     assert state.hero(0)["mana"] == 6 and state.hero(0)["power_used"]
     assert_illegal(state, HERO_POWER)
-    state.apply(attack(None, None))
+    state.apply(attack_at(None, None))
     assert state.hero(1)["health"] == 27 and state.hero(0)["durability"] == 7
 
 

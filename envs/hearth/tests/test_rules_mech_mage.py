@@ -23,14 +23,12 @@ from fractions import Fraction
 
 import pytest
 
-from cardboard.envs.errors import IllegalActionError
 from cardboard.envs.hearth.layout import (
     ARMOR_PLATING,
     ATTACK,
     BOOM_BOT,
     DAMAGED_GOLEM,
     EMERGENCY_COOLANT,
-    END_TURN,
     F_ATK,
     F_COST,
     F_HP,
@@ -59,40 +57,39 @@ from cardboard.envs.hearth.layout import (
     TYPE_SPELL,
     WHIRLING_BLADES,
 )
-from cardboard.envs.hearth.positions import build_position
+from cardboard.envs.hearth.positions import (
+    ENEMY_HERO,
+    OWN_HERO,
+    assert_illegal,
+    attack_at,
+    build_position,
+    end_turn,
+    enemy,
+    hand_names,
+    hp,
+    legal,
+    own,
+    play,
+    slot,
+    targets,
+)
 from cardboard.envs.protocol import CHANCE
 
-# ---- helpers: name things the way the rules do ------------------------------------------------------
-OWN_HERO, ENEMY_HERO = 0, 8  # TARGET indices (acting player's frame)
-HERO = -1  # the hero as attacker or defender in attack()
+# ---- helpers: name things the way the rules do (the shared ones are in ``positions``) -------------------
+HERO = None  # the hero as attacker or defender in attack_at() and char()
 FILLER = "Tinkertown Technician"  # a non-Mech minion: the only card of a "quiet" deck
-
-
-def own(pos: int) -> int:
-    """TARGET index of the acting player's minion at board position ``pos``."""
-    return 1 + pos
-
-
-def enemy(pos: int) -> int:
-    """TARGET index of the enemy minion at board position ``pos``."""
-    return 9 + pos
 
 
 def target(t: int) -> int:
     return TARGET + t
 
 
-def attack(a: int, d: int) -> int:
-    """ATTACK id: own minion at position ``a`` (or HERO) attacks enemy minion at position ``d`` (or HERO)."""
-    return ATTACK + 8 * (0 if a == HERO else a + 1) + (0 if d == HERO else d + 1)
-
-
-def char(side: int, pos: int = HERO) -> int:
+def char(side: int, pos: int | None = HERO) -> int:
     """Absolute character id of a random-target outcome: side * 8 + (0 hero | 1 + minion position)."""
-    return side * 8 + (0 if pos == HERO else 1 + pos)
+    return side * 8 + (0 if pos is HERO else 1 + pos)
 
 
-def boom(side: int, pos: int, damage: int) -> int:
+def boom(side: int, pos: int | None, damage: int) -> int:
     """Boom Bot outcome id: character * 4 + damage - 1."""
     return char(side, pos) * 4 + damage - 1
 
@@ -103,39 +100,15 @@ def build(hands=((), ()), boards=((), ()), heroes=({}, {}), deck_cards=([FILLER]
                           deck_cards=deck_cards, **kw)
 
 
-def hand(state, p: int) -> list[str]:
-    return [state.game.names[int(c)] for c in state.hand(p)]
-
-
-def slot(state, name: str) -> int:
-    """Hand slot of the first copy of ``name`` in the acting player's hand."""
-    return hand(state, state.current_player).index(name)
-
-
 def cost(state, p: int, name: str) -> int:
     """Effective cost of the first copy of ``name`` in player p's hand."""
-    return int(state.hand_costs(p)[hand(state, p).index(name)])
-
-
-def play(state, card: str, t: int | None = None):
-    """The acting player plays ``card`` (by name) from hand, then picks TARGET ``t`` if given."""
-    state.apply(PLAY + slot(state, card))
-    if t is not None:
-        state.apply(target(t))
-    return state
+    return int(state.hand_costs(p)[hand_names(state, p).index(name)])
 
 
 def power(state, t: int):
     """Hero power (Fireblast) at TARGET ``t``."""
     state.apply(HERO_POWER)
     state.apply(target(t))
-    return state
-
-
-def end_turn(state):
-    """END_TURN; the next player's draw comes from a one-kind deck, so play goes straight on."""
-    state.apply(END_TURN)
-    assert state.current_player != CHANCE, "the turn-start draw should be a one-outcome node"
     return state
 
 
@@ -164,30 +137,8 @@ def minion(state, p: int, pos: int) -> dict:
     return state.minions(p)[pos]
 
 
-def legal(state) -> set[int]:
-    return {int(a) for a in state.legal_actions()}
-
-
-def targets(state) -> set[int]:
-    """The legal TARGET indices t (in a target phase)."""
-    return {a - TARGET for a in legal(state) if TARGET <= a < TARGET + 16}
-
-
 def attacks(state) -> set[int]:
     return {a for a in legal(state) if ATTACK <= a < ATTACK + 64}
-
-
-def assert_illegal(state, action: int):
-    """The action is not legal, apply raises IllegalActionError and the state array is byte-identical."""
-    assert action not in legal(state)
-    before = state.s.copy().tobytes()
-    with pytest.raises(IllegalActionError):
-        state.apply(action)
-    assert state.s.tobytes() == before
-
-
-def hp(state, p: int) -> int:
-    return state.hero(p)["health"]
 
 
 def mana(state, p: int) -> int:
@@ -247,16 +198,16 @@ def test_worked_turn_of_paper_001():
     play(state, "Fireball", enemy(1))
     assert board(state, 1) == [("Spider Tank", 2, 2)]
     assert mana(state, 0) == 2
-    state.apply(attack(0, 0))
+    state.apply(attack_at(0, 0))
     assert board(state, 1) == []
     assert board(state, 0) == [("Spider Tank", 4, 3), ("Spider Tank", 5, 4)]
     play(state, "Mechwarper")
     assert board(state, 0) == [("Spider Tank", 4, 3), ("Spider Tank", 5, 4), ("Mechwarper", 2, 3)]
     assert mana(state, 0) == 0
-    state.apply(attack(1, HERO))
+    state.apply(attack_at(1, HERO))
     assert hp(state, 1) == 19
     assert board(state, 0) == [("Spider Tank", 4, 3), ("Spider Tank", 5, 4), ("Mechwarper", 2, 3)]
-    assert hand(state, 0) == []
+    assert hand_names(state, 0) == []
     assert attacks(state) == set(), "M1 and M2 have attacked, Mechwarper was just summoned"
     turn = state.turn
     end_turn(state)
@@ -354,8 +305,8 @@ def test_illegal_attacks_raise_and_leave_the_state_unchanged():
     """
     state = build(boards=([{"card": "Spider Tank", "exhausted": True}, {"card": "Mana Wyrm", "frozen": True},
                            "Snowchugger"], ["Spider Tank", "Annoy-o-Tron"]))
-    assert attacks(state) == {attack(2, 1)}, "only Snowchugger can attack, and only the Taunt"
-    for a in (attack(0, 1), attack(1, 1), attack(2, HERO), attack(2, 0), attack(2, 5)):
+    assert attacks(state) == {attack_at(2, 1)}, "only Snowchugger can attack, and only the Taunt"
+    for a in (attack_at(0, 1), attack_at(1, 1), attack_at(2, HERO), attack_at(2, 0), attack_at(2, 5)):
         assert_illegal(state, a)
     assert_illegal(state, PLAY + 0)  # empty hand
     assert_illegal(state, target(ENEMY_HERO))  # no target phase
@@ -375,7 +326,7 @@ def test_frostbolt_and_fireball_cannot_target_an_enemy_stealth_minion():
         assert targets(state) == {OWN_HERO, own(0), ENEMY_HERO, enemy(1)}
         assert_illegal(state, target(enemy(0)))
     state = build(boards=boards)
-    assert attack(0, 0) not in attacks(state) and attack(0, 1) in attacks(state)
+    assert attack_at(0, 0) not in attacks(state) and attack_at(0, 1) in attacks(state)
 
 
 # ---- Clockwork Gnome ---------------------------------------------------------------------------
@@ -394,7 +345,7 @@ def test_clockwork_gnome_deathrattle_gives_its_owner_a_random_spare_part():
     assert outcomes(state) == {part: Fraction(1, 7) for part in SPARE_PARTS}
     resolve(state, RUSTY_HORN)
     assert state.current_player == 0
-    assert hand(state, 0) == ["Fireball", "Rusty Horn"]
+    assert hand_names(state, 0) == ["Fireball", "Rusty Horn"]
     assert list(state.hand_origin(0))[1] == ORIGIN_SPARE_PART
     assert cost(state, 0, "Rusty Horn") == 1
 
@@ -410,8 +361,8 @@ def test_clockwork_gnome_of_the_enemy_gives_the_part_to_the_enemy():
     power(state, enemy(0))
     assert state.pending_op()[:2] == (OP_SPARE_PART, 1)
     resolve(state, ARMOR_PLATING)
-    assert hand(state, 0) == []
-    assert hand(state, 1)[-1] == "Armor Plating" and state.hero(1)["hand_size"] == n1 + 1
+    assert hand_names(state, 0) == []
+    assert hand_names(state, 1)[-1] == "Armor Plating" and state.hero(1)["hand_size"] == n1 + 1
     assert list(state.hand_origin(1))[-1] == ORIGIN_SPARE_PART
 
 
@@ -439,7 +390,7 @@ def test_cogmaster_attacks_with_its_aura_attack():
     """
     state = build(boards=(["Cogmaster", "Annoy-o-Tron"], [{"card": "Spider Tank", "health": 5, "max_health": 5}]))
     assert minion(state, 0, 0)["attack"] == 3
-    state.apply(attack(0, 0))
+    state.apply(attack_at(0, 0))
     assert board(state, 1) == [("Spider Tank", 3, 2)]
     assert board(state, 0) == [("Annoy-o-Tron", 1, 2)]
 
@@ -452,7 +403,7 @@ def test_cogmaster_loses_the_bonus_when_its_only_mech_dies_in_combat():
     """
     state = build(boards=(["Cogmaster", "Spider Tank"], [{"card": "Spider Tank", "attack": 4}]))
     assert minion(state, 0, 0)["attack"] == 3
-    state.apply(attack(1, 0))
+    state.apply(attack_at(1, 0))
     assert board(state, 0) == [("Cogmaster", 1, 2)]
     assert board(state, 1) == [("Spider Tank", 4, 1)]
 
@@ -464,7 +415,7 @@ def test_cogmaster_keeps_the_bonus_when_harvest_golem_leaves_a_damaged_golem():
         P0  hero 30   [Cogmaster 1/2 (+2), Harvest Golem 2/3]
     """
     state = build(boards=(["Cogmaster", "Harvest Golem"], ["Spider Tank"]))
-    state.apply(attack(1, 0))
+    state.apply(attack_at(1, 0))
     assert board(state, 0) == [("Cogmaster", 3, 2), ("Damaged Golem", 2, 1)]
 
 
@@ -498,7 +449,7 @@ def test_the_coin_mana_is_capped_at_ten():
     """
     state = build(hands=(["The Coin"], []))
     play(state, "The Coin")
-    assert mana(state, 0) == 10 and hand(state, 0) == []
+    assert mana(state, 0) == 10 and hand_names(state, 0) == []
 
 
 def test_mana_wyrm_trigger_comes_before_the_spell_resolves():
@@ -534,13 +485,13 @@ def test_annoy_o_tron_taunt_forces_attacks_and_divine_shield_absorbs_the_first_h
         P0  hero 30   [Spider Tank 3/4, Mechwarper 2/3]
     """
     state = build(boards=(["Spider Tank", "Mechwarper"], ["Spider Tank", "Annoy-o-Tron"]))
-    assert attacks(state) == {attack(0, 1), attack(1, 1)}
-    state.apply(attack(0, 1))
+    assert attacks(state) == {attack_at(0, 1), attack_at(1, 1)}
+    state.apply(attack_at(0, 1))
     assert board(state, 1) == [("Spider Tank", 3, 4), ("Annoy-o-Tron", 1, 2)]
     assert not minion(state, 1, 1)["divine_shield"] and minion(state, 1, 1)["taunt"]
     assert board(state, 0)[0] == ("Spider Tank", 3, 3)
-    assert attacks(state) == {attack(1, 1)}
-    state.apply(attack(1, 1))
+    assert attacks(state) == {attack_at(1, 1)}
+    state.apply(attack_at(1, 1))
     assert board(state, 1) == [("Spider Tank", 3, 4)]
     assert board(state, 0) == [("Spider Tank", 3, 3), ("Mechwarper", 2, 2)]
 
@@ -574,11 +525,11 @@ def test_frostbolt_deals_three_and_freezes_a_minion_for_its_owners_next_turn():
     assert state.current_player == 1
     assert minion(state, 1, 0)["frozen"]
     assert attacks(state) == set()
-    assert_illegal(state, attack(0, HERO))
+    assert_illegal(state, attack_at(0, HERO))
     end_turn(state)
     assert not minion(state, 1, 0)["frozen"], "thawed at the end of its owner's turn"
     end_turn(state)
-    assert attacks(state) == {attack(0, HERO)}
+    assert attacks(state) == {attack_at(0, HERO)}
 
 
 def test_frostbolt_on_the_enemy_hero():
@@ -676,7 +627,7 @@ def test_snowchugger_freezes_the_minion_it_attacks():
         P0  hero 30   [Snowchugger 2/3]
     """
     state = build(boards=(["Snowchugger"], ["Mana Wyrm"]))
-    state.apply(attack(0, 0))
+    state.apply(attack_at(0, 0))
     assert board(state, 1) == [("Mana Wyrm", 1, 1)] and minion(state, 1, 0)["frozen"]
     assert board(state, 0) == [("Snowchugger", 2, 2)] and not minion(state, 0, 0)["frozen"]
     end_turn(state)
@@ -692,7 +643,7 @@ def test_snowchugger_freezes_the_hero_it_attacks():
         P0  hero 30   [Snowchugger 2/3]
     """
     state = build(boards=(["Snowchugger"], []))
-    state.apply(attack(0, HERO))
+    state.apply(attack_at(0, HERO))
     assert hp(state, 1) == 28 and state.hero(1)["frozen"]
 
 
@@ -705,7 +656,7 @@ def test_snowchugger_freezes_its_attacker_which_misses_its_next_turn():
         P0  hero 30   [Spider Tank 3/4]
     """
     state = build(boards=(["Spider Tank"], [{"card": "Snowchugger", "health": 5, "max_health": 5}]))
-    state.apply(attack(0, 0))
+    state.apply(attack_at(0, 0))
     assert board(state, 0) == [("Spider Tank", 3, 2)] and minion(state, 0, 0)["frozen"]
     assert board(state, 1) == [("Snowchugger", 2, 2)]
     end_turn(state)
@@ -713,11 +664,11 @@ def test_snowchugger_freezes_its_attacker_which_misses_its_next_turn():
     end_turn(state)
     assert state.current_player == 0 and minion(state, 0, 0)["frozen"]
     assert attacks(state) == set()
-    assert_illegal(state, attack(0, HERO))
+    assert_illegal(state, attack_at(0, HERO))
     end_turn(state)
     assert not minion(state, 0, 0)["frozen"]
     end_turn(state)
-    assert attacks(state) == {attack(0, HERO), attack(0, 0)}
+    assert attacks(state) == {attack_at(0, HERO), attack_at(0, 0)}
 
 
 def test_snowchugger_does_not_freeze_through_divine_shield():
@@ -727,7 +678,7 @@ def test_snowchugger_does_not_freeze_through_divine_shield():
         P0  hero 30   [Snowchugger 2/3]
     """
     state = build(boards=(["Snowchugger"], ["Annoy-o-Tron"]))
-    state.apply(attack(0, 0))
+    state.apply(attack_at(0, 0))
     assert board(state, 1) == [("Annoy-o-Tron", 1, 2)]
     assert not minion(state, 1, 0)["frozen"] and not minion(state, 1, 0)["divine_shield"]
     assert board(state, 0) == [("Snowchugger", 2, 2)]
@@ -745,7 +696,7 @@ def test_a_minion_frozen_on_its_own_turn_before_attacking_thaws_at_that_turns_en
     end_turn(state)
     assert not minion(state, 0, 0)["frozen"]
     end_turn(state)
-    assert attacks(state) == {attack(0, HERO)}
+    assert attacks(state) == {attack_at(0, HERO)}
 
 
 # ---- Arcane Intellect --------------------------------------------------------------------------------
@@ -762,7 +713,7 @@ def test_arcane_intellect_draws_two_cards_by_copies_left():
     assert outcomes(state) == {FIREBALL: Fraction(2, 3), FROSTBOLT: Fraction(1, 3)}
     resolve(state, FROSTBOLT)
     assert state.current_player == 0
-    assert hand(state, 0) == ["Frostbolt", "Fireball"]
+    assert hand_names(state, 0) == ["Frostbolt", "Fireball"]
     assert state.hero(0)["deck_size"] == 1 and state.deck_counts(0)[FIREBALL] == 1
 
 
@@ -773,7 +724,7 @@ def test_arcane_intellect_with_an_empty_deck_deals_fatigue_one_then_two():
     """
     state = build(hands=(["Arcane Intellect"], []), deck_cards=([], [FILLER]))
     play(state, "Arcane Intellect")
-    assert hp(state, 0) == 27 and state.hero(0)["fatigue"] == 2 and hand(state, 0) == []
+    assert hp(state, 0) == 27 and state.hero(0)["fatigue"] == 2 and hand_names(state, 0) == []
 
 
 def test_arcane_intellect_into_a_full_hand_burns_the_second_card():
@@ -784,7 +735,7 @@ def test_arcane_intellect_into_a_full_hand_burns_the_second_card():
     state = build(hands=(["Arcane Intellect"] + ["Frostbolt"] * 9, []), deck_cards=(["Fireball"] * 2, [FILLER]))
     play(state, "Arcane Intellect")
     assert state.current_player == 0
-    assert hand(state, 0) == ["Frostbolt"] * 9 + ["Fireball"]
+    assert hand_names(state, 0) == ["Frostbolt"] * 9 + ["Fireball"]
     assert state.hero(0)["deck_size"] == 0
 
 
@@ -797,12 +748,12 @@ def test_harvest_golem_leaves_a_damaged_golem_in_its_place():
     The Golem hits the Tank (4 -> 2) and takes 3.
     """
     state = build(boards=(["Mana Wyrm", "Harvest Golem", "Spider Tank"], ["Spider Tank"]))
-    state.apply(attack(1, 0))
+    state.apply(attack_at(1, 0))
     assert board(state, 1) == [("Spider Tank", 3, 2)]
     assert board(state, 0) == [("Mana Wyrm", 1, 3), ("Damaged Golem", 2, 1), ("Spider Tank", 3, 4)]
     assert minion(state, 0, 1)["card"] == DAMAGED_GOLEM
     assert not minion(state, 0, 1)["can_attack"]
-    assert attacks(state) == {attack(0, HERO), attack(0, 0), attack(2, HERO), attack(2, 0)}
+    assert attacks(state) == {attack_at(0, HERO), attack_at(0, 0), attack_at(2, HERO), attack_at(2, 0)}
 
 
 def test_damaged_golem_summoned_on_the_enemy_turn_can_attack_on_ours():
@@ -815,7 +766,7 @@ def test_damaged_golem_summoned_on_the_enemy_turn_can_attack_on_ours():
     play(state, "Fireball", enemy(0))
     assert board(state, 0) == [("Damaged Golem", 2, 1)]
     end_turn(state)
-    state.apply(attack(0, HERO))
+    state.apply(attack_at(0, HERO))
     assert hp(state, 1) == 28
 
 
@@ -832,8 +783,8 @@ def test_spider_tank_is_a_vanilla_three_four_for_three_that_waits_a_turn():
     assert attacks(state) == set() and not minion(state, 0, 0)["can_attack"]
     end_turn(state)
     end_turn(state)
-    assert attacks(state) == {attack(0, HERO)}
-    state.apply(attack(0, HERO))
+    assert attacks(state) == {attack_at(0, HERO)}
+    state.apply(attack_at(0, HERO))
     assert hp(state, 1) == 27
     assert attacks(state) == set(), "one attack a turn"
 
@@ -852,7 +803,7 @@ def test_tinkertown_technician_with_a_mech_gets_plus_one_and_a_spare_part():
     resolve(state, WHIRLING_BLADES)
     assert board(state, 0) == [("Annoy-o-Tron", 1, 2), ("Tinkertown Technician", 4, 4)]
     assert minion(state, 0, 1)["max_health"] == 4
-    assert hand(state, 0) == ["Whirling Blades"] and list(state.hand_origin(0)) == [ORIGIN_SPARE_PART]
+    assert hand_names(state, 0) == ["Whirling Blades"] and list(state.hand_origin(0)) == [ORIGIN_SPARE_PART]
     assert mana(state, 0) == 7
 
 
@@ -866,7 +817,7 @@ def test_tinkertown_technician_without_a_mech_is_a_plain_three_three():
     play(state, "Tinkertown Technician")
     assert state.current_player == 0
     assert board(state, 0) == [("Cogmaster", 1, 2), ("Tinkertown Technician", 3, 3)]
-    assert hand(state, 0) == []
+    assert hand_names(state, 0) == []
 
 
 # ---- Fireball ----------------------------------------------------------------------------------------
@@ -1023,7 +974,7 @@ def test_loatheb_taxes_enemy_spells_by_five_on_their_next_turn_only():
     assert cost(state, 0, "Fireball") == 4, "our own spells are not taxed"
     end_turn(state)
     assert state.current_player == 1 and mana(state, 1) == 8
-    assert hand(state, 1) == ["Fireball", "Spider Tank", "Frostbolt", "Arcane Intellect"]
+    assert hand_names(state, 1) == ["Fireball", "Spider Tank", "Frostbolt", "Arcane Intellect"]
     assert list(state.hand_costs(1)) == [9, 3, 7, 8]
     assert state.hero(1)["spell_tax"] == 5
     assert legal(state) & {PLAY + i for i in range(4)} == {PLAY + 1, PLAY + 2, PLAY + 3}
@@ -1061,10 +1012,10 @@ def test_antonidas_adds_a_known_fireball_for_each_spell_cast():
     """
     state = build(hands=(["Frostbolt"], []), boards=(["Archmage Antonidas"], []))
     play(state, "Frostbolt", ENEMY_HERO)
-    assert hand(state, 0) == ["Fireball"]
+    assert hand_names(state, 0) == ["Fireball"]
     assert list(state.hand_origin(0)) == [ORIGIN_KNOWN]
     play(state, "Fireball", ENEMY_HERO)
-    assert hand(state, 0) == ["Fireball"] and list(state.hand_origin(0)) == [ORIGIN_KNOWN]
+    assert hand_names(state, 0) == ["Fireball"] and list(state.hand_origin(0)) == [ORIGIN_KNOWN]
     assert hp(state, 1) == 30 - 3 - 6 and mana(state, 0) == 4
     assert cost(state, 0, "Fireball") == 4
 
@@ -1079,13 +1030,13 @@ def test_antonidas_triggers_on_the_coin_and_spare_parts_but_not_on_fireblast():
                           {"card": "Whirling Blades", "origin": "spare_part"}], []),
                   boards=(["Archmage Antonidas"], ["Spider Tank"]), heroes=({"mana": 5}, {}))
     play(state, "The Coin")
-    assert hand(state, 0) == ["Whirling Blades", "Fireball"]
+    assert hand_names(state, 0) == ["Whirling Blades", "Fireball"]
     play(state, "Whirling Blades", own(0))
-    assert hand(state, 0) == ["Fireball", "Fireball"]
+    assert hand_names(state, 0) == ["Fireball", "Fireball"]
     assert list(state.hand_origin(0)) == [ORIGIN_KNOWN, ORIGIN_KNOWN]
     assert board(state, 0) == [("Archmage Antonidas", 6, 7)]
     power(state, enemy(0))
-    assert hand(state, 0) == ["Fireball", "Fireball"]
+    assert hand_names(state, 0) == ["Fireball", "Fireball"]
     assert board(state, 1) == [("Spider Tank", 3, 3)]
 
 
@@ -1097,7 +1048,7 @@ def test_antonidas_ignores_the_opponents_spells():
     """
     state = build(to_move=1, hands=([], ["Frostbolt"]), boards=(["Archmage Antonidas"], []))
     play(state, "Frostbolt", enemy(0))
-    assert hand(state, 0) == [] and hand(state, 1) == []
+    assert hand_names(state, 0) == [] and hand_names(state, 1) == []
     assert board(state, 0) == [("Archmage Antonidas", 5, 4)]
 
 
@@ -1110,7 +1061,7 @@ def test_antonidas_fireball_arrives_before_time_rewinder_resolves():
     state = build(hands=(["Time Rewinder"] + ["Frostbolt"] * 9, []), boards=(["Archmage Antonidas", "Spider Tank"],
                                                                              []))
     play(state, "Time Rewinder", own(1))
-    assert hand(state, 0) == ["Frostbolt"] * 9 + ["Fireball"]
+    assert hand_names(state, 0) == ["Frostbolt"] * 9 + ["Fireball"]
     assert board(state, 0) == [("Archmage Antonidas", 5, 7)]
 
 
@@ -1126,7 +1077,7 @@ def test_dr_boom_summons_a_boom_bot_on_each_side():
     assert state.current_player == 0 and mana(state, 0) == 0
     assert board(state, 0) == [("Mana Wyrm", 1, 3), ("Boom Bot", 1, 1), ("Dr. Boom", 7, 7), ("Boom Bot", 1, 1)]
     assert minion(state, 0, 1)["card"] == BOOM_BOT
-    assert attacks(state) == {attack(0, HERO)}
+    assert attacks(state) == {attack_at(0, HERO)}
 
 
 def test_dr_boom_on_a_board_of_six_has_no_room_for_bots():
@@ -1322,7 +1273,7 @@ def test_time_rewinder_returns_the_printed_card_as_a_known_card():
     state = build(hands=(["Time Rewinder"], []), boards=([{"card": "Spider Tank", "attack": 5, "health": 2}], []))
     play(state, "Time Rewinder", own(0))
     assert board(state, 0) == []
-    assert hand(state, 0) == ["Spider Tank"] and list(state.hand_origin(0)) == [ORIGIN_KNOWN]
+    assert hand_names(state, 0) == ["Spider Tank"] and list(state.hand_origin(0)) == [ORIGIN_KNOWN]
     assert list(state.hand_costs(0)) == [3]
     play(state, "Spider Tank")
     assert board(state, 0) == [("Spider Tank", 3, 4)] and mana(state, 0) == 6
@@ -1336,10 +1287,10 @@ def test_rusty_horn_gives_taunt():
         P0  hero 30   [Spider Tank 3/4]   hand: Rusty Horn
     """
     state = build(hands=(["Rusty Horn"], []), boards=(["Spider Tank"], ["Spider Tank", "Mana Wyrm"]))
-    assert attacks(state) == {attack(0, HERO), attack(0, 0), attack(0, 1)}
+    assert attacks(state) == {attack_at(0, HERO), attack_at(0, 0), attack_at(0, 1)}
     play(state, "Rusty Horn", enemy(1))
     assert minion(state, 1, 1)["taunt"]
-    assert attacks(state) == {attack(0, 1)}
+    assert attacks(state) == {attack_at(0, 1)}
 
 
 def test_finicky_cloakfield_gives_stealth_until_our_next_turn():
@@ -1353,7 +1304,7 @@ def test_finicky_cloakfield_gives_stealth_until_our_next_turn():
     play(state, "Finicky Cloakfield", own(0))
     assert minion(state, 0, 0)["stealth"]
     end_turn(state)
-    assert attacks(state) == {attack(0, HERO)}
+    assert attacks(state) == {attack_at(0, HERO)}
     state.apply(PLAY + slot(state, "Frostbolt"))
     assert targets(state) == {OWN_HERO, own(0), ENEMY_HERO}
     state.apply(target(ENEMY_HERO))
@@ -1410,7 +1361,7 @@ def test_whirling_blades_gives_plus_one_attack_permanently():
     end_turn(state)
     end_turn(state)
     assert board(state, 0) == [("Spider Tank", 4, 4)]
-    state.apply(attack(0, HERO))
+    state.apply(attack_at(0, HERO))
     assert hp(state, 1) == 26
 
 
