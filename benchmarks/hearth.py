@@ -11,8 +11,12 @@ Hunter: ``new_state(seed=3)`` played randomly to turn 10 with ``default_rng(3)``
   turns, then the evaluation scaled to (0, 1)), iterations per second of whole decisions of
   ``--iterations`` iterations (tree set-up and determinization included);
 - ``duct_cnb_d5``: the same with chance-node bucketing (001 §2.6, Table 3.2 buckets);
+- ``duct_prune_d5``: the same with heuristic pruning (001 §2.5), the configuration of RESULTS.md;
 - ``lords_of_war_playout``: the compiled Lords of War playout, a yardstick of this machine's speed in the
   same run (``benchmarks/playout.py`` compares it with OpenSpiel).
+
+Rollouts use the game's default policy (``rollout="sensible"``: uniform over the pruned moves, never
+ending a turn while another move is legal; README decision 13).
 
 Target (the issue): DUCT with d = 5 at >= 3.3k iterations/s on one core, the thesis's C# figure
 (001 §4.10: 10,000 iterations in about 3 s on an i7 laptop, Silverfish evaluation at the leaves).
@@ -35,6 +39,7 @@ SEED, TURN = 3, 10
 COMPARISONS = [
     Comparison("duct_d5", None, 3300.0, "DUCT d=5 iterations/s (thesis C#: 3.3k)"),
     Comparison("duct_cnb_d5", None, 3300.0, "DUCT+CNB d=5 iterations/s"),
+    Comparison("duct_prune_d5", None, 3300.0, "DUCT+pruning d=5 iterations/s"),
     Comparison("playout", "lords_of_war_playout", None, "hearth playout steps/s vs Lords of War's"),
     Comparison("playout", "python_loop", None, "compiled playout vs the Python protocol loop"),
 ]
@@ -74,12 +79,14 @@ def main() -> None:
     positions = [position(d) for d in DECKS]
     low = cardboard.new_state("lords_of_war", seed=1)
     agents = {"duct_d5": duct(iterations=args.iterations, depth=5),
-              "duct_cnb_d5": duct(iterations=args.iterations, depth=5, cnb=True)}
+              "duct_cnb_d5": duct(iterations=args.iterations, depth=5, cnb=True),
+              "duct_prune_d5": duct(iterations=args.iterations, depth=5, prune=True)}
     rows = {
         "playout": lambda i: positions[i % 3].clone().random_playout(rng),
         "python_loop": lambda i: python_loop(positions[i % 3].clone(), rng),
         "duct_d5": lambda i: agents["duct_d5"].searcher.search(positions[i % 3], rng).iterations,
         "duct_cnb_d5": lambda i: agents["duct_cnb_d5"].searcher.search(positions[i % 3], rng).iterations,
+        "duct_prune_d5": lambda i: agents["duct_prune_d5"].searcher.search(positions[i % 3], rng).iterations,
         "lords_of_war_playout": lambda i: low.clone().random_playout(rng),
     }
     for work in rows.values():  # warm-up: compile and fill caches

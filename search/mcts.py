@@ -241,6 +241,14 @@ class TreeSearch:
         while (player := state.current_player) != TERMINAL:
             if node is None:
                 node = parent.child[link] = Node(player, table)
+            elif node.player != player:
+                # one tree serves every world, and the same edge can lead to another kind of node in another
+                # world (a random event with one outcome here, several there; another player to move): one
+                # child per kind, so no statistics are mixed and no reward is credited to the wrong player
+                kind = (link, player)
+                node = parent.child.get(kind)
+                if node is None:
+                    node = parent.child[kind] = Node(player, table)
             if player == CHANCE:
                 if cfg.bucketing is None:
                     link = int(cfg.chance_sampler(state, rng))

@@ -70,7 +70,8 @@ class Node:
     ``stat[:, e]`` of edge ``e``: visits, total reward of ``player``, availability (iterations in which
     it was legal) and the last iteration that counted it available; ``edge_key[e]`` its key id;
     ``slot[key id]`` its edge + 1 (0: none yet, so a fresh node is one calloc). ``child`` maps an edge
-    (chance nodes: an outcome) to the node below; ``presampled`` holds a chance node's CNB successors.
+    (chance nodes: an outcome) to the node below, or ``(edge, player)`` to a node of another kind that the
+    same edge leads to in another world; ``presampled`` holds a chance node's CNB successors.
     """
 
     __slots__ = ("player", "table", "slot", "edge_key", "stat", "size", "child", "presampled")
@@ -82,7 +83,7 @@ class Node:
         self.edge_key = np.empty(capacity, dtype=np.int64)
         self.stat = np.zeros((4, capacity))
         self.size = np.zeros(1, dtype=np.int64)  # edges in use (an array: the compiled step updates it)
-        self.child: dict[int, Node] = {}
+        self.child: dict[int | tuple[int, int], Node] = {}  # (edge, player): another kind of node, see mcts
         self.presampled: dict[Hashable, list[int]] | None = {} if player == CHANCE else None  # CNB: bucket -> successors
 
     def reserve(self, n_new: int) -> None:

@@ -454,10 +454,19 @@ class HearthState:
         if kind in (L.OP_DRAW, L.OP_SPARE_PART, L.OP_COMPANION):
             return f"{'draw' if kind == L.OP_DRAW else 'get'} {self.game.names[a]}"
         if kind == L.OP_RANDOM_DAMAGE:
-            return f"{op[2]} damage to {self._char_name(0, a if a < 8 else a)}"
+            return f"{op[2]} damage to {self._char_name(op[1], self._ego(op[1], a))}"
         if kind == L.OP_BOOM_BOT:
-            return f"Boom Bot: {a % 4 + 1} damage to {self._char_name(0, a // 4)}"
-        return f"random pick {a}"
+            return f"Boom Bot: {a % 4 + 1} damage to {self._char_name(op[1], self._ego(op[1], a // 4))}"
+        if kind == L.OP_VOIDCALLER:
+            return f"Voidcaller: {self.game.names[self.s[L.player_base(op[1]) + L.P_HAND + a]]} from hand"
+        if kind == L.OP_GLAIVEZOOKA:
+            return f"Glaivezooka: +1 Attack to {self._char_name(op[1], 1 + a)}"
+        return f"Sylvanas takes {self._char_name(op[1], 9 + a)}"
+
+    @staticmethod
+    def _ego(p: int, c: int) -> int:
+        """Absolute character id c as a target index in player p's frame."""
+        return c % 8 + (0 if c // 8 == p else 8)
 
     def __repr__(self) -> str:
         return (f"HearthState(turn={self.turn}, player={int(self.s[L.G_PLAYER])}, phase={self.phase!r}, "

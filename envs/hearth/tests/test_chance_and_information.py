@@ -101,3 +101,26 @@ def test_determinize_never_changes_what_the_observer_saw_over_whole_games():
                 [state.action_key(a) for a in state.legal_actions()]
             legal = state.legal_actions()
             state.apply(int(legal[rng.integers(len(legal))]))
+
+
+def _kinds(node, seen=None) -> set:
+    """Every child key of the tree below ``node``."""
+    seen = set() if seen is None else seen
+    for key, child in node.child.items():
+        seen.add(type(key).__name__)
+        _kinds(child, seen)
+    return seen
+
+
+@pytest.mark.parametrize("cnb", [False, True])
+def test_an_edge_leading_to_a_chance_node_in_one_world_and_a_decision_in_another(cnb):
+    # The opponent's dying Voidcaller puts a random Demon from their HIDDEN hand into play: with two Demons
+    # in hand it is a chance node, with one it resolves at once. Worlds differ, the tree is shared.
+    #  enemy: Voidcaller 3/1, hand: 3 hidden cards (deck: Demons and others)
+    #  own:   hand: Fireball
+    state = build_position(decks=("handlock", "handlock"), hands=(["Fireball"], ["Mal'Ganis", "Voidcaller",
+                           "Lord Jaraxxus"]), boards=([], [{"card": "Voidcaller", "health": 1}]),
+                           deck_cards=(["Hellfire"] * 3, ["Mountain Giant", "Hellfire", "Darkbomb", "Twilight Drake"]))
+    config = SearchConfig(iterations=400, depth=1, bucketing=cardboard.search.agents.GAME_CNB if cnb else None)
+    result = TreeSearch(config, "duct", num_worlds=10).search(state, np.random.default_rng(3))
+    assert "tuple" in _kinds(result.root), "no world met the other kind of node: the position tests nothing"
