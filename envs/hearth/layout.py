@@ -132,7 +132,7 @@ P_DECK = P_HAND_ORIGIN + HAND_LIMIT  # NUM_CARDS counts: copies left in the deck
 P_ASIDE = P_DECK + NUM_CARDS  # 4 card ids set aside by the mulligan until the replacements are drawn
 P_MINIONS = P_ASIDE + 4  # BOARD_LIMIT x MF
 PLAYER_LEN = P_MINIONS + BOARD_LIMIT * MF
-HERO_NORMAL, HERO_JARAXXUS = 0, 1
+HERO_JARAXXUS = 1  # P_HERO: 0 the deck's class hero, 1 Lord Jaraxxus
 # where a hand card came from, which decides what the opponent knows of it
 ORIGIN_DECK = 0  # drawn from the deck: hidden, resampled by determinize
 ORIGIN_KNOWN = 1  # known to both players (The Coin, Antonidas's Fireball, a minion returned to hand)
@@ -157,8 +157,7 @@ OP_RETURN_ASIDE = 9  # mulligan: shuffle the set-aside cards back into player's 
 OP_END_MULLIGAN = 10  # mulligan done for player: next player's mulligan, or the game starts
 OP_START_TURN = 11  # player's turn begins (mana, refresh), then its draw
 OP_DEATHRATTLE = 12  # a = the dead minion's card id, b = uid of its surviving left neighbour (-1: none)
-RANDOM_OPS = (OP_DRAW, OP_RANDOM_DAMAGE, OP_BOOM_BOT, OP_SPARE_PART, OP_COMPANION, OP_VOIDCALLER, OP_SYLVANAS,
-              OP_GLAIVEZOOKA)
+LAST_RANDOM_OP = OP_GLAIVEZOOKA  # ops 1..LAST_RANDOM_OP are random, the rest deterministic
 
 # ---- actions ---------------------------------------------------------------------------------------
 PLAY = 0

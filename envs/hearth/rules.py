@@ -19,13 +19,13 @@ import numpy as np
 from numba import njit
 
 from .layout import (
-    ABUSIVE_SERGEANT, ANCIENT_WATCHER, ANIMAL_COMPANION, ANTIQUE_HEALBOT, ARCANE_GOLEM, ARCANE_INTELLECT,
+    ABUSIVE_SERGEANT, ADJACENCY_MINIONS, ANCIENT_WATCHER, ANIMAL_COMPANION, ANTIQUE_HEALBOT, ARCANE_GOLEM, ARCANE_INTELLECT,
     ARCHMAGE_ANTONIDAS, ARMOR_PLATING, ATTACK, BIG_GAME_HUNTER, BLOOD_FURY, BOARD_LIMIT, BOOM_BOT, CLOCKWORK_GNOME,
     COGMASTER, DAMAGED_GOLEM, DARKBOMB, DEFENDER_OF_ARGUS, DR_BOOM, EAGLEHORN_BOW, EMERGENCY_COOLANT,
     EMPEROR_THAURISSAN, END_TURN, EXPLOSIVE_TRAP, F_ATK, F_COST, F_HP, F_KEYWORDS, F_RACE, F_TARGET, F_TYPE,
     FINICKY_CLOAKFIELD, FIREBALL, FIREBLAST, FL_CHARGE, FL_DESTROYED, FL_DIVINE_SHIELD, FL_EXHAUSTED, FL_FROZEN,
     FL_SILENCED, FL_STEALTH, FL_STEALTH_TEMP, FL_TAUNT, FLAMESTRIKE, FROSTBOLT, G_NEXT_UID,
-    G_PENDING_CARD, G_PENDING_KIND, G_PENDING_POS, G_PHASE, G_PLAYER, G_SP, G_TURN, G_WINNER, GLAIVEZOOKA,
+    G_PENDING_CARD, G_PENDING_KIND, LAST_RANDOM_OP, G_PENDING_POS, G_PHASE, G_PLAYER, G_SP, G_TURN, G_WINNER, GLAIVEZOOKA,
     GLOBAL_LEN, GOBLIN_BLASTMAGE, HAND_LIMIT, HARVEST_GOLEM, HAUNTED_CREEPER, HELLFIRE, HERO_JARAXXUS,
     HERO_POWER, HERO_POWER_COST, HOUND, INFERNAL, INFERNO, IRONBEAK_OWL, JARAXXUS_HEALTH, KILL_COMMAND,
     KNIFE_JUGGLER, LEEROY_JENKINS, LEOKK, LEPER_GNOME, LIFE_TAP, LOATHEB, LORD_JARAXXUS, M_ATK, M_ATK_AURA,
@@ -39,7 +39,7 @@ from .layout import (
     P_WEAPON_ATK, P_WEAPON_DUR, PH_MAIN, PH_MULLIGAN, PH_OVER, PH_POSITION, PH_TARGET, PK_BATTLECRY, PK_MINION,
     PK_POWER, PK_SPELL, PLAY, PLAYER_LEN, POSITION, QUICK_SHOT, RACE_BEAST, RACE_DEMON, RACE_MECH,
     REVERSING_SWITCH, RUSTY_HORN, SHADOWFLAME, SIPHON_SOUL, SLIME, SLUDGE_BELCHER, SNOWCHUGGER, SOUTHSEA_DECKHAND,
-    SPARE_PARTS, SPECTRAL_SPIDER, STACK, STACK_LEN, STEADY_SHOT, SUNFURY_PROTECTOR, SYLVANAS_WINDRUNNER, TARGET,
+    SPARE_PARTS, SPECTRAL_SPIDER, STACK, STACK_LEN, STEADY_SHOT, SYLVANAS_WINDRUNNER, TARGET,
     TGT_ATTACK7, TGT_CHARACTER, TGT_FRIENDLY_MINION, TGT_MINION, TGT_NONE, THE_COIN, TIME_REWINDER,
     TINKERTOWN_TECHNICIAN, TWILIGHT_DRAKE, TYPE_MINION, TYPE_SPELL, TYPE_WEAPON, UNLEASH_THE_HOUNDS, VOIDCALLER,
     WHELP, WHIRLING_BLADES, HUFFER, MISHA,
@@ -506,7 +506,7 @@ def play_spell(s, cards, p, card, t):
         if s[b + P_NHAND] == 0:
             push(s, OP_DRAW, p, 0, 0)
     elif card == KILL_COMMAND:
-        damage(s, c, 5 if has_race_any(s, cards, p, RACE_BEAST) else 3)
+        damage(s, c, 5 if has_race(s, cards, p, RACE_BEAST, -1) else 3)
     elif card == ARCANE_INTELLECT:
         push(s, OP_DRAW, p, 0, 0)
         push(s, OP_DRAW, p, 0, 0)
@@ -562,11 +562,6 @@ def play_spell(s, cards, p, card, t):
 
 
 @njit(cache=True, nogil=True)
-def has_race_any(s, cards, p, race):
-    return has_race(s, cards, p, race, -1)
-
-
-@njit(cache=True, nogil=True)
 def battlecry(s, cards, p, uid, t):
     """The battlecry of p's minion ``uid`` (t: its target index in p's frame, -1 for none)."""
     pos = find_uid(s, p, uid)
@@ -598,7 +593,7 @@ def battlecry(s, cards, p, uid, t):
     elif card == LEEROY_JENKINS:
         summon_token(s, cards, e, WHELP, BOARD_LIMIT)
         summon_token(s, cards, e, WHELP, BOARD_LIMIT)
-    elif card == SUNFURY_PROTECTOR or card == DEFENDER_OF_ARGUS:
+    elif card in ADJACENCY_MINIONS:
         for q in (pos - 1, pos + 1):
             if 0 <= q < s[pb(p) + P_NMIN]:
                 n = mb(p, q)
@@ -841,7 +836,7 @@ def settle(s, cards, ids, weights):
                 s[G_SP] -= 1
                 s[pb(p) + P_FATIGUE] += 1
                 damage(s, p * 8, s[pb(p) + P_FATIGUE])
-            elif op <= OP_GLAIVEZOOKA:
+            elif op <= LAST_RANDOM_OP:
                 n = outcomes(s, cards, ids, weights)
                 if n > 1:
                     update_auras(s, cards)
@@ -902,12 +897,6 @@ def power_usable(s, cards, p):
 
 
 @njit(cache=True, nogil=True)
-def pending_requirement(s, cards):
-    """The target requirement of the card, battlecry or hero power waiting in the target phase."""
-    return cards[s[G_PENDING_CARD], F_TARGET]
-
-
-@njit(cache=True, nogil=True)
 def legal_actions(s, cards, out):
     """Legal action ids, increasing, into ``out``; returns how many (0 at terminal and chance nodes)."""
     phase = s[G_PHASE]
@@ -922,7 +911,7 @@ def legal_actions(s, cards, out):
             n += 1
     elif phase == PH_TARGET:
         skip = s[G_PENDING_POS] if s[G_PENDING_KIND] == PK_BATTLECRY else -1
-        req = pending_requirement(s, cards)
+        req = cards[s[G_PENDING_CARD], F_TARGET]  # of the card, battlecry or hero power waiting
         for t in range(16):
             if valid_target(s, cards, p, req, t, skip):
                 out[n] = TARGET + t
@@ -980,7 +969,7 @@ def play_card(s, cards, p, slot):
             s[b + P_POWER] = INFERNO
             s[b + P_POWER_USED] = 0
             equip(s, cards, p, BLOOD_FURY)
-        elif (card == SUNFURY_PROTECTOR or card == DEFENDER_OF_ARGUS) and s[b + P_NMIN] > 0:
+        elif card in ADJACENCY_MINIONS and s[b + P_NMIN] > 0:
             s[G_PHASE] = PH_POSITION
             s[G_PENDING_CARD] = card
             s[G_PENDING_KIND] = PK_MINION
