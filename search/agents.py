@@ -6,8 +6,8 @@ Agent specs (``cardboard.make_agent``), every parameter optional:
 - ``uct:iterations=1000,c=0.7,depth=0,seconds=0,reuse=0,cnb=0,prune=0`` UCT on the true state (perfect
   information / open mode)
 - ``ismcts:iterations=1000,c=0.7,depth=0,seconds=0,reuse=0,cnb=0,prune=0,accuracy=-1`` single-observer ISMCTS
-- ``duct:worlds=10,iterations=1000,c=0.7,depth=0,seconds=0,reuse=0,cnb=0,prune=0,accuracy=-1`` determinized
-  UCT (paper 001 Algorithm 3)
+- ``duct:worlds=10,iterations=1000,c=0.7,depth=0,seconds=0,reuse=0,cnb=0,prune=0,accuracy=-1,turn=0,policy=one``
+  determinized UCT (paper 001 Algorithm 3)
 - ``pimc:worlds=10,iterations=1000,c=0.7,depth=0`` one UCT tree per determinization, votes added up
 
 ``iterations=0`` means no iteration limit (then ``seconds`` must be set); ``seconds=0`` no time limit;
@@ -20,7 +20,9 @@ draws by mana cost, 001 Table 3.2). ``prune=1`` steps the tree over the game's `
 (heuristic pruning; hearth: Silverfish's rules of 001 §2.5). A game without the hooks an option needs is
 refused with ``InvalidParameterError`` at the first decision. ``accuracy=a`` (a in [0, 1]; -1 = off) draws
 the worlds with 001 §3.6.1's inference-accuracy knob from the true state (a research tool: it reads the
-truth), for games whose ``determinize`` takes ``accuracy``.
+truth), for games whose ``determinize`` takes ``accuracy``. ``turn=T`` (duct; 0 = off) gives each of the agent's
+turns T iterations, spent with 001 §3.3's ``policy``: ``one`` (one-search) or ``multiple`` (multiple-search)
+(``turn_budget``); ``iterations`` and ``seconds`` are then unused.
 
 Other agents built on the forward model live in ``cardboard.policies`` (``lookahead``, and the
 hearth-only ``greedy_h``).
@@ -35,6 +37,7 @@ from ..envs.errors import InvalidParameterError
 from ..envs.protocol import GameState
 from .chance import ChanceBucketing
 from .mcts import PIMC, FlatMonteCarlo, InferenceAccuracy, SearchConfig, SearchResult, TreeSearch, uniform_determinizer
+from .turn_budget import POLICIES, TurnBudget
 
 
 def _game_bucket(state: GameState, outcome: int) -> Hashable:
@@ -76,7 +79,8 @@ class SearchAgent:
     ``SearchResult`` (None after a forced move, which is played without searching). ``needs``: the game
     hooks its options use (``HOOKS``), checked at every decision."""
 
-    def __init__(self, searcher: TreeSearch | PIMC | FlatMonteCarlo, name: str, needs: tuple[str, ...] = ()):
+    def __init__(self, searcher: TreeSearch | TurnBudget | PIMC | FlatMonteCarlo, name: str,
+                 needs: tuple[str, ...] = ()):
         self.searcher = searcher
         self.name = name
         self.needs = needs
@@ -93,10 +97,13 @@ class SearchAgent:
 
 
 def _tree_agent(worlds: str, num_worlds: int, iterations: int, c: float, depth: int, seconds: float, reuse: bool,
-                cnb: bool, prune: bool, accuracy: float) -> SearchAgent:
+                cnb: bool, prune: bool, accuracy: float, turn: int = 0, policy: str = "one") -> SearchAgent:
     config = search_config(iterations, seconds, c, depth, cnb, prune, accuracy)
     needs = tuple(option for option, on in (("cnb", cnb), ("prune", prune)) if on)
-    return SearchAgent(TreeSearch(config, worlds, num_worlds, reuse), worlds, needs)
+    if policy not in POLICIES:
+        raise InvalidParameterError(f"policy must be one of {POLICIES}, got {policy!r}")
+    engine = TreeSearch(config, worlds, num_worlds, reuse)
+    return SearchAgent(TurnBudget(engine, turn, policy) if turn else engine, worlds, needs)
 
 
 def flat_mc(iterations: int = 1000, depth: int = 0) -> SearchAgent:
@@ -114,8 +121,9 @@ def ismcts(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: floa
 
 
 def duct(worlds: int = 10, iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0,
-         reuse: bool = False, cnb: bool = False, prune: bool = False, accuracy: float = -1.0) -> SearchAgent:
-    return _tree_agent("duct", worlds, iterations, c, depth, seconds, reuse, cnb, prune, accuracy)
+         reuse: bool = False, cnb: bool = False, prune: bool = False, accuracy: float = -1.0, turn: int = 0,
+         policy: str = "one") -> SearchAgent:
+    return _tree_agent("duct", worlds, iterations, c, depth, seconds, reuse, cnb, prune, accuracy, turn, policy)
 
 
 def pimc(worlds: int = 10, iterations: int = 1000, c: float = 0.7, depth: int = 0) -> SearchAgent:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..envs.errors import InvalidParameterError
-from ..envs.protocol import GameState
+from ..envs.protocol import GameState, sample_chance
 
 Bucket = Callable[[GameState, int], Hashable]
 
@@ -44,24 +44,23 @@ class ChanceBucketing:
         """The outcome to follow at a tree chance node whose pre-samples (bucket -> outcomes) are ``presampled``.
 
         One outcome is drawn by probability: its bucket is the bucket picked (by the bucket's probability),
-        and it is also the fallback draw from that bucket when no pre-sample is offered here."""
+        and it is also the fallback draw from that bucket when no pre-sample is offered here. Only a bucket's
+        first visit looks at every outcome's bucket (to pre-sample it), so a visit costs one bucket call."""
+        drawn = int(sample_chance(state, rng))
+        key = self.bucket(state, drawn)
         outcomes = state.chance_outcomes()
-        ids = [int(o) for o, _ in outcomes]
-        cumulative = np.cumsum([p for _, p in outcomes])
-        drawn = min(int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right")), len(ids) - 1)
-        keys = [self.bucket(state, o) for o in ids]
-        key = keys[drawn]
         kept = presampled.get(key)
         if kept is None:
-            members = [i for i, k in enumerate(keys) if k == key]
-            p = np.array([outcomes[i][1] for i in members])
+            members = [(o, p) for o, p in outcomes if self.bucket(state, o) == key]
+            p = np.array([q for _, q in members])
             n = self.samples if isinstance(self.samples, int) else int(self.samples(state))
             if n < 1:
                 raise InvalidParameterError(f"CNB needs at least 1 pre-sample per bucket, got {n}")
             take = min(n, int(np.count_nonzero(p)))
-            kept = presampled[key] = [ids[members[i]] for i in rng.choice(len(members), size=take, replace=False,
-                                                                          p=p / p.sum())]
+            kept = presampled[key] = [int(members[i][0]) for i in rng.choice(len(members), size=take, replace=False,
+                                                                             p=p / p.sum())]
+        ids = {int(o) for o, _ in outcomes}
         offered = [o for o in kept if o in ids]
         if offered:
             return offered[int(rng.integers(len(offered)))] if len(offered) > 1 else offered[0]
-        return ids[drawn]
+        return drawn

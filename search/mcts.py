@@ -181,17 +181,20 @@ class TreeSearch:
         self._kept: tuple[Node, int, np.ndarray] | None = None  # subtree, turn, observation it belongs to
         self._stamp = 0.0  # iterations run by this engine: availability stamps stay unique across kept trees
 
-    def search(self, state: GameState, rng: np.random.Generator) -> SearchResult:
+    def search(self, state: GameState, rng: np.random.Generator, iterations: int | None = None,
+               root: Node | None = None) -> SearchResult:
+        """Search from ``state`` for its player. ``iterations`` replaces the configured budget for this call
+        (0: decide from the tree as it is); ``root`` continues that tree instead of the kept one or a new one."""
         me = state.current_player
         if me < 0:
             raise InvalidParameterError(f"search needs a decision node, current_player is {me}")
         start = time.perf_counter()
-        root = self._kept_root(state, me) or Node(me, KeyTable(state.info.num_action_keys))
+        root = root or self.take_kept(state) or Node(me, KeyTable(state.info.num_action_keys))
         worlds = range(self.num_worlds) if self.worlds == "duct" else ()
-        fixed = [self.config.determinizer(state, me, rng) for _ in worlds]
+        fixed = [self.config.determinizer(state, me, rng) for _ in worlds] if iterations != 0 else []
         uniforms = Uniforms(rng)
         done = 0
-        while not budget_spent(self.config, done, start):
+        while (done < iterations) if iterations is not None else not budget_spent(self.config, done, start):
             if self.worlds == "uct":
                 world = state.clone()
             elif self.worlds == "ismcts":
@@ -206,23 +209,25 @@ class TreeSearch:
             self._keep(root, state, result.action)
         return result
 
-    def _kept_root(self, state: GameState, me: int) -> Node | None:
-        """The kept subtree if ``state`` is where the last chosen action led (same turn, same observation)."""
+    def take_kept(self, state: GameState) -> Node | None:
+        """The kept subtree if ``state`` is where the last chosen action led (same turn, same observation),
+        handed over once (None otherwise, and the kept subtree is dropped)."""
         if self._kept is None:
             return None
         node, turn, seen = self._kept
         self._kept = None
+        me = state.current_player
         same = node.player == me and state.turn == turn and np.array_equal(state.observation(me), seen)
         return node if same else None
 
     def _keep(self, root: Node, state: GameState, action: int) -> None:
-        edge = root.edge(state.action_key(action))
-        child = root.child.get(edge) if edge >= 0 else None
-        if child is None or child.player != root.player:
-            return  # a chance node, the opponent, or never expanded: nothing worth keeping
         after = state.clone()
         after.apply(action)
-        if after.current_player == root.player and after.turn == state.turn:
+        if after.current_player != root.player or after.turn != state.turn:
+            return  # a chance event or the opponent next: nothing worth keeping
+        edge = root.edge(state.action_key(action))
+        child = root.child_for(edge, root.player) if edge >= 0 else None
+        if child is not None:
             self._kept = (child, after.turn, after.observation(root.player))
 
     def _result(self, root: Node, state: GameState, rng: np.random.Generator, done: int, seconds: float) -> SearchResult:

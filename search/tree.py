@@ -96,6 +96,11 @@ class Node:
             self.edge_key = np.concatenate([self.edge_key, np.empty(cap - self.edge_key.shape[0], np.int64)])
             self.stat = np.concatenate([self.stat, np.zeros((4, cap - self.stat.shape[1]))], axis=1)
 
+    def child_for(self, edge: int, player: int) -> "Node | None":
+        """The node below ``edge`` where ``player`` is to move (the edge may lead elsewhere in other worlds)."""
+        node = self.child.get(edge)
+        return node if node is None or node.player == player else self.child.get((edge, player))
+
     def edge(self, key: Hashable) -> int:
         """The edge of a soft key, or -1 when the search never met it here."""
         i = self.table.id(key)

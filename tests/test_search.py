@@ -6,7 +6,7 @@ import pytest
 
 import cardboard
 from cardboard.envs.errors import InvalidParameterError, UnknownNameError
-from cardboard.envs.protocol import GameInfo
+from cardboard.envs.protocol import CHANCE, GameInfo
 from cardboard.search.mcts import PIMC, FlatMonteCarlo, SearchConfig, TreeSearch
 
 from .games import dice_race, hidden_cards, nim, tictactoe
@@ -314,3 +314,16 @@ def test_without_reuse_or_elsewhere_every_search_starts_afresh():
     _next_decision_in_the_same_turn(reusing)
     other = cardboard.new_state("lords_of_war", seed=99)  # not where the kept action led
     assert int(reusing.search(other, rng).root.stat[0].sum()) == 200
+
+
+def test_the_child_for_a_player_is_found_under_either_key():
+    """An edge can lead to a chance node in one world and a decision in another (one child per kind): reuse and
+    the one-search path look up the node where the given player moves."""
+    from cardboard.search.tree import KeyTable, Node
+
+    table = KeyTable(8)
+    node, chance, mine = Node(0, table), Node(CHANCE, table), Node(0, table)
+    node.child[3] = chance
+    node.child[(3, 0)] = mine
+    assert node.child_for(3, 0) is mine and node.child_for(3, CHANCE) is chance
+    assert node.child_for(3, 1) is None and node.child_for(4, 0) is None
