@@ -36,7 +36,8 @@ from cardboard.evaluation.match import play_match_specs, summarize, wilson_inter
 from cardboard.evaluation.tournament import round_robin
 
 
-def _game_options(pairs: Sequence[str]) -> dict[str, object]:
+def game_options(pairs: Sequence[str]) -> dict[str, object]:
+    """Game options from ``--option KEY=VALUE`` pairs (a comma makes the value a list)."""
     options: dict[str, object] = {}
     for pair in pairs:
         key, eq, value = pair.partition("=")
@@ -59,7 +60,7 @@ def _progress_columns() -> tuple:
 
 
 def cmd_play(args: argparse.Namespace, console: Console) -> int:
-    options = _game_options(args.option)
+    options = game_options(args.option)
     game = registry.make_game(args.game, **options)
     agents = _two_agents(args.agents, game)
     wins = [0, 0, 0]
@@ -90,7 +91,7 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
-    options = _game_options(args.option)
+    options = game_options(args.option)
     game = registry.make_game(args.game, **options)
     specs = registry.split_agent_specs(",".join(args.agents))
     for spec in specs:
@@ -126,7 +127,7 @@ def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_show(args: argparse.Namespace, console: Console) -> int:
-    game = registry.make_game(args.game, **_game_options(args.option))
+    game = registry.make_game(args.game, **game_options(args.option))
     agents = _two_agents(args.agents, game)
     rng = np.random.default_rng(args.seed)
     state = game.new_state(rng)
