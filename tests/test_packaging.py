@@ -34,7 +34,8 @@ COPY_IGNORE = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-in
                                      ".pytest_cache", ".hypothesis", "runs", "tests")
 
 
-def _run(cmd: list[str], timeout: float = 120, **kw) -> subprocess.CompletedProcess:
+def _run(cmd: list[str], timeout: float = 600, **kw) -> subprocess.CompletedProcess:
+    # a hang guard, not a speed check: a fresh install compiles every numba kernel (over 2 minutes on a busy 2-core machine)
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **kw)
     assert proc.returncode == 0, f"{' '.join(map(str, cmd))} failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
     return proc
