@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import registry
 from ..cli import game_options
+from ..envs.errors import InvalidParameterError
 from ..envs.protocol import CHANCE, Game, GameState, sample_chance
 from ..search.agents import SearchAgent
 from ..search.tree import VISITS, Node
@@ -63,7 +64,7 @@ def chance_profile(game: Game, spec: str, positions: Sequence[GameState], seed: 
     visits and successors of the ``hottest`` most visited, and tree chance steps per iteration."""
     agent = registry.make_agent(spec, game)
     if not isinstance(agent, SearchAgent):
-        raise TypeError(f"{spec!r} is not a tree-search agent")
+        raise InvalidParameterError(f"tree_shape needs a tree-search agent, got {spec!r}")
     nodes, successors, steps, hot_visits, hot_successors = [], [], [], [], []
     for i, state in enumerate(positions):
         agent.act(state, np.random.default_rng([seed, i]))

@@ -37,7 +37,7 @@ from ..envs.errors import InvalidParameterError
 from ..envs.protocol import GameState
 from .chance import ChanceBucketing
 from .mcts import PIMC, FlatMonteCarlo, InferenceAccuracy, SearchConfig, SearchResult, TreeSearch, uniform_determinizer
-from .turn_budget import POLICIES, TurnBudget
+from .turn_budget import TurnBudget, check_policy
 
 
 def _game_bucket(state: GameState, outcome: int) -> Hashable:
@@ -100,8 +100,7 @@ def _tree_agent(worlds: str, num_worlds: int, iterations: int, c: float, depth: 
                 cnb: bool, prune: bool, accuracy: float, turn: int = 0, policy: str = "one") -> SearchAgent:
     config = search_config(iterations, seconds, c, depth, cnb, prune, accuracy)
     needs = tuple(option for option, on in (("cnb", cnb), ("prune", prune)) if on)
-    if policy not in POLICIES:
-        raise InvalidParameterError(f"policy must be one of {POLICIES}, got {policy!r}")
+    check_policy(policy)  # also when turn=0: a misspelt option is refused, not ignored
     engine = TreeSearch(config, worlds, num_worlds, reuse)
     return SearchAgent(TurnBudget(engine, turn, policy) if turn else engine, worlds, needs)
 

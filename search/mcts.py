@@ -241,19 +241,10 @@ class TreeSearch:
         cfg = self.config
         table = root.table
         path: list[tuple[Node, int]] = []
-        node: Node | None = root
-        parent, link = root, 0
+        node, parent, link = root, None, 0
         while (player := state.current_player) != TERMINAL:
-            if node is None:
-                node = parent.child[link] = Node(player, table)
-            elif node.player != player:
-                # one tree serves every world, and the same edge can lead to another kind of node in another
-                # world (a random event with one outcome here, several there; another player to move): one
-                # child per kind, so no statistics are mixed and no reward is credited to the wrong player
-                kind = (link, player)
-                node = parent.child.get(kind)
-                if node is None:
-                    node = parent.child[kind] = Node(player, table)
+            if parent is not None:
+                node = parent.child_for(link, player, grow=True)
             if player == CHANCE:
                 if cfg.bucketing is None:
                     link = int(cfg.chance_sampler(state, rng))
@@ -273,7 +264,6 @@ class TreeSearch:
                 if fresh:
                     break  # expansion: the rollout starts below the new edge
             parent = node
-            node = node.child.get(link)
         values = rollout(state, rng, cfg)
         for node, edge in path:
             node.stat[VISITS, edge] += 1

@@ -96,10 +96,21 @@ class Node:
             self.edge_key = np.concatenate([self.edge_key, np.empty(cap - self.edge_key.shape[0], np.int64)])
             self.stat = np.concatenate([self.stat, np.zeros((4, cap - self.stat.shape[1]))], axis=1)
 
-    def child_for(self, edge: int, player: int) -> "Node | None":
-        """The node below ``edge`` where ``player`` is to move (the edge may lead elsewhere in other worlds)."""
+    def child_for(self, edge: int, player: int, grow: bool = False) -> "Node | None":
+        """The node below ``edge`` where ``player`` is to move (with ``grow``: made if missing, else None).
+
+        One tree serves every world, and the same edge can lead to another kind of node in another world (a
+        random event with one outcome here, several there; another player to move): one child per kind, the
+        first under ``edge``, the others under ``(edge, player)``, so no statistics are mixed and no reward
+        is credited to the wrong player."""
         node = self.child.get(edge)
-        return node if node is None or node.player == player else self.child.get((edge, player))
+        if node is not None and node.player == player:
+            return node
+        key = edge if node is None else (edge, player)
+        found = self.child.get(key)
+        if found is None and grow:
+            found = self.child[key] = Node(player, self.table)
+        return found
 
     def edge(self, key: Hashable) -> int:
         """The edge of a soft key, or -1 when the search never met it here."""

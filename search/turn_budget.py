@@ -50,12 +50,17 @@ PSI = 75  # visits below which an edge of the one-search path is "rare" and sear
 POLICIES = ("one", "multiple")
 
 
+def check_policy(policy: str) -> None:
+    """Raise ``InvalidParameterError`` unless ``policy`` names one of 001 §3.3's time policies."""
+    if policy not in POLICIES:
+        raise InvalidParameterError(f"turn policy must be one of {POLICIES}, got {policy!r}")
+
+
 class TurnBudget:
     """A searcher that spends ``turn_iterations`` per turn of its player with 001's one- or multiple-search policy."""
 
     def __init__(self, engine: TreeSearch, turn_iterations: int, policy: str = "one"):
-        if policy not in POLICIES:
-            raise InvalidParameterError(f"turn policy must be one of {POLICIES}, got {policy!r}")
+        check_policy(policy)
         if turn_iterations < 1:
             raise InvalidParameterError(f"a turn budget needs at least 1 iteration, got {turn_iterations}")
         engine.reuse = True  # both policies keep the subtree of the move played

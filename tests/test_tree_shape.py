@@ -1,7 +1,9 @@
 """The tree-shape measurement behind RESULTS.md's CNB reading (``evaluation.tree_shape``)."""
 import numpy as np
+import pytest
 
 import cardboard
+from cardboard.envs.errors import InvalidParameterError
 from cardboard.envs.protocol import CHANCE
 from cardboard.evaluation.tree_shape import chance_nodes, chance_profile, positions_in_play, visits
 from cardboard.search.tree import VISITS, KeyTable, Node
@@ -25,3 +27,9 @@ def test_profile_of_a_hearth_search_counts_its_draws():
     profile = chance_profile(game, "duct:iterations=200,depth=2,worlds=2", positions, seed=0)
     assert profile["chance nodes a search"] >= 1 and profile["successors a chance node"] >= 1
     assert 0 < profile["tree chance steps an iteration"] <= 10
+
+
+def test_an_agent_without_a_tree_is_refused_by_name():
+    game = cardboard.make_game("hearth", decks="face_hunter")
+    with pytest.raises(InvalidParameterError, match="greedy_h"):
+        chance_profile(game, "greedy_h", [], seed=0)
