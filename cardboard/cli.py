@@ -12,7 +12,8 @@ colon as ``key=value`` pairs, also comma-separated (``greedy:samples=4,random``)
 a token with '=' always belongs to the agent before it.
 
 ``play --results PATH`` appends each finished game to a JSONL file and resumes
-from it when it exists (same game, options, agents, games and seed, or exit 2).
+from it when it exists (same game, options, agents and seed, or exit 2); more
+``--games`` than the file was started with extends it.
 ``tournament`` plays every pair, prints Bradley–Terry ratings (as Elo, mean 0)
 and the score matrix, and writes per-pair JSONL files, ``tournament.json`` and
 ``matrix.png`` to ``--out`` (default ``runs/tournaments/GAME-seedS``); run it

@@ -20,9 +20,12 @@ Results file (JSONL)
     "decisions", "seconds"}`` (flushed at once; lines are in finishing order,
     which may differ from index order with several workers). Starting again on
     an existing file resumes: the header must match the new config, every line
-    must parse, and only the missing game indices are played. Any mismatch or
-    corrupted / truncated line raises ``ResultsFileError``; delete the bad line
-    (or the file) by hand to go on.
+    must parse, and only the missing game indices are played. A match asked for
+    with more games than its file's header extends that file (the header's
+    count is raised; game ``i``'s seed does not depend on the count, so the
+    records are those of the longer match from the start). Any other mismatch
+    or a corrupted / truncated line raises ``ResultsFileError``; delete the bad
+    line (or the file) by hand to go on.
 """
 from __future__ import annotations
 
@@ -217,6 +220,24 @@ def read_results(path: str | os.PathLike, config: MatchConfig | None = None) -> 
     return records
 
 
+def _extend_header(path: Path, config: MatchConfig) -> None:
+    """Raise the game count of ``path``'s header to ``config.games`` when that is all that differs.
+
+    Leaves every other file alone: ``read_results`` then reports what is wrong.
+    """
+    lines = path.read_text(encoding="utf-8").split("\n")
+    try:
+        header = json.loads(lines[0])["config"]
+        fewer = int(header["games"]) < config.games
+    except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+        return
+    if fewer and header | {"games": config.games} == config.to_json():
+        lines[0] = json.dumps({"config": config.to_json()})
+        staged = path.with_name(path.name + ".extending")
+        staged.write_text("\n".join(lines), encoding="utf-8")
+        os.replace(staged, path)
+
+
 _WORKER: dict[str, Any] = {}
 
 
@@ -264,6 +285,7 @@ def play_match_specs(
     if results_path is not None:
         path = Path(results_path)
         if path.exists() and path.stat().st_size > 0:
+            _extend_header(path, config)
             done = read_results(path, config)
         else:
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -83,7 +83,7 @@ def test_resume_with_workers(tmp_path):
     assert sorted(json.loads(line)["index"] for line in path.read_text().splitlines()[1:]) == [0, 1, 2]
 
 
-@pytest.mark.parametrize("change", [{"seed": 3}, {"games": 5}, {"specs": ["random", "greedy"]}])
+@pytest.mark.parametrize("change", [{"seed": 3}, {"games": 1}, {"specs": ["random", "greedy"]}])
 def test_resume_refuses_another_config(tmp_path, change):
     path = tmp_path / "m.jsonl"
     base = {"specs": ["greedy", "random"], "games": 2, "seed": 2}
@@ -91,6 +91,30 @@ def test_resume_refuses_another_config(tmp_path, change):
     kw = base | change
     with pytest.raises(ResultsFileError, match="another match config"):
         play_match_specs(GAME, kw["specs"], kw["games"], kw["seed"], results_path=path)
+
+
+def test_more_games_extend_a_results_file(tmp_path, monkeypatch):
+    path = tmp_path / "m.jsonl"
+    play_match_specs(GAME, ["greedy", "random"], 3, seed=5, results_path=path)
+    played = []
+    original = match_module._play_indexed
+    monkeypatch.setattr(match_module, "_play_indexed",
+                        lambda game, agents, i, child: played.append(i) or original(game, agents, i, child))
+    extended = play_match_specs(GAME, ["greedy", "random"], 5, seed=5, results_path=path)
+    assert played == [3, 4]
+    assert strip(extended) == strip(play_match_specs(GAME, ["greedy", "random"], 5, seed=5))
+    assert json.loads(path.read_text().splitlines()[0])["config"]["games"] == 5
+    assert sorted(read_results(path)) == list(range(5))
+    assert not list(tmp_path.glob("*.extending"))
+
+
+def test_more_games_do_not_extend_another_match(tmp_path):
+    path = tmp_path / "m.jsonl"
+    play_match_specs(GAME, ["greedy", "random"], 2, seed=5, results_path=path)
+    before = path.read_bytes()
+    with pytest.raises(ResultsFileError, match="another match config"):
+        play_match_specs(GAME, ["greedy", "random"], 4, seed=6, results_path=path)
+    assert path.read_bytes() == before
 
 
 @pytest.mark.parametrize("damage", ["truncate", "garbage", "duplicate", "no-header", "bad-index"])
@@ -206,7 +230,7 @@ def test_cli_play_results_resume(tmp_path, capsys):
     table = lambda out: [line for line in out.splitlines() if re.search(r"greedy|random", line)]
     strip_ms = lambda lines: [re.sub(r"\d+\.\d+\s*\W*$", "", line) for line in lines]
     assert strip_ms(table(first)) == strip_ms(table(again))
-    assert main([*argv[:5], "5", *argv[6:]]) == 2
+    assert main([*argv[:5], "3", *argv[6:]]) == 2  # fewer games than the file holds
     assert capsys.readouterr().out.startswith("error:")
 
 
