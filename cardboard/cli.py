@@ -6,6 +6,7 @@
     cardboard tournament lords_of_war --agents greedy random greedy:samples=4 --games 20 --seed 1 \
         [--workers 4] [--out DIR]
     cardboard show lords_of_war --seed 1 [--agents greedy,random] [--open]
+    cardboard compare a.jsonl b.jsonl [a2.jsonl b2.jsonl ...] [--range 200:400] [--confidence 0.95]
 
 Agents are separated by commas or spaces; an agent's parameters follow a
 colon as ``key=value`` pairs, also comma-separated (``greedy:samples=4,random``):
@@ -18,6 +19,10 @@ from it when it exists (same game, options, agents and seed, or exit 2); more
 and the score matrix, and writes per-pair JSONL files, ``tournament.json`` and
 ``matrix.png`` to ``--out`` (default ``runs/tournaments/GAME-seedS``); run it
 again with the same arguments to resume.
+``compare`` pairs two ``play --results`` files of two agents against the same
+opponent with the same seed (game i has the same deal in both) and prints
+agent 0's score in each and their difference game by game, with its interval;
+several pairs (e.g. one per deck) are also pooled.
 """
 from __future__ import annotations
 
@@ -33,7 +38,8 @@ from rich.table import Table
 from cardboard import registry
 from cardboard.envs.errors import CardboardError
 from cardboard.envs.protocol import CHANCE, sample_chance
-from cardboard.evaluation.match import play_match_specs, summarize, wilson_interval
+from cardboard.evaluation.match import agent_score, play_match_specs, summarize, wilson_interval
+from cardboard.evaluation.paired import compare_results, pool
 from cardboard.evaluation.tournament import round_robin
 
 
@@ -69,8 +75,7 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
         task = progress.add_task(f"{agents[0].name} vs {agents[1].name}", total=args.games, score="")
 
         def on_game(record) -> None:
-            mine, theirs = record.returns[record.seats.index(0)], record.returns[record.seats.index(1)]
-            wins[0 if mine > theirs else 2 if mine < theirs else 1] += 1
+            wins[{1.0: 0, 0.5: 1, 0.0: 2}[agent_score(record)]] += 1
             progress.update(task, advance=1, score=f"W/D/L {wins[0]}/{wins[1]}/{wins[2]}")
 
         records = play_match_specs(args.game, [a.name for a in agents], args.games, args.seed, game_options=options,
@@ -150,6 +155,42 @@ def cmd_show(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def game_range(text: str) -> tuple[int, int | None]:
+    """``--range FIRST:STOP`` as (first, stop); either side may be empty (``200:`` is game 200 on)."""
+    first, colon, stop = text.partition(":")
+    try:
+        if not colon:
+            raise ValueError
+        return int(first or 0), int(stop) if stop else None
+    except ValueError:
+        raise CardboardError(f"--range {text!r}: expected FIRST:STOP game indices, e.g. 200:400") from None
+
+
+def cmd_compare(args: argparse.Namespace, console: Console) -> int:
+    if len(args.files) % 2:
+        raise CardboardError(f"compare takes pairs of results files (A B [A2 B2 ...]), got {len(args.files)} files")
+    first, stop = game_range(args.range)
+    pairs = [compare_results(a, b, first=first, stop=stop, confidence=args.confidence)
+             for a, b in zip(args.files[::2], args.files[1::2])]
+    level = f"{args.confidence:.1%}".replace(".0%", "%")
+    table = Table(title=f"agent 0 of B minus agent 0 of A against the same opponent, paired by deal ({level})")
+    for col in ("files A / B", "games", "A's score", "B's score", "B - A, points", "same outcome"):
+        table.add_column(col, justify="left" if col.startswith("files") else "right", overflow="fold")
+    rows = [(f"{a}\n{b}", pair) for a, b, pair in zip(args.files[::2], args.files[1::2], pairs)]
+    if len(pairs) > 1:
+        rows.append(("pooled, every game alike", pool(pairs)))
+    for label, pair in rows:
+        scores = [f"{pair.scores[k]:.1%} ({lo:.1%}-{hi:.1%})" for k in (0, 1) for lo, hi in [pair.score_interval(k)]]
+        lo, hi = pair.interval
+        table.add_row(label, str(pair.games), *scores, f"{100 * pair.difference:+.1f} ({100 * lo:+.1f} to {100 * hi:+.1f})",
+                      f"{pair.same_outcome}")
+    console.print(table)
+    for name, agents in (("A", {p.names[0] for p in pairs}), ("B", {p.names[1] for p in pairs}),
+                         ("opponent", {p.opponent for p in pairs})):
+        console.print(f"{name}: {', '.join(sorted(agents))}", highlight=False)
+    return 0
+
+
 def cmd_list(names: dict[str, str], console: Console) -> int:
     for name, summary in names.items():
         console.print(f"[bold]{name}[/bold]  {summary}")
@@ -184,6 +225,12 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--out", metavar="DIR", help="output folder (default runs/tournaments/GAME-seedS)")
         elif name == "show":
             p.add_argument("--open", action="store_true", help="show both hands")
+    p = sub.add_parser("compare", help="two agents' matches against the same opponent, paired game by game")
+    p.add_argument("files", nargs="+", metavar="A B",
+                   help="results files (from 'play --results') in pairs; B has the same game, options, seed "
+                        "and opponent as A; several pairs are also pooled")
+    p.add_argument("--range", default=":", metavar="FIRST:STOP", help="only games FIRST <= i < STOP (default all)")
+    p.add_argument("--confidence", type=float, default=0.95, help="interval level (default 0.95)")
     return parser
 
 
@@ -195,7 +242,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_list(registry.describe_games(), console)
         if args.command == "agents":
             return cmd_list(registry.describe_agents(), console)
-        return {"play": cmd_play, "tournament": cmd_tournament, "show": cmd_show}[args.command](args, console)
+        commands = {"play": cmd_play, "tournament": cmd_tournament, "show": cmd_show, "compare": cmd_compare}
+        return commands[args.command](args, console)
     except CardboardError as exc:
         console.print(f"[red]error:[/red] {exc}", highlight=False)
         return 2

@@ -47,6 +47,7 @@ from ..envs.protocol import CHANCE, Game, sample_chance
 from ..policies.agents import Agent
 
 WILSON_Z = 1.959963984540054  # 95% two-sided
+HEADER_KEYS = frozenset({"game", "options", "specs", "games", "seed"})  # a results file's first line
 
 
 def wilson_interval(successes: float, n: int, z: float = WILSON_Z) -> tuple[float, float]:
@@ -113,15 +114,16 @@ class MatchSummary:
     seat_wins: tuple[int, int]  # games won by whoever sat in seat 0 / seat 1 (first-move or army balance)
 
 
+def agent_score(record: GameRecord, agent: int = 0) -> float:
+    """``agent``'s score in one game: 1 for a win, ½ for a draw, 0 for a loss."""
+    mine, theirs = record.returns[record.seats.index(agent)], record.returns[record.seats.index(1 - agent)]
+    return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+
+
 def summarize(names: tuple[str, str], records: Sequence[GameRecord]) -> MatchSummary:
     """Win/draw/loss of agent 0 against agent 1 over the records."""
-    wins = draws = losses = 0
-    for r in records:
-        mine = r.returns[r.seats.index(0)]
-        theirs = r.returns[r.seats.index(1)]
-        wins += mine > theirs
-        draws += mine == theirs
-        losses += mine < theirs
+    scores = [agent_score(r) for r in records]
+    wins, draws, losses = scores.count(1.0), scores.count(0.5), scores.count(0.0)
     per_decision = []
     for agent in (0, 1):
         total = sum(r.seconds[r.seats.index(agent)] for r in records)
@@ -182,13 +184,15 @@ class MatchConfig:
                                       "games": self.games, "seed": self.seed}))
 
 
-def read_results(path: str | os.PathLike, config: MatchConfig | None = None) -> dict[int, GameRecord]:
-    """Records of a results file by game index; checks the header against ``config`` when given.
+def load_results(path: str | os.PathLike) -> tuple[dict[str, Any], dict[int, GameRecord]]:
+    """A results file's header config and its records by game index.
 
-    Raises ``ResultsFileError`` on a missing or different header, a line that is
-    not a complete JSON record, a duplicate index or an index out of range.
+    Raises ``ResultsFileError`` on a missing file or header, a line that is not a
+    complete JSON record, a duplicate index or an index out of range.
     """
     path = Path(path)
+    if not path.is_file():
+        raise ResultsFileError(f"{path}: no such results file")
     lines = path.read_text(encoding="utf-8").split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -196,12 +200,12 @@ def read_results(path: str | os.PathLike, config: MatchConfig | None = None) -> 
         raise ResultsFileError(f"{path}: empty results file (no config header); delete it to start again")
     try:
         header = json.loads(lines[0])["config"]
-    except (json.JSONDecodeError, KeyError, TypeError):
-        raise ResultsFileError(f"{path}:1: first line is not a config header {{\"config\": ...}}") from None
-    if config is not None and header != config.to_json():
-        raise ResultsFileError(f"{path}: written for another match config {header}, not {config.to_json()}; "
-                               "use another results file or delete this one")
-    total = int(header.get("games", 0)) if isinstance(header, dict) else 0
+        if not HEADER_KEYS <= header.keys() or len(header["specs"]) != 2:
+            raise KeyError("config")
+        total = int(header["games"])
+    except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError):
+        keys = ", ".join(sorted(HEADER_KEYS))
+        raise ResultsFileError(f"{path}:1: first line is not a config header {{\"config\": {{{keys}}}}}") from None
     records: dict[int, GameRecord] = {}
     for number, line in enumerate(lines[1:], start=2):
         try:
@@ -217,6 +221,18 @@ def read_results(path: str | os.PathLike, config: MatchConfig | None = None) -> 
             raise ResultsFileError(f"{path}:{number}: game {record.index} has seats {record.seats}, "
                                    f"expected {_seats(record.index)}")
         records[record.index] = record
+    return header, records
+
+
+def read_results(path: str | os.PathLike, config: MatchConfig | None = None) -> dict[int, GameRecord]:
+    """Records of a results file by game index; checks the header against ``config`` when given.
+
+    Raises ``ResultsFileError`` as ``load_results`` does, and on a header written for another config.
+    """
+    header, records = load_results(path)
+    if config is not None and header != config.to_json():
+        raise ResultsFileError(f"{path}: written for another match config {header}, not {config.to_json()}; "
+                               "use another results file or delete this one")
     return records
 
 

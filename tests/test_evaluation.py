@@ -117,7 +117,7 @@ def test_more_games_do_not_extend_another_match(tmp_path):
     assert path.read_bytes() == before
 
 
-@pytest.mark.parametrize("damage", ["truncate", "garbage", "duplicate", "no-header", "bad-index"])
+@pytest.mark.parametrize("damage", ["truncate", "garbage", "duplicate", "no-header", "bad-index", "header-keys"])
 def test_resume_refuses_a_corrupted_file(tmp_path, damage):
     path = tmp_path / "m.jsonl"
     play_match_specs(GAME, ["random", "random"], 3, seed=1, results_path=path)
@@ -130,6 +130,8 @@ def test_resume_refuses_a_corrupted_file(tmp_path, damage):
         text = "\n".join(lines + [lines[1]]) + "\n"
     elif damage == "no-header":
         text = "\n".join(lines[1:]) + "\n"
+    elif damage == "header-keys":
+        text = "\n".join([json.dumps({"config": {"game": GAME, "games": 3}})] + lines[1:]) + "\n"
     else:
         record = json.loads(lines[1]) | {"index": 9}
         text = "\n".join([lines[0], json.dumps(record)]) + "\n"
