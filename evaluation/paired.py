@@ -55,14 +55,19 @@ class PairedComparison:
         return _mean(self.a), _mean(self.b)
 
     @property
+    def differences(self) -> list[float]:
+        """B's score minus A's in each paired game."""
+        return [y - x for x, y in zip(self.a, self.b)]
+
+    @property
     def difference(self) -> float:
         """Mean of B's score minus A's, game by game."""
-        return _mean(self.b) - _mean(self.a)
+        return _mean(self.differences)
 
     @property
     def interval(self) -> tuple[float, float]:
         """Normal interval of ``difference`` at ``confidence``, from the per-game differences' sample variance."""
-        differences = [y - x for x, y in zip(self.a, self.b)]
+        differences = self.differences
         mean, n = _mean(differences), len(differences)
         half = _z(self.confidence) * math.sqrt(sum((d - mean) ** 2 for d in differences) / (n - 1) / n)
         return mean - half, mean + half
