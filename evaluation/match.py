@@ -224,34 +224,29 @@ def load_results(path: str | os.PathLike) -> tuple[dict[str, Any], dict[int, Gam
     return header, records
 
 
-def read_results(path: str | os.PathLike, config: MatchConfig | None = None) -> dict[int, GameRecord]:
-    """Records of a results file by game index; checks the header against ``config`` when given.
+def read_results(path: str | os.PathLike) -> dict[int, GameRecord]:
+    """Records of a results file by game index (``load_results`` without the header)."""
+    return load_results(path)[1]
 
-    Raises ``ResultsFileError`` as ``load_results`` does, and on a header written for another config.
+
+def _resume_header(path: Path, header: dict[str, Any], config: MatchConfig) -> None:
+    """Check that ``path`` (whose header is ``header``) can be resumed as ``config``'s match.
+
+    A header that differs only by fewer games is raised to ``config.games`` (game
+    ``i``'s seed does not depend on the count); any other difference raises
+    ``ResultsFileError``.
     """
-    header, records = load_results(path)
-    if config is not None and header != config.to_json():
-        raise ResultsFileError(f"{path}: written for another match config {header}, not {config.to_json()}; "
-                               "use another results file or delete this one")
-    return records
-
-
-def _extend_header(path: Path, config: MatchConfig) -> None:
-    """Raise the game count of ``path``'s header to ``config.games`` when that is all that differs.
-
-    Leaves every other file alone: ``read_results`` then reports what is wrong.
-    """
-    lines = path.read_text(encoding="utf-8").split("\n")
-    try:
-        header = json.loads(lines[0])["config"]
-        fewer = int(header["games"]) < config.games
-    except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+    wanted = config.to_json()
+    if header == wanted:
         return
-    if fewer and header | {"games": config.games} == config.to_json():
-        lines[0] = json.dumps({"config": config.to_json()})
-        staged = path.with_name(path.name + ".extending")
-        staged.write_text("\n".join(lines), encoding="utf-8")
-        os.replace(staged, path)
+    if header | {"games": config.games} != wanted or int(header["games"]) > config.games:
+        raise ResultsFileError(f"{path}: written for another match config {header}, not {wanted}; "
+                               "use another results file or delete this one")
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines[0] = json.dumps({"config": wanted})
+    staged = path.with_name(path.name + ".extending")
+    staged.write_text("\n".join(lines), encoding="utf-8")
+    os.replace(staged, path)
 
 
 _WORKER: dict[str, Any] = {}
@@ -301,8 +296,8 @@ def play_match_specs(
     if results_path is not None:
         path = Path(results_path)
         if path.exists() and path.stat().st_size > 0:
-            _extend_header(path, config)
-            done = read_results(path, config)
+            header, done = load_results(path)
+            _resume_header(path, header, config)
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps({"config": config.to_json()}) + "\n", encoding="utf-8")

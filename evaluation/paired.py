@@ -102,9 +102,9 @@ def compare_results(
     header_a, records_a = load_results(path_a)
     header_b, records_b = load_results(path_b)
     for key in SAME_MATCH_FIELDS:
-        if header_a.get(key) != header_b.get(key):
-            raise ResultsFileError(f"{path_a} and {path_b} differ in {key}: {header_a.get(key)!r} vs "
-                                   f"{header_b.get(key)!r}; a paired comparison needs the same deals")
+        if header_a[key] != header_b[key]:
+            raise ResultsFileError(f"{path_a} and {path_b} differ in {key}: {header_a[key]!r} vs "
+                                   f"{header_b[key]!r}; a paired comparison needs the same deals")
     if header_a["specs"][1] != header_b["specs"][1]:
         raise ResultsFileError(f"{path_a} and {path_b} were played against different opponents: "
                                f"{header_a['specs'][1]!r} vs {header_b['specs'][1]!r}")
