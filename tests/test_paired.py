@@ -66,12 +66,17 @@ def test_a_file_against_itself_differs_by_nothing_and_scores_agree_with_the_summ
 
 
 def test_matches_with_the_same_seed_share_their_deals(tmp_path):
-    a = tmp_path / "a.jsonl"
-    b = tmp_path / "b.jsonl"
+    # the premise of pairing: the same agent against the same opponent with one seed replays every game
+    a, again, b = tmp_path / "a.jsonl", tmp_path / "again.jsonl", tmp_path / "b.jsonl"
     play_match_specs(GAME, ["greedy", "random"], 4, seed=9, results_path=a)
-    play_match_specs(GAME, ["greedy:samples=2", "random"], 4, seed=9, results_path=b)
-    result = compare_results(a, b)
-    assert result.games == 4 and -1 <= result.interval[0] <= result.difference <= result.interval[1] <= 1
+    play_match_specs(GAME, ["greedy", "random"], 4, seed=9, workers=2, results_path=again)
+    same = compare_results(a, again)
+    assert same.same_outcome == 4 and same.interval == (0, 0)
+    play_match_specs(GAME, ["random", "random"], 4, seed=9, results_path=b)
+    other = compare_results(a, b)
+    assert other.names == ("greedy", "random") and other.games == 4
+    assert other.difference == pytest.approx(other.scores[1] - other.scores[0]) < 0  # random is worse than greedy
+    assert other.interval[0] < other.difference < other.interval[1]
 
 
 @pytest.mark.parametrize("change, message", [
