@@ -157,6 +157,7 @@ OP_RETURN_ASIDE = 9  # mulligan: shuffle the set-aside cards back into player's 
 OP_END_MULLIGAN = 10  # mulligan done for player: next player's mulligan, or the game starts
 OP_START_TURN = 11  # player's turn begins (mana, refresh), then its draw
 OP_DEATHRATTLE = 12  # a = the dead minion's card id, b = uid of its surviving left neighbour (-1: none)
+OP_COMBAT = 13  # the combat damage of player's attack, after a death step: a, b = attacker, defender uid (-1: hero)
 LAST_RANDOM_OP = OP_GLAIVEZOOKA  # ops 1..LAST_RANDOM_OP are random, the rest deterministic
 
 # ---- actions ---------------------------------------------------------------------------------------

@@ -7,9 +7,11 @@ Resolution model: a decision (``apply_action``) changes the state at once and
 pushes what it sets in motion as *ops* on a stack inside the array
 (``push``). ``settle`` then runs the stack to empty, resolves deaths (their
 deathrattles are ops too), recomputes auras and checks for the end of the
-game. An op that needs a random choice with more than one outcome stops
-``settle``: the state is then a chance node whose outcomes ``chance_outcomes``
-lists, and ``apply_outcome`` resolves it and settles again. Every card's
+game; an attack's combat damage is an op too, run after a death step (so
+minions Explosive Trap kills are gone before it). An op that needs a random
+choice with more than one outcome stops ``settle``: the state is then a
+chance node whose outcomes ``chance_outcomes`` lists, and ``apply_outcome``
+resolves it and settles again. Every card's
 effect is one branch of ``play_spell``, ``battlecry``, ``deathrattle`` or a
 trigger, so each card is read in one place.
 """
@@ -31,7 +33,7 @@ from .layout import (
     KNIFE_JUGGLER, LEEROY_JENKINS, LEOKK, LEPER_GNOME, LIFE_TAP, LOATHEB, LORD_JARAXXUS, M_ATK, M_ATK_AURA,
     M_ATK_TEMP, M_ATTACKS, M_CARD, M_FLAGS, M_HP, M_HP_AURA, M_MAXHP, M_UID, MAD_SCIENTIST, MAL_GANIS, MANA_WYRM,
     MAX_MANA, MAX_TURNS, MECHANICAL_YETI, MECHWARPER, MF, MOLTEN_GIANT, MORTAL_COIL, MOUNTAIN_GIANT, MULLIGAN,
-    NUM_CARDS, OP_BOOM_BOT, OP_COMPANION, OP_DEATHRATTLE, OP_DRAW, OP_END_MULLIGAN, OP_FIELDS,
+    NUM_CARDS, OP_BOOM_BOT, OP_COMBAT, OP_COMPANION, OP_DEATHRATTLE, OP_DRAW, OP_END_MULLIGAN, OP_FIELDS,
     OP_GLAIVEZOOKA, OP_RANDOM_DAMAGE, OP_RETURN_ASIDE, OP_SPARE_PART, OP_START_TURN, OP_SYLVANAS, OP_VOIDCALLER,
     ORIGIN_DECK, ORIGIN_KNOWN, ORIGIN_SPARE_PART, P_ASIDE, P_CONSUMED, P_DECK, P_FATIGUE, P_FROZEN, P_HAND,
     P_HAND_COST, P_HAND_ORIGIN, P_HERO, P_HERO_ATTACKS, P_HP, P_MANA, P_MAX_MANA, P_MAXHP, P_MINIONS, P_NASIDE,
@@ -400,6 +402,16 @@ def any_target(s, cards, p, req, skip_uid):
 
 # ---- attacks ------------------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
+def summoning_sick(s, p, m):
+    """p's minion at m came into play this turn and has no Charge (Southsea Deckhand's counts): it could not
+    attack this turn."""
+    f = s[m + M_FLAGS]
+    if not f & FL_EXHAUSTED:
+        return False
+    return not (f & FL_CHARGE or (active_card(s, m, SOUTHSEA_DECKHAND) and s[pb(p) + P_WEAPON] >= 0))
+
+
+@njit(cache=True, nogil=True)
 def can_attack(s, p, a):
     """Can p's character a (0 hero, 1..7 minion a-1) attack now?"""
     b = pb(p)
@@ -414,10 +426,7 @@ def can_attack(s, p, a):
         return False
     if active_card(s, m, ANCIENT_WATCHER):
         return False
-    if f & FL_EXHAUSTED:
-        charge = (f & FL_CHARGE) != 0 or (active_card(s, m, SOUTHSEA_DECKHAND) and s[b + P_WEAPON] >= 0)
-        return charge
-    return True
+    return not summoning_sick(s, p, m)
 
 
 @njit(cache=True, nogil=True)
@@ -442,22 +451,41 @@ def can_be_attacked(s, p, d):
 
 @njit(cache=True, nogil=True)
 def attack(s, p, a, d):
-    """p's character a attacks the enemy's d: Explosive Trap first, then both deal their Attack."""
+    """p's character a declares an attack on the enemy's d: Explosive Trap fires now; the combat damage is an
+    op (``combat``) that ``settle`` runs after a death step."""
     e = 1 - p
     b, be = pb(p), pb(e)
+    a_uid = -1
     if a > 0:
         m = mb(p, a - 1)
         s[m + M_ATTACKS] += 1
         s[m + M_FLAGS] &= ~(FL_STEALTH | FL_STEALTH_TEMP)
+        a_uid = s[m + M_UID]
     else:
         s[b + P_HERO_ATTACKS] += 1
+    push(s, OP_COMBAT, p, a_uid, s[mb(e, d - 1) + M_UID] if d > 0 else -1)
     if d == 0 and s[be + P_TRAP]:  # Explosive Trap: "when your hero is attacked"
         s[be + P_TRAP] = 0
         damage_all_enemies(s, e, 2)
         if s[be + P_WEAPON] == EAGLEHORN_BOW:
             s[be + P_WEAPON_DUR] += 1
-        if (a > 0 and not alive(s, mb(p, a - 1))) or (a == 0 and s[b + P_HP] <= 0):
+
+
+@njit(cache=True, nogil=True)
+def combat(s, p, a_uid, d_uid):
+    """The combat damage of p's attack (uids; -1: the hero): both deal their Attack, auras as they are now.
+    An attacker that died since the attack was declared (Explosive Trap) does not hit."""
+    e = 1 - p
+    b = pb(p)
+    if a_uid < 0:
+        if s[b + P_HP] <= 0:
             return
+        a = 0
+    else:
+        a = find_uid(s, p, a_uid) + 1
+        if a == 0:
+            return
+    d = 0 if d_uid < 0 else find_uid(s, e, d_uid) + 1
     strike = s[b + P_WEAPON_ATK] if a == 0 else minion_attack(s, mb(p, a - 1))
     back = minion_attack(s, mb(e, d - 1)) if d > 0 else 0
     attacker, defender = p * 8 + a, e * 8 + d
@@ -813,6 +841,8 @@ def run_op(s, cards, op, p, a, b):
     elif op == OP_DEATHRATTLE:
         pos = 0 if b < 0 else max(find_uid(s, p, b) + 1, 0)  # right of the left neighbour (gone: left end)
         deathrattle(s, cards, p, a, pos)
+    elif op == OP_COMBAT:
+        combat(s, p, a, b)
     elif op == OP_RETURN_ASIDE:
         base = pb(p)
         for i in range(s[base + P_NASIDE]):
@@ -844,6 +874,8 @@ def settle(s, cards, ids, weights):
                 s[G_SP] -= 1
                 if n == 1:
                     resolve_random(s, cards, op, p, a, b, ids[0])
+            elif op == OP_COMBAT and resolve_deaths(s, cards):
+                pass  # a death step before the combat damage: the deathrattles just queued run first
             else:
                 s[G_SP] -= 1
                 run_op(s, cards, op, p, a, b)
@@ -869,8 +901,8 @@ def playable(s, cards, p, slot):
         return False
     kind = cards[card, F_TYPE]
     room = s[b + P_NMIN] < BOARD_LIMIT
-    if kind == TYPE_MINION:
-        return room or card == LORD_JARAXXUS
+    if kind == TYPE_MINION:  # Lord Jaraxxus too: he is a minion card, though he replaces the hero
+        return room
     if kind == TYPE_WEAPON:
         return True
     req = cards[card, F_TARGET]
@@ -1015,9 +1047,9 @@ def end_turn(s, cards, p):
     for side in range(2):
         for i in range(s[pb(side) + P_NMIN]):
             s[mb(side, i) + M_ATK_TEMP] = 0
-    for i in range(s[b + P_NMIN]):  # Freeze: a character that did not attack this turn thaws
+    for i in range(s[b + P_NMIN]):  # Freeze: a character that could attack this turn and did not thaws
         m = mb(p, i)
-        if s[m + M_ATTACKS] == 0:
+        if s[m + M_ATTACKS] == 0 and not summoning_sick(s, p, m):
             s[m + M_FLAGS] &= ~FL_FROZEN
     if s[b + P_HERO_ATTACKS] == 0:
         s[b + P_FROZEN] = 0

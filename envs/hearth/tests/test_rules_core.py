@@ -376,6 +376,28 @@ def test_a_frozen_minion_misses_one_attack_and_thaws_at_the_end_of_its_owners_tu
     assert attack_targets(state, 1) == {0}
 
 
+def test_a_minion_frozen_on_the_turn_it_is_summoned_stays_frozen_through_its_next_turn():
+    """A frozen character thaws at its owner's turn end only if it could attack that turn and did not.
+
+        p1  hero 30  []
+        p0  hero 30  [Spider Tank 3/4 * F, Wolfrider 3/1 * F]   (both summoned this turn, then frozen)
+
+    The Tank (no Charge) could not attack: still frozen on p0's next turn, thawed at its end. Wolfrider
+    (Charge) could attack and did not: it thaws at the end of this turn.
+    """
+    state = position(boards=([{"card": "Spider Tank", "exhausted": True, "frozen": True},
+                              {"card": "Wolfrider", "exhausted": True, "frozen": True}], []))
+    assert attack_targets(state, 1) == set() and attack_targets(state, 2) == set()
+    end_turn(state)
+    assert [m["frozen"] for m in state.minions(0)] == [True, False]
+    end_turn(state)
+    assert attack_targets(state, 1) == set() and attack_targets(state, 2) == {0}
+    end_turn(state)
+    assert not state.minions(0)[0]["frozen"]
+    end_turn(state)
+    assert attack_targets(state, 1) == {0}
+
+
 def test_frostbolt_freezes_the_hero_through_its_next_turn():
     """Frozen on the enemy's turn: stays frozen for the owner's next turn, thaws at its end.
 

@@ -339,6 +339,39 @@ def test_explosive_trap_killing_a_leper_gnome_still_runs_its_deathrattle():
     assert board(state, 1) == [] and hp(state, 0) == 28 and hp(state, 1) == 28
 
 
+def test_explosive_trap_kills_an_aura_source_before_the_attacker_hits():
+    """The minions the trap kills die before the combat damage: Leokk's aura is gone when Misha hits.
+
+        p1  hero 30  [Leokk 2/(2), Misha 5/4 T (4/4 + Leokk)]    (p1 to move)
+        p0  hero 30  trap up
+
+    Misha attacks p0's hero: the trap kills Leokk and leaves Misha 4/2, which hits for 4: 30 - 4 = 26.
+    """
+    state = position(to_move=1, boards=([], [{"card": "Leokk", "health": 2}, "Misha"]), heroes=({"trap": True}, {}))
+    assert stats(state, 1) == [(2, 2), (5, 4)]
+    state.apply(attack(2, 0))
+    assert board(state, 1) == ["Misha"] and stats(state, 1) == [(4, 2)]
+    assert hp(state, 0) == 26 and hp(state, 1) == 28
+
+
+def test_explosive_trap_deathrattles_resolve_before_the_attacker_hits():
+    """The death step comes before the combat damage: the Boom Bot the trap kills throws its bomb (a chance
+    node) while the attack has not hit yet; the Spider Tank hits after it.
+
+        p1  hero 30  [Boom Bot 1/1, Spider Tank 3/4]    (p1 to move)
+        p0  hero 30  trap up
+
+    Trap: Boom Bot dies, Tank 3/2, p1 28; Boom Bot: 1-4 damage to p0's hero, its only character (outcome 3:
+    4 damage): 30 - 4 = 26; then the Tank hits: 26 - 3 = 23.
+    """
+    state = position(to_move=1, boards=([], ["Boom Bot", "Spider Tank"]), heroes=({"trap": True}, {}))
+    state.apply(attack(2, 0))
+    assert state.current_player == CHANCE and hp(state, 0) == 30 and board(state, 1) == ["Spider Tank"]
+    assert outcomes(state) == pytest.approx({d: 0.25 for d in range(4)})
+    state.apply(3)
+    assert hp(state, 0) == 23 and hp(state, 1) == 28 and stats(state, 1) == [(3, 2)]
+
+
 # ---- Glaivezooka -------------------------------------------------------------------------------------------------
 def test_glaivezooka_buffs_a_random_friendly_minion_through_a_chance_node():
     """2/2 weapon; Battlecry: +1 Attack to a random friendly minion (outcome: its position).

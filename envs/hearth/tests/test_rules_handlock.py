@@ -61,6 +61,7 @@ from cardboard.envs.hearth.layout import (
     SIPHON_SOUL,
     SLIME,
     SLUDGE_BELCHER,
+    SPECTRAL_SPIDER,
     SPIDER_TANK,
     SUNFURY_PROTECTOR,
     SYLVANAS_WINDRUNNER,
@@ -639,6 +640,20 @@ def test_voidcaller_with_no_demon_in_hand_does_nothing():
     assert board(state, 0) == [] and hand(state, 0) == [HELLFIRE, DARKBOMB]
 
 
+def test_voidcaller_with_a_full_board_leaves_the_demon_in_hand():
+    """A summon onto a full board fails: Lord Jaraxxus stays in hand (no chance node, no minion).
+
+    P0 | [Haunted Creeper 1/2] [Voidcaller 3/(3)] [Ancient Watcher 4/5] x 5 | hand: Hellfire, Lord Jaraxxus
+       Hellfire: the Creeper and the Voidcaller die; the Creeper's deathrattle (summoned first, so first)
+       refills the board to 7 with two Spiders before the Voidcaller's runs
+    """
+    state = build(hands=(["Hellfire", "Lord Jaraxxus"], []),
+                  boards=(["Haunted Creeper", {"card": "Voidcaller", "health": 3}, *["Ancient Watcher"] * 5], []))
+    state.apply(play(state, HELLFIRE))
+    assert state.current_player == 0 and hand(state, 0) == [LORD_JARAXXUS]
+    assert board(state, 0) == [SPECTRAL_SPIDER] * 2 + [ANCIENT_WATCHER] * 5
+
+
 # ---- Antique Healbot ---------------------------------------------------------------------------
 def test_antique_healbot_restores_8_health():
     """P0 hero 20/30 -> 28."""
@@ -866,14 +881,25 @@ def test_lord_jaraxxus_replaces_the_hero_with_blood_fury_and_inferno():
     assert state.hero(1)["health"] == 27 and state.hero(0)["durability"] == 7
 
 
-def test_lord_jaraxxus_is_playable_with_a_full_board_and_inferno_then_is_not():
-    """7 minions on P0's board: Jaraxxus can still be played (he is not summoned) but another minion
-    cannot; INFERNO! needs a free board slot."""
-    state = build(hands=([{"card": "Lord Jaraxxus", "cost_delta": -7}, "Ancient Watcher"], []),
-                  boards=(["Mana Wyrm"] * 7, []))
-    assert_illegal(state, play(state, ANCIENT_WATCHER))
-    state.apply(play(state, LORD_JARAXXUS))
-    assert state.hero(0)["jaraxxus"] and len(board(state, 0)) == 7
+def test_lord_jaraxxus_cannot_be_played_onto_a_full_board():
+    """Jaraxxus is a minion card: with 7 minions he is not playable, like Ancient Watcher; with 6 he is.
+
+    P0 | [Mana Wyrm] x 7 | hand: Lord Jaraxxus (cost 2), Ancient Watcher   -> neither is playable
+    P0 | [Mana Wyrm] x 6 | hand: Lord Jaraxxus (cost 2)                    -> played: the hero is Jaraxxus
+    """
+    full = build(hands=([{"card": "Lord Jaraxxus", "cost_delta": -7}, "Ancient Watcher"], []),
+                 boards=(["Mana Wyrm"] * 7, []))
+    assert_illegal(full, play(full, LORD_JARAXXUS))
+    assert_illegal(full, play(full, ANCIENT_WATCHER))
+    six = build(hands=([{"card": "Lord Jaraxxus", "cost_delta": -7}], []), boards=(["Mana Wyrm"] * 6, []))
+    assert play(six, LORD_JARAXXUS) in legal(six)
+    six.apply(play(six, LORD_JARAXXUS))
+    assert six.hero(0)["jaraxxus"] and len(board(six, 0)) == 6
+
+
+def test_inferno_needs_a_free_board_slot():
+    """P0 (Lord Jaraxxus, 10 mana) | [Mana Wyrm] x 7: INFERNO! (summon an Infernal) is not usable."""
+    state = build(boards=(["Mana Wyrm"] * 7, []), heroes=({"jaraxxus": True}, {}))
     assert_illegal(state, HERO_POWER)
 
 
