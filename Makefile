@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 .PHONY: demo test bench clean fresh-kernels
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q torch==2.13.0  # the CPU build; an unpinned torch pulls a multi-GB CUDA build
@@ -14,9 +14,9 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # numba validates a cached kernel by its own file's time only, but kernels bake in constants from sibling
-# modules (layout.py): drop every cache older than the newest module of its folder
+# modules (layout.py) and inline the shared envs/kernels.py: drop every cache older than the newest of those
 fresh-kernels:
-	@for d in envs/*/ search policies; do newest=$$(ls -t $$d*.py $$d/*.py 2>/dev/null | head -1); \
+	@for d in envs/*/ search policies; do newest=$$(ls -t $$d*.py $$d/*.py envs/kernels.py 2>/dev/null | head -1); \
 	  [ -d $$d/__pycache__ ] && find $$d/__pycache__ -name '*.nb[ic]' ! -newer $$newest -delete; true; done
 
 demo: $(STAMP) fresh-kernels

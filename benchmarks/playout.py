@@ -46,7 +46,7 @@ from rich.table import Table
 
 import cardboard
 from harness import Comparison, compare, machine, print_machine_and_notes, ratio_table, timed, timing_arguments
-from cardboard.envs.lords_of_war.constants import MAX_TURNS
+from cardboard.envs.lords_of_war.layout import MAX_TURNS
 from cardboard.envs.lords_of_war.state import LordsOfWarGame
 
 try:

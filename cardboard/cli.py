@@ -7,30 +7,40 @@
         [--workers 4] [--out DIR]
     cardboard show lords_of_war --seed 1 [--agents greedy,random] [--open]
     cardboard compare a.jsonl b.jsonl [a2.jsonl b2.jsonl ...] [--range 200:400] [--confidence 0.95]
+    cardboard train-ppo lords_of_war --opponent random [--timesteps N] [--smoke]   (see cardboard.training.ppo)
 
 Agents are separated by commas or spaces; an agent's parameters follow a
 colon as ``key=value`` pairs, also comma-separated (``greedy:samples=4,random``):
-a token with '=' always belongs to the agent before it.
+a token with '=' always belongs to the agent before it. ``play`` and ``show``
+take one agent per seat of the game; ``--rotation cyclic|permutations`` says
+who sits where in each game (``evaluation.match``).
 
+``play`` prints every agent's mean return with its interval, plus, by the kind
+of game: win / draw / loss and seat win rates (two-player zero-sum), the team's
+win rate (cooperative) or rank scores (other competitive games).
 ``play --results PATH`` appends each finished game to a JSONL file and resumes
-from it when it exists (same game, options, agents and seed, or exit 2); more
-``--games`` than the file was started with extends it.
-``tournament`` plays every pair, prints Bradley–Terry ratings (as Elo, mean 0)
-and the score matrix, and writes per-pair JSONL files, ``tournament.json`` and
+from it when it exists (same game, options, agents, seed and rotation, or exit
+2); more ``--games`` than the file was started with extends it.
+``tournament`` plays every N-combination of the agents (every pair for a
+two-player game), prints Bradley–Terry ratings (as Elo, mean 0; none for a
+cooperative game, whose agents are ranked by mean return) and the pairwise
+matrix, and writes per-match JSONL files, ``tournament.json`` and
 ``matrix.png`` to ``--out`` (default ``runs/tournaments/GAME-seedS``); run it
 again with the same arguments to resume.
+``show`` plays and prints game 0 of ``play`` with the same seed and agents
+(the same seats and random streams).
 ``compare`` pairs two ``play --results`` files of two agents against the same
-opponent with the same seed (game i has the same deal in both) and prints
-agent 0's score in each and their difference game by game, with its interval;
-several pairs (e.g. one per deck) are also pooled.
+opponent with the same seed (game i has the same deal and chance in both) and
+prints agent 0's score in each and their difference game by game, with its
+interval; several pairs (e.g. one per deck) are also pooled.
 """
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Sequence
 
-import numpy as np
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
@@ -38,27 +48,20 @@ from rich.table import Table
 from cardboard import registry
 from cardboard.envs.errors import CardboardError
 from cardboard.envs.protocol import CHANCE, sample_chance
-from cardboard.evaluation.match import agent_score, play_match_specs, summarize, wilson_interval
+from cardboard.evaluation.match import ROTATIONS, agent_score, game_streams, play_match_specs, summarize, wilson_interval
 from cardboard.evaluation.paired import compare_results, pool
 from cardboard.evaluation.tournament import round_robin
+from cardboard.training import ppo
 
 
-def game_options(pairs: Sequence[str]) -> dict[str, object]:
-    """Game options from ``--option KEY=VALUE`` pairs (a comma makes the value a list)."""
-    options: dict[str, object] = {}
-    for pair in pairs:
-        key, eq, value = pair.partition("=")
-        if not eq:
-            raise CardboardError(f"--option {pair!r}: expected key=value")
-        options[key] = value.split(",") if "," in value else value
-    return options
-
-
-def _two_agents(text: str, game) -> tuple:
-    specs = registry.split_agent_specs(text)
-    if len(specs) != 2:
-        raise CardboardError(f"--agents needs exactly two agents, got {len(specs)}: {specs}")
-    return tuple(registry.make_agent(spec, game) for spec in specs)
+def _agents(text: str | None, game) -> list:
+    """One agent per seat of ``game`` from ``--agents`` (``None``: random in every seat)."""
+    seats = game.info.num_players
+    specs = registry.split_agent_specs(text) if text is not None else ["random"] * seats
+    if len(specs) != seats:
+        raise CardboardError(f"--agents: game {game.info.name!r} has {seats} seats, so it needs {seats} agents; "
+                             f"got {len(specs)}: {specs}")
+    return [registry.make_agent(spec, game) for spec in specs]
 
 
 def _progress_columns() -> tuple:
@@ -66,76 +69,131 @@ def _progress_columns() -> tuple:
             TextColumn("{task.fields[score]}"), TimeElapsedColumn(), TimeRemainingColumn())
 
 
+def _rate(successes: int, games: int) -> str:
+    lo, hi = wilson_interval(successes, games)
+    return f"{successes / games:.1%} ({100 * lo:.1f}-{100 * hi:.1f}%)"
+
+
+def _mean(estimate, sign: str = "+") -> str:
+    return f"{estimate.value:{sign}.2f} ± {(estimate.high - estimate.low) / 2:.2f}"
+
+
 def cmd_play(args: argparse.Namespace, console: Console) -> int:
-    options = game_options(args.option)
+    options = registry.parse_game_options(args.option)
     game = registry.make_game(args.game, **options)
-    agents = _two_agents(args.agents, game)
-    wins = [0, 0, 0]
+    info = game.info
+    specs = [agent.name for agent in _agents(args.agents, game)]
+    zero_sum_pair = info.utility == "zero_sum" and len(specs) == 2
+    tally = [0, 0, 0]  # zero-sum pair: agent 0's W/D/L; cooperative: team wins, games
     with Progress(*_progress_columns(), console=console, disable=args.quiet) as progress:
-        task = progress.add_task(f"{agents[0].name} vs {agents[1].name}", total=args.games, score="")
+        task = progress.add_task(" vs ".join(specs), total=args.games, score="")
 
         def on_game(record) -> None:
-            wins[{1.0: 0, 0.5: 1, 0.0: 2}[agent_score(record)]] += 1
-            progress.update(task, advance=1, score=f"W/D/L {wins[0]}/{wins[1]}/{wins[2]}")
+            if zero_sum_pair:
+                tally[{1.0: 0, 0.5: 1, 0.0: 2}[agent_score(record)]] += 1
+                score = f"W/D/L {tally[0]}/{tally[1]}/{tally[2]}"
+            elif info.utility == "cooperative":
+                tally[0] += record.returns[0] >= info.max_return
+                tally[1] += 1
+                score = f"team wins {tally[0]}/{tally[1]}"
+            else:
+                score = ""
+            progress.update(task, advance=1, score=score)
 
-        records = play_match_specs(args.game, [a.name for a in agents], args.games, args.seed, game_options=options,
-                                   workers=args.workers, results_path=args.results, on_game=on_game)
-    summary = summarize((agents[0].name, agents[1].name), records)
-    table = Table(title=f"{args.game}: {args.games} games, seed {args.seed}, seats swapped every game")
-    for col in ("agent", "wins", "draws", "losses", "win rate (95% CI)", "ms / decision"):
-        table.add_column(col, justify="right" if col != "agent" else "left")
-    for k, (w, l) in enumerate(((summary.wins, summary.losses), (summary.losses, summary.wins))):
-        lo, hi = wilson_interval(w, summary.games)
-        table.add_row(summary.names[k], str(w), str(summary.draws), str(l),
-                      f"{w / summary.games:.1%} ({lo:.1%}-{hi:.1%})", f"{1000 * summary.seconds_per_decision[k]:.3f}")
+        records = play_match_specs(args.game, specs, args.games, args.seed, rotation=args.rotation,
+                                   game_options=options, workers=args.workers, results_path=args.results,
+                                   on_game=on_game)
+    summary = summarize(specs, records, info)
+    n = summary.games
+    console.print(f"[bold]{args.game}[/bold]: {n} games, seed {args.seed}, {args.rotation} seat rotation",
+                  highlight=False)
+    table = Table()
+    columns = ["agent"] + (["W/D/L", "win rate (95%)"] if zero_sum_pair else
+                           [] if summary.rank_scores is None else ["rank score"]) + ["mean return", "ms/dec."]
+    for col in columns:
+        table.add_column(col, justify="left" if col == "agent" else "right")
+    for k, name in enumerate(summary.names):
+        if zero_sum_pair:
+            wdl = (summary.wins, summary.draws, summary.losses)[::1 if k == 0 else -1]
+            cells = [f"{wdl[0]}/{wdl[1]}/{wdl[2]}", _rate(wdl[0], n)]
+        else:
+            cells = [] if summary.rank_scores is None else [_mean(summary.rank_scores[k], sign="")]
+        table.add_row(name, *cells, _mean(summary.mean_returns[k]), f"{1000 * summary.seconds_per_decision[k]:.3f}")
     console.print(table)
     console.print(f"mean game length: {summary.mean_turns:.1f} turns")
-    seat_rates = [f"seat {k} {w / summary.games:.1%} ({lo:.1%}-{hi:.1%})"
-                  for k, w in enumerate(summary.seat_wins) for lo, hi in [wilson_interval(w, summary.games)]]
-    console.print(f"wins by seat, whoever sat there: {', '.join(seat_rates)}")
+    if summary.team_wins is not None:
+        console.print(f"team wins: {summary.team_wins} of {n} games, {_rate(summary.team_wins, n)}; "
+                      f"mean return {_mean(summary.mean_returns[0])}", highlight=False)
+    if summary.seat_wins is not None:
+        seat_rates = [f"{k}: {_rate(w, n)}" for k, w in enumerate(summary.seat_wins)]
+        console.print(f"wins by seat (whoever sat there): {', '.join(seat_rates)}", highlight=False)
+    if summary.rank_scores is not None:
+        console.print("rank score: the share of the other seats an agent beat, ties counting half", highlight=False)
+    console.print("95% intervals: win rates Wilson, means ± normal (sample standard deviation)", highlight=False)
     return 0
 
 
 def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
-    options = game_options(args.option)
+    options = registry.parse_game_options(args.option)
     game = registry.make_game(args.game, **options)
+    seats = game.info.num_players
     specs = registry.split_agent_specs(",".join(args.agents))
     for spec in specs:
         registry.make_agent(spec, game)  # fail early, before any game is played
     n = len(specs)
     out = args.out or f"runs/tournaments/{args.game}-seed{args.seed}"
     with Progress(*_progress_columns(), console=console, disable=args.quiet) as progress:
-        task = progress.add_task("round robin", total=n * (n - 1) // 2 * args.games, score="")
+        task = progress.add_task("round robin", total=math.comb(n, seats) * args.games, score="")
 
-        def on_game(pair, record) -> None:
-            progress.update(task, advance=1, score=f"{specs[pair[0]]} vs {specs[pair[1]]}")
+        def on_game(group, record) -> None:
+            progress.update(task, advance=1, score=" vs ".join(specs[i] for i in group))
 
-        result = round_robin(args.game, specs, args.games, args.seed, game_options=options, workers=args.workers,
-                             out_dir=out, on_game=on_game)
-    ratings = Table(title=f"{args.game}: round robin, {args.games} games per pair, seed {args.seed}")
-    for col in ("rank", "agent", "Elo (BT)", "score", "games"):
-        ratings.add_column(col, justify="left" if col == "agent" else "right")
-    for rank, i in enumerate(result.ranking(), start=1):
-        total = result.played[i].sum()
-        ratings.add_row(str(rank), result.names[i], f"{result.elo[i]:+.0f}",
-                        f"{result.points[i].sum() / max(total, 1):.1%}", str(int(total)))
+        result = round_robin(args.game, specs, args.games, args.seed, game_options=options, rotation=args.rotation,
+                             workers=args.workers, out_dir=out, on_game=on_game)
+    title = f"{args.game}: round robin, {args.games} games per match, seed {args.seed}"
+    if result.elo is None:
+        console.print("ratings are not defined for cooperative games: agents ranked by mean return",
+                      highlight=False)
+        ratings = Table()
+        for col in ("rank", "agent", "mean return", "games"):
+            ratings.add_column(col, justify="left" if col == "agent" else "right")
+        for rank, i in enumerate(result.ranking(), start=1):
+            ratings.add_row(str(rank), result.names[i], f"{result.mean_returns[i]:+.3f}",
+                            str(int(result.agent_games[i])))
+        matrix_title = "mean return of the games the row and column agents played together"
+    else:
+        ratings = Table()
+        for col in ("rank", "agent", "Elo (BT)", "score", "mean return", "games"):
+            ratings.add_column(col, justify="left" if col == "agent" else "right")
+        for rank, i in enumerate(result.ranking(), start=1):
+            ratings.add_row(str(rank), result.names[i], f"{result.elo[i]:+.0f}",
+                            f"{result.points[i].sum() / max(result.played[i].sum(), 1):.1%}",
+                            f"{result.mean_returns[i]:+.3f}", str(int(result.agent_games[i])))
+        matrix_title = "score of row agent against column agent" + (
+            "" if seats == 2 else ",\nreturns compared pair by pair inside each game")
+    console.print(title, highlight=False)
     console.print(ratings)
-    matrix = Table(title="score of row agent against column agent")
+    console.print(matrix_title, highlight=False)
+    matrix = Table()
     matrix.add_column("agent")
     for name in result.names:
         matrix.add_column(name, justify="right")
     scores = result.scores
     for i, name in enumerate(result.names):
-        matrix.add_row(name, *("-" if i == j else f"{scores[i, j]:.2f}" for j in range(n)))
+        matrix.add_row(name, *("-" if i == j or math.isnan(scores[i, j]) else f"{scores[i, j]:.2f}"
+                               for j in range(n)))
     console.print(matrix)
-    console.print(f"results and plot in {out}/ (matrix.png, tournament.json, pair_*.jsonl)", highlight=False)
+    files = "pair_*.jsonl" if seats == 2 else "group_*.jsonl"
+    console.print(f"results and plot in {out}/ (matrix.png, tournament.json, {files})", highlight=False)
     return 0
 
 
 def cmd_show(args: argparse.Namespace, console: Console) -> int:
-    game = registry.make_game(args.game, **game_options(args.option))
-    agents = _two_agents(args.agents, game)
-    rng = np.random.default_rng(args.seed)
+    game = registry.make_game(args.game, **registry.parse_game_options(args.option))
+    agents = _agents(args.agents, game)
+    for agent in agents:
+        agent.reset()
+    rng, *seat_rngs = game_streams(args.seed, 0, len(agents))  # game 0 of 'play' with this seed and agents
     state = game.new_state(rng)
     last_turn = -1
     while not state.is_terminal():
@@ -146,7 +204,7 @@ def cmd_show(args: argparse.Namespace, console: Console) -> int:
             console.print(f"\n[bold]turn {state.turn}: player {state.current_player} ({agents[state.current_player].name})")
             last_turn = state.turn
         mover = state.current_player
-        action = agents[mover].act(state, rng)
+        action = agents[mover].act(state, seat_rngs[mover])
         console.print(f"  {state.action_to_string(action)}")
         state.apply(action)
         if state.turn != last_turn or state.is_terminal():
@@ -202,7 +260,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("games", help="list the games")
     sub.add_parser("agents", help="list the agents")
-    for name, help_text in (("play", "play a match between two agents"),
+    for name, help_text in (("play", "play a match, one agent per seat"),
                             ("tournament", "round robin between several agents, with ratings and a plot"),
                             ("show", "play one game and print it turn by turn")):
         p = sub.add_parser(name, help=help_text)
@@ -211,7 +269,8 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
                            help="agent specs separated by spaces or commas, e.g. 'greedy:samples=2 random greedy'")
         else:
-            p.add_argument("--agents", default="random,random", help="two agent specs, e.g. 'greedy:samples=2,random'")
+            p.add_argument("--agents", help="one agent spec per seat, e.g. 'greedy:samples=2,random' "
+                                            "(default: random in every seat)")
         p.add_argument("--seed", type=int, default=0)
         p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (repeatable)")
         if name in ("play", "tournament"):
@@ -219,6 +278,9 @@ def build_parser() -> argparse.ArgumentParser:
                            help="games per match" + (" (per pair)" if name == "tournament" else ""))
             p.add_argument("--workers", type=int, default=1, help="worker processes (results do not depend on it)")
             p.add_argument("--quiet", action="store_true", help="no progress bar")
+            p.add_argument("--rotation", choices=ROTATIONS, default="cyclic",
+                           help="seats in game i: cyclic (agent k in seat (k + i) mod N) or permutations "
+                                "(the (i mod N!)-th in lexicographic order)")
         if name == "play":
             p.add_argument("--results", metavar="PATH", help="JSONL file of finished games; resumed when it exists")
         elif name == "tournament":
@@ -231,6 +293,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "and opponent as A; several pairs are also pooled")
     p.add_argument("--range", default=":", metavar="FIRST:STOP", help="only games FIRST <= i < STOP (default all)")
     p.add_argument("--confidence", type=float, default=0.95, help="interval level (default 0.95)")
+    ppo.add_arguments(sub.add_parser("train-ppo", help="train MaskablePPO on a game against a fixed opponent"))
     return parser
 
 
@@ -242,7 +305,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_list(registry.describe_games(), console)
         if args.command == "agents":
             return cmd_list(registry.describe_agents(), console)
-        commands = {"play": cmd_play, "tournament": cmd_tournament, "show": cmd_show, "compare": cmd_compare}
+        commands = {"play": cmd_play, "tournament": cmd_tournament, "show": cmd_show, "compare": cmd_compare,
+                    "train-ppo": ppo.run}
         return commands[args.command](args, console)
     except CardboardError as exc:
         console.print(f"[red]error:[/red] {exc}", highlight=False)

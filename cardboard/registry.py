@@ -1,100 +1,125 @@
-"""The one public entry point to every game and agent: names, options, factories.
+"""The face of the suite: every game and agent by name, with options, factories and clear errors.
 
 ``games()`` / ``make_game`` / ``new_state`` / ``make_env`` for games and
-``agents()`` / ``make_agent`` for agents, each with clear errors that list
-what exists. Agent specs are ``name`` or ``name:key=value,key=value``.
+``agents()`` / ``make_agent`` for agents, each with errors that list what
+exists. Agent specs are ``name`` or ``name:key=value,key=value``.
+
+Games and agents register themselves (``cardboard.register_game`` /
+``cardboard.register_agent``, tables in ``cardboard.envs.registration``). On
+first use this module imports the bundled packages listed in ``BUNDLED`` (each
+registers what it holds when imported) and loads every entry point of the
+groups ``cardboard.games`` and ``cardboard.agents`` that installed packages
+declare: an entry point names a game (or agent) factory and registers it under
+the entry point's name::
+
+    [project.entry-points."cardboard.games"]
+    my_game = "my_package.game:MyGame"
+
+This module imports no game: adding a bundled game is its folder plus one line
+of ``BUNDLED``.
 """
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable
-from dataclasses import dataclass, field
+import importlib
+import warnings
+from collections.abc import Sequence
+from importlib import metadata
 from typing import Any
 
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from cardboard.envs.aec import CardboardAECEnv
-from cardboard.envs.errors import InvalidParameterError, UnknownNameError
-from cardboard.envs.hearth.state import HearthGame
-from cardboard.envs.lords_of_war.state import LordsOfWarGame
-from cardboard.envs.protocol import Game, GameState
-from cardboard.policies import hearth_greedy
-from cardboard.policies.agents import Agent, GreedyAgent, RandomAgent
-from cardboard.policies.lookahead import LookaheadAgent
-from cardboard.search import agents as search_agents
+from cardboard.envs.errors import CardboardError, InvalidParameterError, UnknownNameError
+from cardboard.envs.gym_wrappers import Opponent, SeatEnv, SelfPlayEnv
+from cardboard.envs.protocol import Agent, Game, GameState
+from cardboard.envs.registration import AGENTS, GAMES, Entry, register_agent, register_game
 
-
-@dataclass(frozen=True)
-class _Entry:
-    factory: Callable[..., Any]
-    summary: str
-    defaults: dict[str, Any] = field(default_factory=dict)
-
-
-def _defaults(factory: Callable[..., Any]) -> dict[str, Any]:
-    params = inspect.signature(factory).parameters
-    return {k: p.default for k, p in params.items() if p.default is not inspect.Parameter.empty}
-
-
-_GAMES: dict[str, _Entry] = {
-    "lords_of_war": _Entry(LordsOfWarGame, "Lords of War: 7x6 card-placement battles, Orcs vs Dwarves",
-                           _defaults(LordsOfWarGame)),
-    "hearth": _Entry(HearthGame, "Hearthstone-style CCG: the 2015 Mech Mage, Handlock and Face Hunter decks",
-                     _defaults(HearthGame)),
-}
-def _agent(factory: Callable[..., Agent], summary: str) -> _Entry:
-    """An agent entry whose parameters (and their types) are the factory's keyword defaults."""
-    return _Entry(lambda game, **params: factory(**params), summary, _defaults(factory))
-
-
-_AGENTS: dict[str, _Entry] = {
-    "random": _agent(RandomAgent, "uniformly random legal action"),
-    "greedy": _agent(GreedyAgent, "one-turn greedy on the game's heuristic (state extrapolation)"),
-    "mc": _agent(search_agents.flat_mc, "flat Monte Carlo over determinizations"),
-    "uct": _agent(search_agents.uct, "UCT on the true state (perfect information / open mode)"),
-    "ismcts": _agent(search_agents.ismcts, "single-observer ISMCTS with availability counts"),
-    "duct": _agent(search_agents.duct, "determinized UCT: fixed worlds, pooled soft-key statistics"),
-    "pimc": _agent(search_agents.pimc, "one UCT tree per determinization, root votes added up"),
-    "lookahead": _agent(LookaheadAgent, "turn-level look-ahead (1 or 3 turns) with a beam over moves, on the "
-                                        "game's heuristic (Silverfish-style search)"),
-    "greedy_h": _Entry(hearth_greedy.greedy_h, "hearth only: paper 001's Greedy player on the cost-effect "
-                                               "heuristic H(a)", _defaults(hearth_greedy.GreedyHAgent)),
-}
+BUNDLED = (  # packages whose import registers bundled games and agents
+    "cardboard.policies",
+    "cardboard.search",
+    "cardboard.envs.lords_of_war",
+    "cardboard.envs.hearth",
+)
+ENTRY_POINT_GROUPS = {"cardboard.games": register_game, "cardboard.agents": register_agent}
 _GAME_CACHE: dict[tuple, Game] = {}
+_loaded = False
+
+
+def load() -> None:
+    """Import the bundled packages and the installed entry points once (they register themselves).
+
+    A plugin whose entry point fails to load is skipped with a warning naming it and the error."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for module in BUNDLED:
+        importlib.import_module(module)
+    for group, register in ENTRY_POINT_GROUPS.items():
+        for point in metadata.entry_points(group=group):
+            try:
+                register(point.name, point.load())
+            except Exception as exc:  # a broken plugin must not take the whole suite down
+                warnings.warn(f"entry point {point.name!r} = {point.value!r} of group {group!r} could not be "
+                              f"registered: {type(exc).__name__}: {exc}", stacklevel=2)
 
 
 def games() -> list[str]:
     """Names of the registered games."""
-    return sorted(_GAMES)
+    load()
+    return sorted(GAMES)
 
 
 def agents() -> list[str]:
     """Names of the registered agents."""
-    return sorted(_AGENTS)
+    load()
+    return sorted(AGENTS)
 
 
 def describe_games() -> dict[str, str]:
-    return {name: entry.summary for name, entry in sorted(_GAMES.items())}
+    load()
+    return {name: entry.summary for name, entry in sorted(GAMES.items())}
 
 
 def describe_agents() -> dict[str, str]:
-    return {name: entry.summary for name, entry in sorted(_AGENTS.items())}
+    load()
+    return {name: entry.summary for name, entry in sorted(AGENTS.items())}
 
 
-def _check_options(kind: str, name: str, entry: _Entry, options: dict[str, Any]) -> None:
+def game_entry(name: str) -> Entry:
+    load()
+    if name not in GAMES:
+        raise UnknownNameError("game", name, GAMES)
+    return GAMES[name]
+
+
+def agent_entry(name: str) -> Entry:
+    load()
+    if name not in AGENTS:
+        raise UnknownNameError("agent", name, AGENTS)
+    return AGENTS[name]
+
+
+def restore(entries: Sequence[tuple[str, Entry]]) -> None:
+    """Register ``(kind, entry)`` pairs taken from another process (``"game"`` or ``"agent"``): a worker
+    process gets the games and agents its parent registered at run time, not only the bundled ones."""
+    load()
+    for kind, entry in entries:
+        (register_game if kind == "game" else register_agent)(entry.name, entry.factory, entry.summary)
+
+
+def _check_options(kind: str, entry: Entry, options: dict[str, Any]) -> None:
     for key in options:
         if key not in entry.defaults:
-            raise UnknownNameError(f"option of {kind} {name!r}", key, entry.defaults)
+            raise UnknownNameError(f"option of {kind} {entry.name!r}", key, entry.defaults)
 
 
 def make_game(name: str, **options: Any) -> Game:
     """The static game object (cards, board) for ``name``; shared between calls with equal options."""
-    if name not in _GAMES:
-        raise UnknownNameError("game", name, _GAMES)
-    entry = _GAMES[name]
-    _check_options("game", name, entry, options)
-    key = (name, tuple(sorted((k, _freeze(v)) for k, v in options.items())))
+    entry = game_entry(name)
+    _check_options("game", entry, options)
+    key = (name, entry.factory, tuple(sorted((k, _freeze(v)) for k, v in options.items())))
     try:
         hash(key)
     except TypeError:
@@ -117,6 +142,17 @@ def make_env(name: str, *, open: bool = False, render_mode: str | None = None, *
     """The PettingZoo AEC env of game ``name`` (``open=True``: perfect information)."""
     env = CardboardAECEnv(make_game(name, **options), open=open, render_mode=render_mode)
     return wrappers.OrderEnforcingWrapper(env)
+
+
+def parse_game_options(pairs: Sequence[str]) -> dict[str, object]:
+    """Game options from ``KEY=VALUE`` strings (the CLI's ``--option``; a comma makes the value a list)."""
+    options: dict[str, object] = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq:
+            raise CardboardError(f"--option {pair!r}: expected key=value")
+        options[key] = value.split(",") if "," in value else value
+    return options
 
 
 def split_agent_specs(text: str) -> list[str]:
@@ -163,16 +199,46 @@ def _convert(value: str, default: Any, where: str) -> Any:
 
 
 def make_agent(spec: str, game: Game | None = None) -> Agent:
-    """Build an agent from its spec string, e.g. 'random' or 'greedy:samples=4'."""
+    """Build an agent from its spec string, e.g. 'random' or 'greedy:samples=4', for ``game``.
+
+    Knobs the game cannot serve (``prune=1`` on a game without ``sensible_actions``) are refused here, with
+    an ``InvalidParameterError`` naming the game and the knob."""
     name, raw = parse_agent_spec(spec)
-    if name not in _AGENTS:
-        raise UnknownNameError("agent", name, _AGENTS)
-    entry = _AGENTS[name]
-    _check_options("agent", name, entry, raw)
+    entry = agent_entry(name)
+    _check_options("agent", entry, raw)
     params = {k: _convert(v, entry.defaults[k], f"agent {name!r} parameter {k!r}") for k, v in raw.items()}
+    if entry.takes_game:
+        params["game"] = game
     try:
-        agent = entry.factory(game, **params)
+        agent = entry.factory(**params)
     except ValueError as exc:
         raise InvalidParameterError(f"agent {spec!r}: {exc}") from None
+    if not isinstance(agent, Agent):
+        missing = [m for m in ("name", "act", "reset") if not hasattr(agent, m)]
+        raise InvalidParameterError(f"agent {name!r}: its factory returned {type(agent).__name__}, which lacks "
+                                    f"{', '.join(missing)} of the Agent protocol")
     agent.name = spec
     return agent
+
+
+def _opponent(opponent: str | Opponent, game: Game) -> Opponent:
+    return make_agent(opponent, game) if isinstance(opponent, str) else opponent
+
+
+def make_seat_env(name: str, *, seat: int | None = 0, opponent: str | Opponent = "random", perfect: bool = False,
+                  seed: int | None = None, render_mode: str | None = None, **options: Any) -> SeatEnv:
+    """The Gymnasium env of game ``name`` (with its ``options``) in which the learner plays ``seat`` (None: a
+    random seat each episode) against ``opponent``: an agent spec (``"greedy:samples=2"``, built for the game)
+    or any opponent ``SeatEnv`` takes (see ``cardboard.envs.gym_wrappers``)."""
+    game = make_game(name, **options)
+    return SeatEnv(game, seat=seat, opponent=_opponent(opponent, game), perfect=perfect, seed=seed,
+                   render_mode=render_mode)
+
+
+def make_self_play_env(name: str, *, opponent: str | Opponent = "random", pool_size: int = 5, perfect: bool = False,
+                       seed: int | None = None, render_mode: str | None = None, **options: Any) -> SelfPlayEnv:
+    """The self-play Gymnasium env of game ``name``: a random seat against a pool of the last ``pool_size``
+    opponents, starting with ``opponent`` (an agent spec or an object, as for ``make_seat_env``)."""
+    game = make_game(name, **options)
+    return SelfPlayEnv(game, opponent=_opponent(opponent, game), pool_size=pool_size, perfect=perfect, seed=seed,
+                       render_mode=render_mode)

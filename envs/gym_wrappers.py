@@ -4,15 +4,22 @@
 ``SelfPlayEnv``: the learner plays against frozen snapshots of itself, which
 ``SelfPlayCallback`` takes during training.
 
-Both run on the forward-model protocol only, so every registered game works::
+Both run on the forward-model protocol only, so every game works. They take
+objects, a ``Game`` and an opponent, never names: this module imports neither
+the registry nor any policy or search. Names and agent specs are resolved at the
+face, by ``cardboard.make_seat_env`` / ``cardboard.make_self_play_env``::
 
+    import cardboard
     from sb3_contrib import MaskablePPO
-    from cardboard.envs.gym_wrappers import SeatEnv, policy_from_model
 
-    env = SeatEnv("lords_of_war", seat=None, opponent="random", seed=0)
+    env = cardboard.make_seat_env("lords_of_war", seat=None, opponent="greedy:samples=2", seed=0)
     model = MaskablePPO("MlpPolicy", env).learn(100_000)
     obs, info = env.reset(seed=1)
     action, _ = model.predict(obs, deterministic=True, action_masks=env.action_masks())
+
+    from cardboard.envs.gym_wrappers import SeatEnv          # the same env, from objects
+    game = cardboard.make_game("lords_of_war")
+    env = SeatEnv(game, seat=None, opponent=cardboard.make_agent("greedy:samples=2", game), seed=0)
 
 Spaces
     observation ``Box(0, 1, (obs_len,), float32)``: ``state.observation(seat)``, the
@@ -22,7 +29,9 @@ Spaces
     once the game is over. ``predict`` ignores masks unless it is given
     ``action_masks=`` (sb3-contrib #212), and ``action_space.sample()`` knows
     nothing of them: use ``action_space.sample(mask=env.action_masks().astype(np.int8))``.
-    An illegal action raises ``IllegalActionError`` and changes nothing.
+    ``step`` takes an int, a numpy integer or a 0-d integer array (what ``predict``
+    returns for one observation); an illegal action, or any other type, raises
+    ``IllegalActionError`` and changes nothing.
 
 Steps and rewards
     One step = one decision of the learner. Between two of its decisions the env
@@ -47,12 +56,15 @@ Steps and rewards
 Seats, opponents and seeds
     ``seat=None`` draws the learner's seat uniformly at every ``reset`` from the
     env's generator, so ``reset(seed=s)`` fixes the seat too and a learner plays
-    every seat equally often. An opponent is an ``Agent`` (``act(state, rng)``),
-    an agent spec for ``cardboard.registry.make_agent`` (``"random"``,
-    ``"greedy:samples=2"``), a callable ``(observation, action_mask) -> action``
-    fed the opponent seat's own observation, or anything with SB3's ``predict``
-    (a model or a policy, wrapped by ``policy_from_model``). One opponent plays
-    every seat the learner doesn't.
+    every seat equally often. An opponent is an ``Agent`` (``name``,
+    ``act(state, rng)``, ``reset()``: the env calls its ``reset()`` at every
+    ``reset``), a callable ``(observation, action_mask) -> action`` fed the
+    opponent seat's own observation, or anything with SB3's ``predict`` (a model
+    or a policy, wrapped by ``policy_from_model``); ``None`` (the default) plays
+    a uniformly random legal action drawn from the env's generator. A string (a
+    game name or an agent spec) is refused with an ``InvalidParameterError``
+    pointing to ``cardboard.make_seat_env``. One opponent plays every seat the
+    learner doesn't.
 
     One seeded ``numpy.random.Generator`` (gymnasium's ``np_random``) deals the
     game, draws the seat, samples chance nodes and is handed to ``Agent``
@@ -79,6 +91,7 @@ import copy
 import functools
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol, Union
 
 import gymnasium as gym
@@ -86,10 +99,8 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 
-from ..policies.agents import Agent
-from ..registry import make_agent, make_game
 from .errors import InvalidParameterError
-from .protocol import CHANCE, Game, GameState, sample_chance
+from .protocol import CHANCE, Agent, Game, GameState, sample_chance
 
 Policy = Callable[[np.ndarray, np.ndarray], int]
 """An opponent seen from the outside: ``(observation, action_mask) -> action``."""
@@ -101,8 +112,21 @@ class Predictor(Protocol):
     def predict(self, observation: np.ndarray, *args: Any, **kwargs: Any) -> tuple[np.ndarray, Any]: ...
 
 
-Opponent = Union[Agent, Policy, Predictor, str]
-_Move = Callable[[GameState, int, np.random.Generator], int]
+Opponent = Union[Agent, Policy, Predictor, None]
+"""What plays the seats the learner doesn't: see the module docstring."""
+
+
+@dataclass(frozen=True)
+class _Player:
+    """An opponent as the env drives it: ``move(state, player, rng)``, and ``reset()`` before every game."""
+
+    move: Callable[[GameState, int, np.random.Generator], int]
+    reset: Callable[[], None] = lambda: None
+
+
+def _random_move(state: GameState, player: int, rng: np.random.Generator) -> int:
+    legal = state.legal_actions()
+    return int(legal[rng.integers(len(legal))])
 
 
 def policy_from_model(model: Predictor, deterministic: bool = True) -> Policy:
@@ -115,11 +139,14 @@ def policy_from_model(model: Predictor, deterministic: bool = True) -> Policy:
     return policy
 
 
-def _resolve_game(game: str | Game, options: dict[str, Any]) -> Game:
+def _check_game(game: Game) -> Game:
     if isinstance(game, str):
-        return make_game(game, **options)
-    if options:
-        raise InvalidParameterError(f"game options {sorted(options)} need a game name, not a Game object")
+        raise InvalidParameterError(
+            f"SeatEnv / SelfPlayEnv take a Game object, not the name {game!r}: build the env by name with "
+            f"cardboard.make_seat_env({game!r}, ...) / cardboard.make_self_play_env({game!r}, ...), or pass "
+            f"cardboard.make_game({game!r})")
+    if not (hasattr(game, "info") and callable(getattr(game, "new_state", None))):
+        raise InvalidParameterError(f"game must be a Game (info, new_state), got {game!r}")
     return game
 
 
@@ -130,15 +157,15 @@ class SeatEnv(gym.Env):
 
     def __init__(
         self,
-        game: str | Game,
+        game: Game,
+        *,
         seat: int | None = 0,
-        opponent: Opponent = "random",
+        opponent: Opponent = None,
         perfect: bool = False,
         seed: int | None = None,
         render_mode: str | None = None,
-        **game_options: Any,
     ):
-        self.game = _resolve_game(game, game_options)
+        self.game = _check_game(game)
         info = self.game.info
         if seat is not None and seat not in range(info.num_players):
             raise InvalidParameterError(f"seat must be None or in 0..{info.num_players - 1}, got {seat!r}")
@@ -156,21 +183,30 @@ class SeatEnv(gym.Env):
             self._np_random, self._np_random_seed = seeding.np_random(seed)
 
     # -- opponents ----------------------------------------------------------------------------------
-    def _move(self, opponent: Opponent) -> _Move:
+    def _player(self, opponent: Opponent) -> _Player:
+        if opponent is None:
+            return _Player(_random_move)
         if isinstance(opponent, str):
-            opponent = make_agent(opponent, self.game)
+            raise InvalidParameterError(
+                f"SeatEnv / SelfPlayEnv take an opponent object, not the agent spec {opponent!r}: build the env with "
+                f"cardboard.make_seat_env(name, opponent={opponent!r}) / cardboard.make_self_play_env(...), or pass "
+                f"cardboard.make_agent({opponent!r}, game)")
         if hasattr(opponent, "act"):
-            return lambda state, player, rng: opponent.act(state, rng)
+            if not isinstance(opponent, Agent):
+                missing = [m for m in ("name", "act", "reset") if not hasattr(opponent, m)]
+                raise InvalidParameterError(f"opponent {opponent!r} lacks {', '.join(missing)} of the Agent protocol")
+            return _Player(lambda state, player, rng: opponent.act(state, rng), opponent.reset)
         if hasattr(opponent, "predict"):
             opponent = policy_from_model(opponent)
         if not callable(opponent):
-            raise InvalidParameterError(f"an opponent is an Agent, an agent spec, a callable or a model, got {opponent!r}")
+            raise InvalidParameterError(f"an opponent is an Agent, a callable (observation, action_mask) -> action, "
+                                        f"an SB3 model or policy, or None (uniformly random), got {opponent!r}")
         perfect = self.perfect
-        return lambda state, player, rng: opponent(state.observation(player, perfect), state.action_mask())
+        return _Player(lambda state, player, rng: opponent(state.observation(player, perfect), state.action_mask()))
 
     def set_opponent(self, opponent: Opponent) -> None:
         """Play the other seats with ``opponent`` from the next decision on."""
-        self._opponent = self._move(opponent)
+        self._opponent = self._player(opponent)
 
     def _draw_opponent(self) -> None:
         """Hook run at every reset, before the deal (``SelfPlayEnv`` picks from its pool here)."""
@@ -180,6 +216,7 @@ class SeatEnv(gym.Env):
         super().reset(seed=seed)
         rng = self.np_random
         self._draw_opponent()
+        self._opponent.reset()
         self.seat = int(rng.integers(self.game.info.num_players)) if self.fixed_seat is None else self.fixed_seat
         while True:  # a game that ends before the learner's first decision teaches nothing: deal again
             self.game_state = self.game.new_state(rng)
@@ -193,6 +230,8 @@ class SeatEnv(gym.Env):
             raise gym.error.ResetNeeded("call reset() before step()")
         if state.is_terminal():
             raise gym.error.ResetNeeded("the game is over: call reset()")
+        if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+            action = int(action)  # what SB3's predict returns for one observation
         state.apply(action)  # raises IllegalActionError (non-integers too), leaving the state unchanged
         self._play_others()
         info: dict[str, Any] = {"seat": self.seat}
@@ -229,7 +268,7 @@ class SeatEnv(gym.Env):
             if player == CHANCE:
                 state.apply(sample_chance(state, rng))
             else:
-                state.apply(self._opponent(state, player, rng))
+                state.apply(self._opponent.move(state, player, rng))
 
 
 class SelfPlayEnv(SeatEnv):
@@ -241,18 +280,18 @@ class SelfPlayEnv(SeatEnv):
 
     def __init__(
         self,
-        game: str | Game,
-        opponent: Opponent = "random",
+        game: Game,
+        *,
+        opponent: Opponent = None,
         pool_size: int = 5,
         perfect: bool = False,
         seed: int | None = None,
         render_mode: str | None = None,
-        **game_options: Any,
     ):
         if pool_size < 1:
             raise InvalidParameterError(f"pool_size must be >= 1, got {pool_size}")
-        self.pool: deque[_Move] = deque(maxlen=pool_size)
-        super().__init__(game, None, opponent, perfect, seed, render_mode, **game_options)
+        self.pool: deque[_Player] = deque(maxlen=pool_size)
+        super().__init__(game, seat=None, opponent=opponent, perfect=perfect, seed=seed, render_mode=render_mode)
 
     def set_opponent(self, opponent: Opponent) -> None:
         """Empty the pool and play ``opponent`` from the next decision on."""
@@ -262,7 +301,7 @@ class SelfPlayEnv(SeatEnv):
 
     def add_opponent(self, opponent: Opponent) -> None:
         """Add ``opponent`` to the pool (dropping the oldest when full); it can be drawn from the next episode."""
-        self.pool.append(self._move(opponent))
+        self.pool.append(self._player(opponent))
 
     def _draw_opponent(self) -> None:
         self._opponent = self.pool[int(self.np_random.integers(len(self.pool)))]

@@ -1,7 +1,9 @@
 """The forward-model protocol: the one interface every cardboard game state offers.
 
 Search, networks, trainers and tournaments talk to games only through this
-protocol, so that each of them runs unchanged on every game of the suite.
+protocol, so that each of them runs unchanged on every game of the suite. A game
+author needs only this page and ``cardboard.api`` (which re-exports everything
+named here, plus the registration calls).
 
 A state is mutable and cheap to copy. Its public names:
 
@@ -9,11 +11,12 @@ A state is mutable and cheap to copy. Its public names:
 ``current_player``     int: the player to decide now, or ``CHANCE`` when chance
                        acts, or ``TERMINAL`` once the game is over.
 ``is_terminal()``      True once the game is over.
-``returns()``          one float per player (zero-sum games: +1 / -1 / 0).
+``returns()``          one float per player in [``min_return``, ``max_return``]
+                       (zero-sum games: +1 / -1 / 0); zeros before the end.
 ``legal_actions()``    the legal action ids (ints in ``range(num_actions)``), in
-                       increasing order. High-performance engines return a
-                       read-only view that is valid until the next ``apply``:
-                       copy it if you keep it.
+                       increasing order, never empty at a decision node. High-
+                       performance engines return a read-only view that is
+                       valid until the next ``apply``: copy it if you keep it.
 ``action_mask()``      bool array of length ``num_actions``, True = legal.
 ``apply(action)``      play an action in place. An illegal id raises
                        ``IllegalActionError`` and leaves the state unchanged.
@@ -34,43 +37,93 @@ A state is mutable and cheap to copy. Its public names:
                        ``info.num_action_keys`` (every legal action's key is
                        in ``range(num_action_keys)``): search then indexes
                        its statistics by the key directly.
-``legal_action_keys()`` optional: ``action_key`` of every legal action, in
-                       order, in one call (search uses it when present); an
-                       int64 array when ``info.num_action_keys`` is set.
-``sensible_actions()``  optional: the non-empty subset of the legal actions
-                       an expert move generator keeps (heuristic pruning);
-                       search steps over it with ``SearchConfig(prune=True)``.
 ``action_to_string(a)`` human-readable action.
 ``heuristic(p)``       a cheap game-specific evaluation for player ``p`` in
                        [-1, 1] (+1/-1 at decided terminals): scripted
                        baselines, pruning and leaf evaluation use it.
-``turn``               index of the current player turn. A turn is a run of
-                       consecutive decisions by one player; rollout depths are
-                       counted in turns.
+``turn``               index of the current player turn (see the rules below);
+                       rollout depths are counted in turns.
 ``num_players``, ``num_actions``  as in ``info``.
-``sample_chance(rng)`` optional fast path: one chance outcome drawn by the
-                       probabilities with ``rng`` (``protocol.sample_chance``
-                       uses it when a state offers it).
-``random_playout(rng, max_turns=None)``  optional fast path: random moves
-                       in place to the end (or for ``max_turns`` player turns)
-                       by the game's rollout policy (uniform unless the game
-                       documents another), returning the number of decisions;
-                       search uses it for rollouts when a state offers it.
 ``info``               the game's ``GameInfo``: its properties as data.
 =====================  ==========================================================
 
+A ``Game`` (the static object a registered factory returns) has ``info``,
+``new_state(seed)`` (a ``numpy.random.Generator``, an int or None),
+``render_ansi(state, perspective=None)`` and ``render_rgb(state)``.
+
+Rules search relies on
+----------------------
+Search and the evaluation tools assume these; the conformance suite
+(``tests/test_conformance.py``) checks each of them on every registered game.
+
+1. ``determinize(p, rng)`` returns a NEW state, independent of the source
+   (applying moves to it never changes the source, and vice versa), even in a
+   perfect-information game (return ``self.clone()`` there). It leaves the
+   source unchanged, keeps ``p``'s observation, ``current_player``, ``turn``
+   and, when ``p`` acts, ``p``'s legal actions and their keys. A player outside
+   ``range(num_players)`` raises ``ValueError`` (``InvalidParameterError`` is
+   one). ``protocol.determinize`` calls it with a guard: a game that returns
+   the live state gets a ``ProtocolError`` naming the game instead of a search
+   that silently plays the real game to its end.
+2. Chance outcome ids are non-negative ints, distinct within one node; they
+   need not lie in ``range(num_actions)`` (they are never agents' actions).
+   Probabilities are positive and sum to 1. Search keys a chance node's
+   children by outcome id, so the same id must mean the same outcome at the
+   same node of the game.
+3. ``turn`` starts at 0 and never decreases. Two consecutive decisions by
+   different players have different turns, unless the game declares
+   ``info.reactions`` (a player may decide inside another's turn, as Fifth
+   Aeon's blocking: such a decision keeps ``turn``). The same player deciding
+   again after a chance node keeps its turn when the game's rules say the turn
+   goes on (Hearth: a card drawn by a spell) and gets a new one when a new
+   turn of the rules begins (Hearth: the next turn starts, then its draw).
+   ``turn <= info.max_turns`` in every state.
+4. ``legal_actions()`` is non-empty at every decision node, and
+   ``action_mask()`` is all False at chance and terminal nodes.
+5. ``returns()`` lie in [``min_return``, ``max_return``]; a zero-sum game's sum
+   to 0; a cooperative game's are equal for every seat, and it is won when
+   they reach ``max_return`` (the match tools' team win rate counts that).
+6. The same seed gives the same ``new_state``; states survive ``copy.deepcopy``
+   and ``pickle``.
+
+Optional hooks
+--------------
+Fast paths and research knobs a state MAY offer, each by exactly the name and
+signature in ``HOOKS`` (below). Search and the tools look them up through
+``hook(state, name)``, which only accepts declared names, and the conformance
+suite fails a state whose method names look like a hook but are not one (a
+misspelt ``random_playouts`` would otherwise fall back to the slow path without
+a word). Agents that need a hook (``prune=1``, ``cnb=1``, ``accuracy=a``) check
+it against the game when they are built, with an ``InvalidParameterError``
+naming the game and the knob.
+
+Agents
+------
+An ``Agent`` has a ``name``, ``act(state, rng) -> action`` for
+``state.current_player`` (using only what that player may know: its
+observation or ``determinize``), and ``reset()``, called before every game so
+that an agent that keeps memory between decisions (a search tree, a plan, a
+batched network's cache) starts clean. An agent factory given to
+``register_agent`` may take ``game`` (the ``Game``, with its ``info``) at
+construction.
+
 Non-active players may have to decide inside another's turn (Fifth Aeon's
-blocking): ``current_player`` simply names them; ``turn`` does not change.
+blocking): ``current_player`` simply names them, ``turn`` does not change, and
+the game declares ``info.reactions = True``.
 
 Rewards are ``returns()`` at terminal states; search maps them to [0, 1]
 with ``GameInfo.min_return`` / ``max_return``.
 """
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Hashable, Protocol, runtime_checkable
+from typing import Any, Hashable, Protocol, runtime_checkable
 
 import numpy as np
+
+from .errors import InvalidParameterError, ProtocolError
 
 CHANCE = -1
 TERMINAL = -2
@@ -91,6 +144,14 @@ class GameInfo:
     max_return: float
     max_turns: int
     num_action_keys: int | None = None  # when set, every legal action's key is an int in range(num_action_keys)
+    # a player holds information some other player does not see (a hand); None: the same as information ==
+    # "imperfect". A game whose only hidden information is shared by everyone (a deck's order) says False.
+    private_information: bool | None = None
+    reactions: bool = False  # a player may decide inside another player's turn (keeping ``turn``): rule 3
+
+    def __post_init__(self) -> None:
+        if self.private_information is None:
+            object.__setattr__(self, "private_information", self.information == "imperfect")
 
 
 @runtime_checkable
@@ -149,9 +210,100 @@ class Game(Protocol):
     def render_rgb(self, state: GameState) -> np.ndarray: ...
 
 
+@runtime_checkable
+class Agent(Protocol):
+    """Picks one legal action for ``state.current_player``; ``reset()`` is called before every game."""
+
+    name: str
+
+    def act(self, state: GameState, rng: np.random.Generator) -> int: ...
+
+    def reset(self) -> None: ...
+
+
+# ---- optional hooks -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Hook:
+    """An optional state method (or, with ``keyword``, an optional keyword of a protocol method)."""
+
+    name: str
+    signature: str
+    meaning: str
+    keyword: str | None = None  # the hook is this keyword argument of the method ``name``
+
+    def offered_by(self, state: Any) -> bool:
+        """True when ``state`` offers this hook."""
+        method = getattr(state, self.name, None)
+        if method is None or not callable(method):
+            return False
+        if self.keyword is None:
+            return True
+        try:
+            return self.keyword in inspect.signature(method).parameters
+        except (TypeError, ValueError):
+            return False
+
+
+HOOKS: dict[str, Hook] = {h.name if h.keyword is None else h.keyword: h for h in (
+    Hook("sample_chance", "sample_chance(rng) -> int",
+         "one chance outcome drawn by the probabilities with rng (protocol.sample_chance uses it)"),
+    Hook("random_playout", "random_playout(rng, max_turns=None) -> int",
+         "random moves in place to the end, or for max_turns player turns, by the game's rollout policy "
+         "(uniform unless the game documents another); returns the decisions made; search rollouts use it"),
+    Hook("legal_action_keys", "legal_action_keys() -> ndarray",
+         "action_key of every legal action, in order, in one call (int64 when info.num_action_keys is set)"),
+    Hook("sensible_actions", "sensible_actions() -> ndarray",
+         "the non-empty subset of the legal actions an expert move generator keeps (heuristic pruning; "
+         "search agents' prune=1)"),
+    Hook("chance_bucket", "chance_bucket(outcome) -> Hashable",
+         "the bucket of a chance outcome for chance-node bucketing (search agents' cnb=1, with chance_samples)"),
+    Hook("chance_samples", "chance_samples() -> int",
+         "pre-samples per bucket at this chance node for chance-node bucketing (cnb=1)"),
+    Hook("determinize", "determinize(player, rng, accuracy=a)",
+         "the inference-accuracy knob (paper 001 3.6.1): worlds drawn from the TRUE state, each hidden card kept "
+         "with probability a (search agents' accuracy=a)", keyword="accuracy"),
+    Hook("state_key", "state_key() -> Hashable",
+         "identifies the full state, hidden parts included: equal keys mean the same state (the conformance "
+         "suite judges 'unchanged' and 'resampled' by it; without it, by pickle)"),
+    Hook("card_multiset", "card_multiset() -> tuple",
+         "every card in every zone, sorted: determinize must conserve it (checked by the conformance suite)"),
+)}
+
+
+def hook(state: Any, name: str) -> Callable[..., Any] | None:
+    """``state``'s method for the declared optional hook ``name``, or None when the state does not offer it."""
+    declared = HOOKS.get(name)
+    if declared is None:
+        raise ProtocolError(f"{name!r} is not a declared optional hook; declared: {', '.join(sorted(HOOKS))}")
+    return getattr(state, declared.name) if declared.offered_by(state) else None
+
+
+def require_hooks(game: Game | GameState, names: dict[str, tuple[str, ...]]) -> None:
+    """Raise ``InvalidParameterError`` unless the states of ``game`` (a ``Game``, or one of its states) offer
+    every hook an agent knob needs. ``names`` maps a knob as the user wrote it (``"prune=1"``) to its hooks."""
+    if not any(names.values()):
+        return
+    probe = game.new_state(0) if hasattr(game, "new_state") else game
+    for knob, needed in names.items():
+        missing = [n for n in needed if not HOOKS[n].offered_by(probe)]
+        if missing:
+            raise InvalidParameterError(
+                f"{knob}: game {game.info.name!r} does not support it (its states offer no "
+                f"{' / '.join(HOOKS[n].signature for n in missing)})")
+
+
+def determinize(state: GameState, player: int, rng: np.random.Generator, **knobs: Any) -> GameState:
+    """``state.determinize(player, rng, **knobs)``, refusing a result that is the live state (rule 1)."""
+    world = state.determinize(player, rng, **knobs)
+    if world is state:
+        raise ProtocolError(f"game {state.info.name!r}: determinize returned the live state, not a new one "
+                            "(a perfect-information game returns self.clone())")
+    return world
+
+
 def sample_chance(state: GameState, rng: np.random.Generator) -> int:
     """Draw one chance outcome of ``state`` with the seeded ``rng`` (the state's own fast path if it has one)."""
-    fast = getattr(state, "sample_chance", None)
+    fast = hook(state, "sample_chance")
     if fast is not None:
         return fast(rng)
     outcomes = state.chance_outcomes()

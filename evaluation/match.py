@@ -1,31 +1,67 @@
-"""Matches between two agents on any game: seats swapped every other game, seeded, resumable, with a summary.
+"""Matches between the N agents of any N-seat game: seats rotated, common random numbers, resumable, summarized.
 
-Seeding
-    Game ``i`` of a match with master seed ``s`` is dealt from
-    ``SeedSequence(s).spawn(n)[i]``, so every game is reproducible on its own
-    and the records do not depend on how many worker processes played them.
-    Agent 0 sits in seat 0 in even games and in seat 1 in odd ones.
+Seats
+    ``play_match`` / ``play_match_specs`` take one agent per seat of the game
+    (N = ``info.num_players``). ``rotation`` says who sits where in game ``i``
+    (``seats[s]`` of a record is the agent in seat ``s``):
+
+    ``"cyclic"`` (default)  agent ``k`` sits in seat ``(k + i) mod N``; with two
+                            players agent 0 has seat 0 in even games, seat 1 in odd ones.
+    ``"permutations"``      game ``i`` seats the agents by the ``(i mod N!)``-th
+                            permutation of ``range(N)`` in lexicographic order
+                            (seat ``s`` holds agent ``perm[s]``): every seating
+                            equally often in each block of N! games.
+
+    For N = 2 the two are the same.
+
+Seeding: common random numbers
+    Game ``i`` of a match with master seed ``s`` is seeded by
+    ``SeedSequence(s).spawn(n)[i]`` (built directly as ``SeedSequence(s,
+    spawn_key=(i,))``: it depends on neither the number of games nor the
+    workers), which spawns 1 + N streams: stream 0 deals the game and samples
+    every chance node, stream ``1 + k`` is the ``rng`` handed to the agent in
+    seat ``k``. What the agents draw never moves the chance stream, so one seed
+    gives the same deal and the same outcomes at the same chance nodes whoever
+    plays: two agents each matched against one opponent with one seed meet the
+    same luck, and a paired comparison (``evaluation.paired``) cancels it.
+    ``play_game`` calls every agent's ``reset()`` before the game.
 
 In-process and parallel
     ``play_match(game, agents, games, seed)`` plays with agent objects in this
     process. ``play_match_specs(game_name, specs, games, seed, workers=W,
     results_path=P)`` takes a game name and agent spec strings (see
-    ``cardboard.registry``) so that each worker process (``spawn`` context)
-    rebuilds the game and the agents itself.
+    ``cardboard.registry``); each worker process (``spawn`` context) gets the
+    registry entries of the game and the agents (``registry.restore``), so
+    games and agents registered at run time from an importable module play in
+    workers too, and rebuilds them itself.
+
+Summaries (``summarize``; 95% intervals)
+    Every agent's mean return, with a normal interval from the sample standard
+    deviation. Two-player zero-sum games: agent 0's wins / draws / losses (win
+    rates with Wilson intervals) and the wins of whoever sat in each seat.
+    Cooperative games (every seat gets the same return, a game is won when it
+    reaches ``max_return``): the team's wins (Wilson). Other competitive games
+    (general-sum, or more than two players): every agent's rank score
+    (``agent_score``: the share of the other seats whose return it beat, a tie
+    counting half) with a normal interval.
 
 Results file (JSONL)
-    With ``results_path`` the first line is a header
-    ``{"config": {"game", "options", "specs", "games", "seed"}}`` and each
+    With ``results_path`` the first line is a header ``{"config": {"version":
+    2, "game", "options", "specs", "games", "seed", "rotation"}}`` and each
     finished game appends one line ``{"index", "seats", "returns", "turns",
-    "decisions", "seconds"}`` (flushed at once; lines are in finishing order,
-    which may differ from index order with several workers). Starting again on
-    an existing file resumes: the header must match the new config, every line
-    must parse, and only the missing game indices are played. A match asked for
-    with more games than its file's header extends that file (the header's
-    count is raised; game ``i``'s seed does not depend on the count, so the
-    records are those of the longer match from the start). Any other mismatch
-    or a corrupted / truncated line raises ``ResultsFileError``; delete the bad
-    line (or the file) by hand to go on.
+    "decisions", "seconds"}`` (per seat; flushed at once; lines are in
+    finishing order, which may differ from index order with several workers).
+    Starting again on an existing file resumes: the header must match the new
+    config, every line must parse, and only the missing game indices are
+    played. A match asked for with more games than its file's header extends
+    that file (the header's count is raised; game ``i``'s seed does not depend
+    on the count). Any other mismatch or a corrupted / truncated line raises
+    ``ResultsFileError``; delete the bad line (or the file) by hand to go on.
+    A header without ``version`` was written by cardboard 0.1 (results version
+    1: two players, cyclic seats, one random stream per game for chance and
+    both agents): ``load_results`` reads it (its header gets ``version`` 1 and
+    ``rotation`` ``"cyclic"``) for summaries and comparisons, but it cannot be
+    resumed or extended, since its games cannot be replayed.
 """
 from __future__ import annotations
 
@@ -33,21 +69,23 @@ import json
 import math
 import multiprocessing
 import os
+import pickle
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from ..envs.errors import InvalidParameterError, ResultsFileError
-from ..envs.protocol import CHANCE, Game, sample_chance
-from ..policies.agents import Agent
+from ..envs.protocol import CHANCE, Agent, Game, GameInfo, sample_chance
 
-WILSON_Z = 1.959963984540054  # 95% two-sided
-HEADER_KEYS = frozenset({"game", "options", "specs", "games", "seed"})  # a results file's first line
+WILSON_Z = 1.959963984540054  # two-sided 95% normal quantile (Wilson and normal intervals)
+RESULTS_VERSION = 2  # written in every new results file's header
+ROTATIONS = ("cyclic", "permutations")
+HEADER_KEYS = frozenset({"game", "options", "specs", "games", "seed", "rotation", "version"})  # as load_results returns it
 
 
 def wilson_interval(successes: float, n: int, z: float = WILSON_Z) -> tuple[float, float]:
@@ -58,6 +96,25 @@ def wilson_interval(successes: float, n: int, z: float = WILSON_Z) -> tuple[floa
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+class Estimate(NamedTuple):
+    """A mean with its interval."""
+
+    value: float
+    low: float
+    high: float
+
+
+def normal_estimate(values: Sequence[float], z: float = WILSON_Z) -> Estimate:
+    """Mean of ``values`` with the normal interval ``mean ± z s / sqrt(n)`` (``s`` the sample standard
+    deviation); unbounded with fewer than two values."""
+    n = len(values)
+    mean = sum(values) / n if n else math.nan
+    if n < 2:
+        return Estimate(mean, -math.inf, math.inf)
+    half = z * math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
+    return Estimate(mean, mean - half, mean + half)
 
 
 @dataclass
@@ -83,9 +140,22 @@ class GameRecord:
                    int(data["turns"]), tuple(int(x) for x in data["decisions"]),
                    tuple(float(x) for x in data["seconds"]))
 
+    def returns_of(self, agent: int) -> float:
+        """The return of agent ``agent`` (an index into the match's agents)."""
+        return self.returns[self.seats.index(agent)]
 
-def play_game(game: Game, agents: Sequence[Agent], rng: np.random.Generator) -> tuple[np.ndarray, int, list[int], list[float]]:
-    """Play one game; agents[k] plays seat k. Returns (returns, turns, decisions per seat, seconds per seat)."""
+
+def play_game(game: Game, agents: Sequence[Agent], rng: np.random.Generator,
+              agent_rngs: Sequence[np.random.Generator] | None = None) -> tuple[np.ndarray, int, list[int], list[float]]:
+    """Play one game; agents[k] plays seat k, each ``reset()`` first.
+
+    The deal and every chance node draw from ``rng``; the agent in seat ``k``
+    from ``agent_rngs[k]`` (default: ``rng`` too, one shared stream). Returns
+    (returns, turns, decisions per seat, seconds per seat).
+    """
+    for agent in agents:
+        agent.reset()
+    rngs = [rng] * len(agents) if agent_rngs is None else agent_rngs
     state = game.new_state(rng)
     decisions = [0] * len(agents)
     seconds = [0.0] * len(agents)
@@ -95,72 +165,115 @@ def play_game(game: Game, agents: Sequence[Agent], rng: np.random.Generator) -> 
             state.apply(sample_chance(state, rng))
             continue
         start = time.perf_counter()
-        action = agents[player].act(state, rng)
+        action = agents[player].act(state, rngs[player])
         seconds[player] += time.perf_counter() - start
         state.apply(action)
         decisions[player] += 1
     return state.returns(), state.turn, decisions, seconds
 
 
-@dataclass
-class MatchSummary:
-    names: tuple[str, str]
-    games: int
-    wins: int
-    draws: int
-    losses: int
-    mean_turns: float
-    seconds_per_decision: tuple[float, float]
-    seat_wins: tuple[int, int]  # games won by whoever sat in seat 0 / seat 1 (first-move or army balance)
+def seat_order(index: int, players: int, rotation: str = "cyclic") -> tuple[int, ...]:
+    """Who sits where in game ``index``: ``seats[s]`` is the agent in seat ``s`` (see the module docstring)."""
+    if rotation == "cyclic":
+        return tuple((seat - index) % players for seat in range(players))
+    rank, items, seats = index % math.factorial(players), list(range(players)), []
+    for left in range(players, 0, -1):  # the rank-th permutation in lexicographic order
+        position, rank = divmod(rank, math.factorial(left - 1))
+        seats.append(items.pop(position))
+    return tuple(seats)
+
+
+def game_streams(seed: int, index: int, players: int) -> list[np.random.Generator]:
+    """Game ``index``'s random streams: [chance and deal, seat 0, ..., seat N-1] (see the module docstring)."""
+    return [np.random.default_rng(s) for s in np.random.SeedSequence(seed, spawn_key=(index,)).spawn(1 + players)]
 
 
 def agent_score(record: GameRecord, agent: int = 0) -> float:
-    """``agent``'s score in one game: 1 for a win, ½ for a draw, 0 for a loss."""
-    mine, theirs = record.returns[record.seats.index(agent)], record.returns[record.seats.index(1 - agent)]
-    return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+    """``agent``'s rank score in one game: the share of the other seats whose return it beat, a tie counting
+    half (two players: 1 for a win, ½ for a draw, 0 for a loss; N: 1 for the strictly best return)."""
+    mine = record.returns_of(agent)
+    others = [r for seat, r in enumerate(record.returns) if record.seats[seat] != agent]
+    return sum(1.0 if mine > r else 0.5 if mine == r else 0.0 for r in others) / len(others)
 
 
-def summarize(names: tuple[str, str], records: Sequence[GameRecord]) -> MatchSummary:
-    """Win/draw/loss of agent 0 against agent 1 over the records."""
-    scores = [agent_score(r) for r in records]
-    wins, draws, losses = scores.count(1.0), scores.count(0.5), scores.count(0.0)
+@dataclass
+class MatchSummary:
+    """A match per agent (indexed like ``names``); a field that does not apply to the game's kind is None."""
+
+    names: tuple[str, ...]
+    games: int
+    utility: str
+    mean_returns: tuple[Estimate, ...]  # 95% normal intervals from the sample standard deviation
+    mean_turns: float
+    seconds_per_decision: tuple[float, ...]
+    wins: int | None = None  # two-player zero-sum: agent 0's wins, draws and losses against agent 1
+    draws: int | None = None
+    losses: int | None = None
+    seat_wins: tuple[int, int] | None = None  # two-player competitive: games won by whoever sat in seat 0 / 1
+    rank_scores: tuple[Estimate, ...] | None = None  # other competitive games: ``agent_score``, normal intervals
+    team_wins: int | None = None  # cooperative: games whose return reached ``max_return``
+
+
+def summarize(names: Sequence[str], records: Sequence[GameRecord], info: GameInfo) -> MatchSummary:
+    """The match's summary for the kind of game ``info`` describes (see the module docstring)."""
+    names = tuple(names)
+    agents = range(len(names))
     per_decision = []
-    for agent in (0, 1):
+    for agent in agents:
         total = sum(r.seconds[r.seats.index(agent)] for r in records)
         count = sum(r.decisions[r.seats.index(agent)] for r in records)
         per_decision.append(total / max(count, 1))
-    turns = float(np.mean([r.turns for r in records])) if records else 0.0
-    seat_wins = tuple(sum(r.returns[seat] > r.returns[1 - seat] for r in records) for seat in (0, 1))
-    return MatchSummary(names, len(records), wins, draws, losses, turns, (per_decision[0], per_decision[1]), seat_wins)
+    summary = MatchSummary(names, len(records), info.utility,
+                           tuple(normal_estimate([r.returns_of(k) for r in records]) for k in agents),
+                           float(np.mean([r.turns for r in records])) if records else 0.0, tuple(per_decision))
+    if info.utility == "cooperative":
+        summary.team_wins = sum(r.returns[0] >= info.max_return for r in records)
+    elif len(names) == 2:
+        summary.seat_wins = (sum(r.returns[0] > r.returns[1] for r in records),
+                             sum(r.returns[1] > r.returns[0] for r in records))
+    if info.utility == "zero_sum" and len(names) == 2:
+        scores = [agent_score(r) for r in records]
+        summary.wins, summary.draws, summary.losses = scores.count(1.0), scores.count(0.5), scores.count(0.0)
+    elif info.utility != "cooperative" and len(names) > 1:
+        summary.rank_scores = tuple(normal_estimate([agent_score(r, k) for r in records]) for k in agents)
+    return summary
 
 
-def _seats(index: int) -> tuple[int, int]:
-    return (0, 1) if index % 2 == 0 else (1, 0)
-
-
-def _play_indexed(game: Game, agents: Sequence[Agent], index: int, child: np.random.SeedSequence) -> GameRecord:
-    seats = _seats(index)
-    returns, turns, decisions, seconds = play_game(game, [agents[k] for k in seats], np.random.default_rng(child))
+def _play_indexed(game: Game, agents: Sequence[Agent], index: int, seed: int, rotation: str) -> GameRecord:
+    seats = seat_order(index, len(agents), rotation)
+    chance, *seat_rngs = game_streams(seed, index, len(agents))
+    returns, turns, decisions, seconds = play_game(game, [agents[k] for k in seats], chance, seat_rngs)
     return GameRecord(index, seats, tuple(float(x) for x in returns), turns, tuple(decisions), tuple(seconds))
 
 
-def _check_games(games: int) -> None:
+def _check_match(games: int, rotation: str) -> None:
     if games < 1:
         raise InvalidParameterError(f"a match needs at least one game, got games={games}")
+    if rotation not in ROTATIONS:
+        raise InvalidParameterError(f"unknown seat rotation {rotation!r}; known: {', '.join(ROTATIONS)}")
+
+
+def _check_seats(info: GameInfo, agents: Sequence[Any]) -> None:
+    if len(agents) != info.num_players:
+        raise InvalidParameterError(f"game {info.name!r} has {info.num_players} seats, but the match got "
+                                    f"{len(agents)} agents: {[getattr(a, 'name', a) for a in agents]}")
 
 
 def play_match(
     game: Game,
-    agents: tuple[Agent, Agent],
+    agents: Sequence[Agent],
     games: int,
     seed: int,
     on_game: Callable[[GameRecord], None] | None = None,
+    *,
+    rotation: str = "cyclic",
 ) -> list[GameRecord]:
-    """``games`` games between two agent objects in this process, agent 0 in seat 0 in even games."""
-    _check_games(games)
+    """``games`` games between one agent object per seat of ``game``, in this process, seats rotated."""
+    _check_match(games, rotation)
+    _check_seats(game.info, agents)
     records = []
-    for i, child in enumerate(np.random.SeedSequence(seed).spawn(games)):
-        record = _play_indexed(game, agents, i, child)
+    for i in range(games):
+        record = _play_indexed(game, agents, i, seed, rotation)
         records.append(record)
         if on_game is not None:
             on_game(record)
@@ -173,22 +286,47 @@ class MatchConfig:
     """What a results file was written for; resuming requires an equal config."""
 
     game: str
-    specs: tuple[str, str]
+    specs: tuple[str, ...]
     games: int
     seed: int
     options: dict[str, Any] = field(default_factory=dict)
+    rotation: str = "cyclic"
 
     def to_json(self) -> dict[str, Any]:
-        """JSON-normalised dict (tuples become lists), comparable with a header read back."""
-        return json.loads(json.dumps({"game": self.game, "options": self.options, "specs": list(self.specs),
-                                      "games": self.games, "seed": self.seed}))
+        """The header's config, JSON-normalised (tuples become lists), comparable with a header read back."""
+        return json.loads(json.dumps({"version": RESULTS_VERSION, "game": self.game, "options": self.options,
+                                      "specs": list(self.specs), "games": self.games, "seed": self.seed,
+                                      "rotation": self.rotation}))
+
+
+def _read_header(path: Path, line: str) -> dict[str, Any]:
+    """The config of a header line, ``version`` and ``rotation`` filled in for version 1 (see the module docstring)."""
+    try:
+        header = json.loads(line)["config"]
+        version = header.setdefault("version", 1)  # no version: written by cardboard 0.1
+        if version == 1:
+            header.setdefault("rotation", "cyclic")
+        players = len(header["specs"])
+        valid = (HEADER_KEYS <= header.keys() and header["rotation"] in ROTATIONS and int(header["games"]) >= 0
+                 and (players == 2 if version == 1 else players >= 1))
+    except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError):
+        valid = False
+    if valid and version not in (1, RESULTS_VERSION):
+        raise ResultsFileError(f"{path}:1: results version {version!r}; this cardboard reads versions 1 and "
+                               f"{RESULTS_VERSION}")
+    if not valid:
+        keys = ", ".join(sorted(HEADER_KEYS - {"version"}))
+        raise ResultsFileError(f"{path}:1: first line is not a config header {{\"config\": {{version, {keys}}}}}")
+    return header
 
 
 def load_results(path: str | os.PathLike) -> tuple[dict[str, Any], dict[int, GameRecord]]:
-    """A results file's header config and its records by game index.
+    """A results file's header config (``version`` and ``rotation`` filled in for version 1) and its records
+    by game index.
 
-    Raises ``ResultsFileError`` on a missing file or header, a line that is not a
-    complete JSON record, a duplicate index or an index out of range.
+    Raises ``ResultsFileError`` on a missing file or header, an unknown version,
+    a line that is not a complete JSON record, a duplicate index, an index out
+    of range or seats that are not the rotation's.
     """
     path = Path(path)
     if not path.is_file():
@@ -198,18 +336,14 @@ def load_results(path: str | os.PathLike) -> tuple[dict[str, Any], dict[int, Gam
         lines.pop()
     if not lines:
         raise ResultsFileError(f"{path}: empty results file (no config header); delete it to start again")
-    try:
-        header = json.loads(lines[0])["config"]
-        if not HEADER_KEYS <= header.keys() or len(header["specs"]) != 2:
-            raise KeyError("config")
-        total = int(header["games"])
-    except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError):
-        keys = ", ".join(sorted(HEADER_KEYS))
-        raise ResultsFileError(f"{path}:1: first line is not a config header {{\"config\": {{{keys}}}}}") from None
+    header = _read_header(path, lines[0])
+    total, players = int(header["games"]), len(header["specs"])
     records: dict[int, GameRecord] = {}
     for number, line in enumerate(lines[1:], start=2):
         try:
             record = GameRecord.from_json(json.loads(line))
+            if not len(record.returns) == len(record.decisions) == len(record.seconds) == players:
+                raise ValueError(line)
         except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError):
             raise ResultsFileError(f"{path}:{number}: corrupted or truncated record {line[:80]!r}; "
                                    "delete that line to resume") from None
@@ -217,9 +351,10 @@ def load_results(path: str | os.PathLike) -> tuple[dict[str, Any], dict[int, Gam
             raise ResultsFileError(f"{path}:{number}: game index {record.index} out of range 0..{total - 1}")
         if record.index in records:
             raise ResultsFileError(f"{path}:{number}: game {record.index} recorded twice")
-        if record.seats != _seats(record.index):
+        expected = seat_order(record.index, players, header["rotation"])
+        if record.seats != expected:
             raise ResultsFileError(f"{path}:{number}: game {record.index} has seats {record.seats}, "
-                                   f"expected {_seats(record.index)}")
+                                   f"expected {expected}")
         records[record.index] = record
     return header, records
 
@@ -233,9 +368,12 @@ def _resume_header(path: Path, header: dict[str, Any], config: MatchConfig) -> N
     """Check that ``path`` (whose header is ``header``) can be resumed as ``config``'s match.
 
     A header that differs only by fewer games is raised to ``config.games`` (game
-    ``i``'s seed does not depend on the count); any other difference raises
-    ``ResultsFileError``.
+    ``i``'s seed does not depend on the count); a version-1 file or any other
+    difference raises ``ResultsFileError``.
     """
+    if header["version"] == 1:
+        raise ResultsFileError(f"{path}: written by cardboard 0.1 (results version 1, one random stream per "
+                               "game): it can be read and compared but not resumed; start a new file")
     wanted = config.to_json()
     if header == wanted:
         return
@@ -256,15 +394,37 @@ def _build(game_name: str, options: dict[str, Any], specs: Sequence[str]) -> tup
     from cardboard import registry  # late: registry imports the games, which may import this package
 
     game = registry.make_game(game_name, **options)
+    _check_seats(game.info, specs)
     return game, tuple(registry.make_agent(spec, game) for spec in specs)
 
 
-def _worker_init(game_name: str, options: dict[str, Any], specs: tuple[str, ...]) -> None:
+def _registry_entries(game_name: str, specs: Sequence[str]) -> bytes:
+    """The registry entries of the game and the agents, pickled for the workers (factories by reference)."""
+    from cardboard import registry
+
+    names = dict.fromkeys(registry.parse_agent_spec(spec)[0] for spec in specs)
+    entries = [("game", registry.game_entry(game_name))] + [("agent", registry.agent_entry(n)) for n in names]
+    for kind, entry in entries:
+        try:
+            pickle.dumps(entry)
+        except (pickle.PicklingError, AttributeError, TypeError) as exc:
+            raise InvalidParameterError(f"{kind} {entry.name!r}: its factory {entry.factory!r} cannot be sent to "
+                                        f"worker processes ({exc}); register a module-level function or class, "
+                                        "or play with workers=1") from None
+    return pickle.dumps(entries)
+
+
+def _worker_init(entries: bytes, game_name: str, options: dict[str, Any], specs: tuple[str, ...], seed: int,
+                 rotation: str) -> None:
+    from cardboard import registry
+
+    registry.restore(pickle.loads(entries))
     _WORKER["game"], _WORKER["agents"] = _build(game_name, options, specs)
+    _WORKER["seed"], _WORKER["rotation"] = seed, rotation
 
 
-def _worker_play(index: int, child: np.random.SeedSequence) -> GameRecord:
-    return _play_indexed(_WORKER["game"], _WORKER["agents"], index, child)
+def _worker_play(index: int) -> GameRecord:
+    return _play_indexed(_WORKER["game"], _WORKER["agents"], index, _WORKER["seed"], _WORKER["rotation"])
 
 
 def play_match_specs(
@@ -273,40 +433,39 @@ def play_match_specs(
     games: int,
     seed: int,
     *,
+    rotation: str = "cyclic",
     game_options: dict[str, Any] | None = None,
     workers: int = 1,
     results_path: str | os.PathLike | None = None,
     on_game: Callable[[GameRecord], None] | None = None,
 ) -> list[GameRecord]:
-    """A match between two agent specs on a registered game; parallel over ``workers`` processes, resumable.
+    """A match between one agent spec per seat of a registered game; parallel over ``workers`` processes,
+    resumable.
 
     Records (sorted by game index) are identical for any ``workers`` and for a
     resumed run, apart from the measured ``seconds``. ``on_game`` is called for
     every record, first for those read back from ``results_path``.
     """
-    _check_games(games)
+    _check_match(games, rotation)
     if workers < 1:
         raise InvalidParameterError(f"workers must be >= 1, got {workers}")
-    if len(specs) != 2:
-        raise InvalidParameterError(f"a match needs exactly two agent specs, got {len(specs)}: {list(specs)}")
-    config = MatchConfig(game_name, (specs[0], specs[1]), games, seed, dict(game_options or {}))
+    config = MatchConfig(game_name, tuple(specs), games, seed, dict(game_options or {}), rotation)
     game, agents = _build(game_name, config.options, config.specs)  # fail early on bad names, in this process
-    done: dict[int, GameRecord] = {}
-    out = None
-    if results_path is not None:
-        path = Path(results_path)
-        if path.exists() and path.stat().st_size > 0:
-            header, done = load_results(path)
-            _resume_header(path, header, config)
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps({"config": config.to_json()}) + "\n", encoding="utf-8")
-        out = path.open("a", encoding="utf-8")
+    path = None if results_path is None else Path(results_path)
+    resume = path is not None and path.exists() and path.stat().st_size > 0
+    header, done = load_results(path) if resume else ({}, {})
+    missing = [i for i in range(games) if i not in done]
+    parallel = workers > 1 and len(missing) > 1
+    entries = _registry_entries(game_name, config.specs) if parallel else b""
+    if resume:
+        _resume_header(path, header, config)
+    elif path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"config": config.to_json()}) + "\n", encoding="utf-8")
+    out = None if path is None else path.open("a", encoding="utf-8")
     for index in sorted(done):
         if on_game is not None:
             on_game(done[index])
-    children = np.random.SeedSequence(seed).spawn(games)
-    missing = [i for i in range(games) if i not in done]
     records = dict(done)
 
     def finish(record: GameRecord) -> None:
@@ -318,14 +477,15 @@ def play_match_specs(
             on_game(record)
 
     try:
-        if workers == 1 or len(missing) <= 1:
+        if not parallel:
             for i in missing:
-                finish(_play_indexed(game, agents, i, children[i]))
+                finish(_play_indexed(game, agents, i, seed, rotation))
         else:
             context = multiprocessing.get_context("spawn")
             with ProcessPoolExecutor(min(workers, len(missing)), mp_context=context, initializer=_worker_init,
-                                     initargs=(game_name, config.options, config.specs)) as pool:
-                futures = [pool.submit(_worker_play, i, children[i]) for i in missing]
+                                     initargs=(entries, game_name, config.options, config.specs, seed,
+                                               rotation)) as pool:
+                futures = [pool.submit(_worker_play, i) for i in missing]
                 try:
                     for future in as_completed(futures):
                         finish(future.result())

@@ -6,7 +6,12 @@ written with one seed deal game ``i`` identically and seat agent 0 the same way,
 so agent 0's score in game ``i`` (win 1, draw ½, loss 0) gives one paired
 difference B − A per game. Their mean, with a normal interval from the sample
 variance, says whether B does better than A against C; the common deal cancels
-part of the noise two independent scores would carry.
+part of the noise two independent scores would carry. Files of results version 2
+share more: the same chance outcomes at the same chance nodes and the same
+random stream for the opponent's seat (common random numbers, see
+``evaluation.match``). Both files must be of one version: a version-1 file (one
+random stream per game, shared by chance and the agents) and a version-2 file
+saw different luck in the same game and are refused.
 """
 from __future__ import annotations
 
@@ -19,7 +24,7 @@ from statistics import NormalDist
 from ..envs.errors import InvalidParameterError, ResultsFileError
 from .match import agent_score, load_results, wilson_interval
 
-SAME_MATCH_FIELDS = ("game", "options", "seed")  # what must agree besides the opponent
+SAME_MATCH_FIELDS = ("game", "options", "seed", "rotation")  # what must agree besides the version and the opponent
 
 
 def _z(confidence: float) -> float:
@@ -92,8 +97,9 @@ def compare_results(
 ) -> PairedComparison:
     """Pair the games ``first <= i < stop`` that both results files hold; B − A with its interval.
 
-    The files must be of the same game, options and seed against the same
-    opponent (agent 1), or ``ResultsFileError`` names what differs.
+    The files must be two-player matches of one results version, game,
+    options, seed and seat rotation against the same opponent (agent 1), or
+    ``ResultsFileError`` names what differs.
     """
     if not 0 < confidence < 1:
         raise InvalidParameterError(f"confidence must lie strictly between 0 and 1, got {confidence}")
@@ -101,6 +107,15 @@ def compare_results(
         raise InvalidParameterError(f"game range {first}:{stop} is empty or negative")
     header_a, records_a = load_results(path_a)
     header_b, records_b = load_results(path_b)
+    for path, header in ((path_a, header_a), (path_b, header_b)):
+        if len(header["specs"]) != 2:
+            raise ResultsFileError(f"{path} is a {len(header['specs'])}-player match; a paired comparison "
+                                   "needs two-player matches (an agent and its opponent)")
+    if header_a["version"] != header_b["version"]:
+        raise ResultsFileError(f"{path_a} is results version {header_a['version']} and {path_b} version "
+                               f"{header_b['version']}: they were played with different random streams "
+                               "(version 1: one stream per game; version 2: separate chance and seat streams), "
+                               "so their games cannot be paired; compare files of one version")
     for key in SAME_MATCH_FIELDS:
         if header_a[key] != header_b[key]:
             raise ResultsFileError(f"{path_a} and {path_b} differ in {key}: {header_a[key]!r} vs "

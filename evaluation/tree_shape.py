@@ -16,7 +16,6 @@ from collections.abc import Sequence
 import numpy as np
 
 from .. import registry
-from ..cli import game_options
 from ..envs.errors import InvalidParameterError
 from ..envs.protocol import CHANCE, Game, GameState, sample_chance
 from ..search.agents import SearchAgent
@@ -91,7 +90,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--positions", type=int, default=50)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    game = registry.make_game(args.game, **game_options(args.option))
+    game = registry.make_game(args.game, **registry.parse_game_options(args.option))
     positions = positions_in_play(game, args.play, args.positions, np.random.default_rng(args.seed))
     for spec in args.agent:
         profile = chance_profile(game, spec, positions, args.seed)

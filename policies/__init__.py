@@ -1,1 +1,16 @@
-"""Policies: agents, scripted baselines and (later) torch card-play networks."""
+"""Game-agnostic policies: scripted agents over the forward-model protocol (and, later, torch networks).
+
+``agents``     ``RandomAgent`` (``random``) and ``GreedyAgent`` (``greedy``);
+``lookahead``  ``LookaheadAgent`` (``lookahead``), a Silverfish-style turn-level search on the heuristic.
+
+Importing this package registers those agents. A game's own scripted baselines
+and feature encoders live in its folder (``cardboard.envs.hearth.greedy``).
+"""
+from ..envs.registration import register_agent
+from .agents import GreedyAgent, RandomAgent
+from .lookahead import LookaheadAgent
+
+register_agent("random", RandomAgent, "uniformly random legal action")
+register_agent("greedy", GreedyAgent, "one-turn greedy on the game's heuristic (state extrapolation)")
+register_agent("lookahead", LookaheadAgent, "turn-level look-ahead (1 or 3 turns) with a beam over moves, on the "
+                                            "game's heuristic (Silverfish-style search)")

@@ -7,26 +7,18 @@ sample. Scripted agents here are cheap baselines; search agents live in
 """
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
-
 import numpy as np
 
-from ..envs.protocol import GameState
-
-
-@runtime_checkable
-class Agent(Protocol):
-    """Picks one legal action for ``state.current_player``."""
-
-    name: str
-
-    def act(self, state: GameState, rng: np.random.Generator) -> int: ...
+from ..envs.protocol import GameState, determinize
 
 
 class RandomAgent:
     """Uniformly random legal action."""
 
     name = "random"
+
+    def reset(self) -> None:
+        """Nothing to forget between games."""
 
     def act(self, state: GameState, rng: np.random.Generator) -> int:
         legal = state.legal_actions()
@@ -48,12 +40,15 @@ class GreedyAgent:
             raise ValueError(f"samples must be >= 1, got {samples}")
         self.samples = samples
 
+    def reset(self) -> None:
+        """Nothing to forget between games."""
+
     def act(self, state: GameState, rng: np.random.Generator) -> int:
         player, turn = state.current_player, state.turn
         legal = state.legal_actions().copy()
         if len(legal) == 1:
             return int(legal[0])
-        world = state.determinize(player, rng)
+        world = determinize(state, player, rng)
         scores = np.empty(len(legal))
         for i, action in enumerate(legal):
             total = 0.0

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..envs.errors import InvalidParameterError
-from ..envs.protocol import CHANCE, GameState, sample_chance
+from ..envs.protocol import CHANCE, GameState, determinize, sample_chance
 
 MAX_TURN_MOVES = 40  # atomic moves in one turn before the beam is cut (a guard; real turns are shorter)
 
@@ -129,6 +129,10 @@ class LookaheadAgent:
         self.turns, self.width, self.samples, self.branch = turns, width, samples, branch
         self._plan: tuple[tuple[int, ...], GameState] | None = None  # actions left, the world they start from
 
+    def reset(self) -> None:
+        """Forget the plan of the last game."""
+        self._plan = None
+
     def act(self, state: GameState, rng: np.random.Generator) -> int:
         me = state.current_player
         if me < 0:
@@ -141,7 +145,7 @@ class LookaheadAgent:
             self._plan = None
         if len(legal) == 1:
             return int(legal[0])
-        world = state.determinize(me, rng)
+        world = determinize(state, me, rng)
         lines = turn_beam(world, rng, self.width, self.samples)
         if self.turns == 3:
             lines = self._minimax(lines[:self.branch], me, int(rng.integers(2 ** 63)))

@@ -3,7 +3,15 @@
 ``mcts`` holds the engine (one tree policy, pluggable worlds, evaluator, chance
 sampler and final-move selection); ``tree`` its nodes, soft-key table and
 compiled tree step; ``chance`` chance-node bucketing (CNB); ``turn_budget`` 001 §3.3's per-turn time
-policies (one-search, multiple-search); ``agents`` wraps each algorithm as an agent,
-registered as ``uct``, ``ismcts``, ``duct``, ``pimc`` and ``mc`` (see
+policies (one-search, multiple-search); ``agents`` wraps each algorithm as an agent.
+Importing this package registers the agents ``uct``, ``ismcts``, ``duct``, ``pimc`` and ``mc`` (see
 ``cardboard.agents()`` and ``cardboard.make_agent``).
 """
+from ..envs.registration import register_agent
+from .agents import duct, flat_mc, ismcts, pimc, uct
+
+register_agent("mc", flat_mc, "flat Monte Carlo over determinizations")
+register_agent("uct", uct, "UCT on the true state (perfect information / open mode)")
+register_agent("ismcts", ismcts, "single-observer ISMCTS with availability counts")
+register_agent("duct", duct, "determinized UCT: fixed worlds, pooled soft-key statistics")
+register_agent("pimc", pimc, "one UCT tree per determinization, root votes added up")

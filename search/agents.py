@@ -18,7 +18,7 @@ chance-node bucketing with pre-sampling at tree chance nodes (001 §2.6, ``chanc
 buckets and pre-sample counts: its states' ``chance_bucket(outcome)`` and ``chance_samples()`` (hearth:
 draws by mana cost, 001 Table 3.2). ``prune=1`` steps the tree over the game's ``sensible_actions()``
 (heuristic pruning; hearth: Silverfish's rules of 001 §2.5). A game without the hooks an option needs is
-refused with ``InvalidParameterError`` at the first decision. ``accuracy=a`` (a in [0, 1]; -1 = off) draws
+refused with ``InvalidParameterError`` when the agent is built for it (``make_agent``). ``accuracy=a`` (a in [0, 1]; -1 = off) draws
 the worlds with 001 §3.6.1's inference-accuracy knob from the true state (a research tool: it reads the
 truth), for games whose ``determinize`` takes ``accuracy``. ``turn=T`` (duct; 0 = off) gives each of the agent's
 turns T iterations, spent with 001 §3.3's ``policy``: ``one`` (one-search) or ``multiple`` (multiple-search)
@@ -33,8 +33,7 @@ from collections.abc import Hashable
 
 import numpy as np
 
-from ..envs.errors import InvalidParameterError
-from ..envs.protocol import GameState
+from ..envs.protocol import Game, GameState, require_hooks
 from .chance import ChanceBucketing
 from .mcts import PIMC, FlatMonteCarlo, InferenceAccuracy, SearchConfig, SearchResult, TreeSearch, uniform_determinizer
 from .turn_budget import TurnBudget, check_policy
@@ -62,32 +61,39 @@ def search_config(iterations: int, seconds: float, c: float, depth: int, cnb: bo
                         determinizer=uniform_determinizer if accuracy < 0 else InferenceAccuracy(accuracy))
 
 
-HOOKS = {"cnb": ("chance_bucket", "chance_samples"), "prune": ("sensible_actions",)}
+KNOB_HOOKS = {"cnb": ("chance_bucket", "chance_samples"), "prune": ("sensible_actions",), "accuracy": ("accuracy",)}
 
 
-def check_hooks(state: GameState, options: tuple[str, ...]) -> None:
-    """Raise ``InvalidParameterError`` unless the game's states offer what the ``options`` need."""
-    for option in options:
-        missing = [h for h in HOOKS[option] if not hasattr(state, h)]
-        if missing:
-            raise InvalidParameterError(f"{option}=1: game {state.info.name!r} does not support it (its states "
-                                        f"offer no {' / '.join(missing)})")
+def knob_hooks(cnb: bool = False, prune: bool = False, accuracy: float = -1.0) -> dict[str, tuple[str, ...]]:
+    """The declared hooks (``protocol.HOOKS``) each knob that is on needs, keyed as the user writes the knob."""
+    on = {"cnb=1": cnb, "prune=1": prune, f"accuracy={accuracy:g}": accuracy >= 0}
+    return {knob: KNOB_HOOKS[knob.split("=")[0]] for knob, used in on.items() if used}
 
 
 class SearchAgent:
     """An agent that runs a search for every decision with a choice; ``last`` keeps the latest
-    ``SearchResult`` (None after a forced move, which is played without searching). ``needs``: the game
-    hooks its options use (``HOOKS``), checked at every decision."""
+    ``SearchResult`` (None after a forced move, which is played without searching). ``needs``: the knobs that
+    are on and the hooks they need (``knob_hooks``), checked against the game when the agent is built with
+    one (the registry always does) and at every decision (an agent may be handed states of another game)."""
 
     def __init__(self, searcher: TreeSearch | TurnBudget | PIMC | FlatMonteCarlo, name: str,
-                 needs: tuple[str, ...] = ()):
+                 needs: dict[str, tuple[str, ...]] | None = None, game: Game | None = None):
         self.searcher = searcher
         self.name = name
-        self.needs = needs
+        self.needs = needs or {}
         self.last: SearchResult | None = None
+        if game is not None:
+            require_hooks(game, self.needs)
+
+    def reset(self) -> None:
+        """Drop what the last game left: the kept subtree of tree reuse, the last result."""
+        self.last = None
+        reset = getattr(self.searcher, "reset", None)
+        if reset is not None:
+            reset()
 
     def act(self, state: GameState, rng: np.random.Generator) -> int:
-        check_hooks(state, self.needs)
+        require_hooks(state, self.needs)
         legal = state.legal_actions()
         if len(legal) == 1:
             self.last = None
@@ -96,34 +102,36 @@ class SearchAgent:
         return self.last.action
 
 
-def _tree_agent(worlds: str, num_worlds: int, iterations: int, c: float, depth: int, seconds: float, reuse: bool,
-                cnb: bool, prune: bool, accuracy: float, turn: int = 0, policy: str = "one") -> SearchAgent:
+def _tree_agent(game: Game | None, worlds: str, num_worlds: int, iterations: int, c: float, depth: int,
+                seconds: float, reuse: bool, cnb: bool, prune: bool, accuracy: float, turn: int = 0,
+                policy: str = "one") -> SearchAgent:
     config = search_config(iterations, seconds, c, depth, cnb, prune, accuracy)
-    needs = tuple(option for option, on in (("cnb", cnb), ("prune", prune)) if on)
     check_policy(policy)  # also when turn=0: a misspelt option is refused, not ignored
     engine = TreeSearch(config, worlds, num_worlds, reuse)
-    return SearchAgent(TurnBudget(engine, turn, policy) if turn else engine, worlds, needs)
+    return SearchAgent(TurnBudget(engine, turn, policy) if turn else engine, worlds, knob_hooks(cnb, prune, accuracy),
+                       game)
 
 
-def flat_mc(iterations: int = 1000, depth: int = 0) -> SearchAgent:
-    return SearchAgent(FlatMonteCarlo(search_config(iterations, 0.0, 0.0, depth)), "mc")
+def flat_mc(iterations: int = 1000, depth: int = 0, game: Game | None = None) -> SearchAgent:
+    return SearchAgent(FlatMonteCarlo(search_config(iterations, 0.0, 0.0, depth)), "mc", game=game)
 
 
 def uct(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0, reuse: bool = False,
-        cnb: bool = False, prune: bool = False) -> SearchAgent:
-    return _tree_agent("uct", 1, iterations, c, depth, seconds, reuse, cnb, prune, -1.0)
+        cnb: bool = False, prune: bool = False, game: Game | None = None) -> SearchAgent:
+    return _tree_agent(game, "uct", 1, iterations, c, depth, seconds, reuse, cnb, prune, -1.0)
 
 
 def ismcts(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0, reuse: bool = False,
-           cnb: bool = False, prune: bool = False, accuracy: float = -1.0) -> SearchAgent:
-    return _tree_agent("ismcts", 1, iterations, c, depth, seconds, reuse, cnb, prune, accuracy)
+           cnb: bool = False, prune: bool = False, accuracy: float = -1.0, game: Game | None = None) -> SearchAgent:
+    return _tree_agent(game, "ismcts", 1, iterations, c, depth, seconds, reuse, cnb, prune, accuracy)
 
 
 def duct(worlds: int = 10, iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0,
          reuse: bool = False, cnb: bool = False, prune: bool = False, accuracy: float = -1.0, turn: int = 0,
-         policy: str = "one") -> SearchAgent:
-    return _tree_agent("duct", worlds, iterations, c, depth, seconds, reuse, cnb, prune, accuracy, turn, policy)
+         policy: str = "one", game: Game | None = None) -> SearchAgent:
+    return _tree_agent(game, "duct", worlds, iterations, c, depth, seconds, reuse, cnb, prune, accuracy, turn, policy)
 
 
-def pimc(worlds: int = 10, iterations: int = 1000, c: float = 0.7, depth: int = 0) -> SearchAgent:
-    return SearchAgent(PIMC(search_config(iterations, 0.0, c, depth), worlds), "pimc")
+def pimc(worlds: int = 10, iterations: int = 1000, c: float = 0.7, depth: int = 0,
+         game: Game | None = None) -> SearchAgent:
+    return SearchAgent(PIMC(search_config(iterations, 0.0, c, depth), worlds), "pimc", game=game)

@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..envs.errors import InvalidParameterError
-from ..envs.protocol import CHANCE, TERMINAL, GameState, sample_chance
+from ..envs.protocol import CHANCE, TERMINAL, GameState, determinize, hook, sample_chance
 from .chance import ChanceBucketing
 from .tree import TOTAL, VISITS, KeyTable, Node, Uniforms, select_edge
 
@@ -56,7 +56,7 @@ def rewards(state: GameState) -> np.ndarray:
 
 def uniform_determinizer(state: GameState, player: int, rng: np.random.Generator) -> GameState:
     """A world sampled uniformly from ``player``'s information set: the game's own ``determinize``."""
-    return state.determinize(player, rng)
+    return determinize(state, player, rng)
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ class InferenceAccuracy:
             raise InvalidParameterError(f"accuracy must be in [0, 1], got {self.accuracy}")
 
     def __call__(self, state: GameState, player: int, rng: np.random.Generator) -> GameState:
-        return state.determinize(player, rng, accuracy=self.accuracy)
+        return determinize(state, player, rng, accuracy=self.accuracy)
 
 
 def heuristic_evaluator(state: GameState) -> np.ndarray:
@@ -147,7 +147,7 @@ def rollout(state: GameState, rng: np.random.Generator, config: SearchConfig) ->
     """Random moves in place to the end, or for ``config.depth`` turns then the evaluator; values in [0, 1]."""
     depth = config.depth
     if not state.is_terminal():
-        playout = getattr(state, "random_playout", None)
+        playout = hook(state, "random_playout")
         if playout is not None:
             playout(rng, max_turns=depth)
         else:
@@ -208,6 +208,10 @@ class TreeSearch:
         if self.reuse:
             self._keep(root, state, result.action)
         return result
+
+    def reset(self) -> None:
+        """A new game: drop the kept subtree."""
+        self._kept = None
 
     def take_kept(self, state: GameState) -> Node | None:
         """The kept subtree if ``state`` is where the last chosen action led (same turn, same observation),

@@ -15,7 +15,7 @@ from collections.abc import Hashable
 import numpy as np
 from numba import njit
 
-from ..envs.protocol import CHANCE, GameState
+from ..envs.protocol import CHANCE, GameState, hook
 
 VISITS, TOTAL, AVAIL, STAMP = range(4)  # rows of Node.stat
 
@@ -44,8 +44,9 @@ class KeyTable:
 
     def legal_ids(self, state: GameState, legal: np.ndarray) -> np.ndarray:
         """The key id of every action of ``legal`` (all legal actions of ``state``, or a pruned subset), in order."""
-        if self.dense and hasattr(state, "legal_action_keys") and legal is state.legal_actions():
-            return state.legal_action_keys()
+        keys_of_legal = hook(state, "legal_action_keys") if self.dense else None
+        if keys_of_legal is not None and legal is state.legal_actions():
+            return keys_of_legal()
         keys = [state.action_key(int(a)) for a in legal]
         return np.array(keys if self.dense else [self.id(k) for k in keys], dtype=np.int64)
 

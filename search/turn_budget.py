@@ -70,6 +70,11 @@ class TurnBudget:
         self.owner: tuple[int, int] | None = None  # (player, turn) the remaining budget belongs to
         self.left = 0  # iterations left in this turn
 
+    def reset(self) -> None:
+        """A new game: no turn owns a budget, no subtree is kept."""
+        self.owner, self.left = None, 0
+        self.engine.reset()
+
     def search(self, state: GameState, rng: np.random.Generator) -> SearchResult:
         first = (state.current_player, state.turn) != self.owner
         if first:

@@ -1,96 +1,59 @@
-"""Shared helpers of the suite-wide tests: random play through the protocol and per-game hooks.
+"""Shared helpers of the suite-wide tests: random play through the protocol, and the plugin folder.
 
 The conformance and property tests are game-agnostic: they use only the
-forward-model protocol (``cardboard.envs.protocol``) and the AEC env. The
-protocol exposes no card identities, so two things need a small per-game hook,
-registered in ``HOOKS`` below (a new game must add its entry, or its
-conformance tests fail with a message pointing here):
+forward-model protocol (``cardboard.envs.protocol``) and the AEC env. Where the
+protocol alone cannot tell two states apart or count cards, they use the
+optional hooks a state may offer (looked up with ``protocol.hook``):
 
-``card_multiset(state)``  the sorted ids of every card in every zone (board,
-                          hands, decks, discard/dead piles): resampling hidden
-                          cards must conserve it. A game without cards returns ().
-``state_key(state)``      bytes (or any comparable value) that identify the full
-                          state, hidden parts included: "unchanged" and
-                          "really resampled" are judged by it.
-``private_info``          True when a player holds information its opponents do
-                          not see (a hand): resampling for one player must then
-                          change an opponent's own view in some samples.
+``state_key()``      identifies the full state, hidden parts included; without
+                     it, states are judged by ``pickle.dumps``.
+``card_multiset()``  every card in every zone, sorted; without it, the check that
+                     ``determinize`` conserves cards is skipped for that game.
+
+and ``GameInfo.private_information`` (a player holds what another does not see:
+resampling for one player must then change another's own view in some samples).
+
+``tests/external`` holds a plugin laid out as an installed package (its
+``.dist-info`` declares ``cardboard.games`` entry points). It is put on
+``sys.path`` and ``PYTHONPATH`` here, at import time, before anything loads the
+registry, so every registered-game test also runs on games written outside the
+repository, in this process and in subprocesses (the CLI, match workers).
 
 The helpers are handed to tests through the session fixture ``kit``.
 """
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+import os
+import pickle
+import sys
+from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, Callable
+from typing import Any
 
-import numpy as np
-import pytest
+EXTERNAL = str(Path(__file__).resolve().parent / "external")
+if EXTERNAL not in sys.path:
+    sys.path.insert(0, EXTERNAL)
+os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (EXTERNAL, os.environ.get("PYTHONPATH")) if p)
 
-import cardboard
-from cardboard.envs.protocol import CHANCE, GameState, sample_chance
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
 
-
-# ---- per-game hooks ----------------------------------------------------------------------------
-@dataclass(frozen=True)
-class GameHooks:
-    card_multiset: Callable[[Any], tuple]
-    state_key: Callable[[Any], Any]
-    private_info: bool
+import cardboard  # noqa: E402
+from cardboard.envs.protocol import CHANCE, GameState, hook, sample_chance  # noqa: E402
 
 
-def _lords_of_war_cards(state) -> tuple:
-    from cardboard.envs.lords_of_war import rules as R
-    from cardboard.envs.lords_of_war.constants import ARMY_SIZE, HAND_SIZE, NUM_SQUARES
-
-    s = state.s
-    zones = [s[R.BOARD:R.BOARD + NUM_SQUARES]]
-    for p in range(2):
-        zones.append(s[R.HAND + p * HAND_SIZE:R.HAND + p * HAND_SIZE + int(s[R.NHAND + p])])
-        zones.append(s[R.DECK + p * ARMY_SIZE:R.DECK + p * ARMY_SIZE + int(s[R.NDECK + p])])
-        zones.append(s[R.DEAD + p * ARMY_SIZE:R.DEAD + p * ARMY_SIZE + int(s[R.NDEAD + p])])
-    ids = np.concatenate(zones).astype(int)
-    return tuple(sorted(int(c) for c in ids if c >= 0))
+# ---- what the protocol alone cannot see ---------------------------------------------------------
+def state_key(state: GameState) -> Any:
+    """The state's ``state_key()`` hook, or its pickle when it offers none."""
+    key = hook(state, "state_key")
+    return key() if key is not None else pickle.dumps(state)
 
 
-def _hearth_cards(state) -> tuple:
-    """Every card a player owns in deck, hand (a Spare Part counts as 'a Spare Part': its identity is what
-    determinize resamples), mulligan set-aside and board, tagged by owner."""
-    from cardboard.envs.hearth import layout as L
-
-    s, out = state.s, []
-    for p in range(2):
-        b = L.player_base(p)
-        deck = s[b + L.P_DECK:b + L.P_DECK + L.NUM_CARDS]
-        out += [(p, "deck or hand", int(c)) for c in np.repeat(np.arange(L.NUM_CARDS), deck)]
-        for slot in range(int(s[b + L.P_NHAND])):
-            card, origin = int(s[b + L.P_HAND + slot]), int(s[b + L.P_HAND_ORIGIN + slot])
-            out.append((p, "deck or hand", card) if origin == L.ORIGIN_DECK else
-                       (p, "spare part", -1) if origin == L.ORIGIN_SPARE_PART else (p, "known", card))
-        out += [(p, "deck or hand", int(c)) for c in s[b + L.P_ASIDE:b + L.P_ASIDE + int(s[b + L.P_NASIDE])]]
-        out += [(p, "board", int(s[L.minion_base(p, i) + L.M_CARD])) for i in range(int(s[b + L.P_NMIN]))]
-    return tuple(sorted(out))
-
-
-HOOKS: dict[str, GameHooks] = {
-    "hearth": GameHooks(
-        card_multiset=_hearth_cards,
-        state_key=lambda state: state.s.tobytes(),
-        private_info=True,
-    ),
-    "lords_of_war": GameHooks(
-        card_multiset=_lords_of_war_cards,
-        state_key=lambda state: state.s.tobytes(),
-        private_info=True,
-    ),
-}
-
-
-def hooks(name: str) -> GameHooks:
-    if name not in HOOKS:
-        pytest.fail(f"game {name!r} has no conformance hooks: add its entry to HOOKS in tests/conftest.py")
-    return HOOKS[name]
+def card_multiset(state: GameState) -> tuple | None:
+    """The state's ``card_multiset()`` hook, or None when it offers none (the conservation check is skipped)."""
+    cards = hook(state, "card_multiset")
+    return cards() if cards is not None else None
 
 
 # ---- random play through the protocol ----------------------------------------------------------
@@ -126,17 +89,18 @@ def views(state: GameState) -> tuple:
 
 
 def full_key(state: GameState) -> tuple:
-    """The protocol views plus the game's full-state key: equal keys = the same state."""
-    return views(state), hooks(state.info.name).state_key(state)
+    """The protocol views plus the full-state key: equal keys = the same state."""
+    return views(state), state_key(state)
 
 
-@functools.lru_cache(maxsize=None)
-def _midgame_states(name: str, n_games: int, depths: tuple[int, ...], min_states: int) -> tuple:
+def states_in_play(game: Any, n_games: int = 6, depths: tuple[int, ...] = (1, 4, 10, 20, 35, 60, 90, 130),
+                   min_states: int = 40) -> list:
+    """Non-terminal states of ``game`` (a ``Game``) reached by seeded random play at several depths."""
     states = []
     seed = 0
     while (seed < n_games or len(states) < min_states) and seed < 50 * n_games:  # short games: deal more
         rng = np.random.default_rng(10_000 + seed)
-        state = cardboard.new_state(name, seed=seed)
+        state = game.new_state(seed)
         done = 0
         for depth in depths:
             advance(state, rng, depth - done)
@@ -145,13 +109,17 @@ def _midgame_states(name: str, n_games: int, depths: tuple[int, ...], min_states
                 break
             states.append(state.clone())
         seed += 1
-    return tuple(states)
+    return states
 
 
-def midgame_states(name: str, n_games: int = 6, depths: tuple[int, ...] = (1, 4, 10, 20, 35, 60, 90, 130),
-                   min_states: int = 40) -> list:
-    """Non-terminal states reached by seeded random play at several depths (fresh clones each call)."""
-    return [s.clone() for s in _midgame_states(name, n_games, depths, min_states)]
+@functools.lru_cache(maxsize=None)
+def _midgame_states(name: str) -> tuple:
+    return tuple(states_in_play(cardboard.make_game(name)))
+
+
+def midgame_states(name: str) -> list:
+    """Non-terminal states of registered game ``name`` from seeded random play (fresh clones each call)."""
+    return [s.clone() for s in _midgame_states(name)]
 
 
 def played_state(name: str, seed: int, depth: int) -> GameState:
@@ -162,11 +130,13 @@ def played_state(name: str, seed: int, depth: int) -> GameState:
 @pytest.fixture(scope="session")
 def kit() -> SimpleNamespace:
     return SimpleNamespace(
-        hooks=hooks,
+        state_key=state_key,
+        card_multiset=card_multiset,
         random_action=random_action,
         advance=advance,
         views=views,
         full_key=full_key,
+        states_in_play=states_in_play,
         midgame_states=midgame_states,
         played_state=played_state,
     )

@@ -1,17 +1,27 @@
 """The conformance suite: every registered game, through the protocol and the AEC env only.
 
-Parametrised over ``cardboard.games()`` (each new game gets it for free, once it
-registers its hooks in ``tests/conftest.py``) and, for the env, over hidden
-(``open=False``) and open (``open=True``) information.
+Parametrised over ``cardboard.games()`` (each new game, bundled or installed as a
+plugin, gets it for free) and, for the env, over hidden (``open=False``) and
+open (``open=True``) information. Where the protocol cannot tell states apart or
+count cards, the optional hooks ``state_key()`` / ``card_multiset()`` are used
+(see ``tests/conftest.py``).
 
 Imperfect information is checked in both directions (STYLE.md habit 3):
 nothing hidden leaks into a seat's observation, and ``determinize`` really
 resamples what the seat cannot see (a resampler that returns the true state
 fails here) while conserving every card.
+
+The rules of the protocol page that search relies on are ``check_*`` functions,
+run on every registered game and, to prove each can fail, on deliberately
+broken variants of a tiny dice game (the end of this file).
 """
 from __future__ import annotations
 
 import copy
+import dataclasses
+import difflib
+import functools
+import inspect
 import pickle
 
 import numpy as np
@@ -20,8 +30,11 @@ from pettingzoo.test import api_test, seed_test
 from pettingzoo.test.state_test import test_state_space as pettingzoo_state_space_check
 
 import cardboard
+from cardboard.envs.aec import CardboardAECEnv
 from cardboard.envs.errors import IllegalActionError, ProtocolError
-from cardboard.envs.protocol import CHANCE, TERMINAL, GameState
+from cardboard.envs.protocol import CHANCE, HOOKS, TERMINAL, GameState
+
+from .games.dice_race import ROLL, DiceRaceGame, DiceRaceState
 
 GAMES = cardboard.games()
 MODES = [pytest.param(False, id="hidden"), pytest.param(True, id="open")]
@@ -67,10 +80,6 @@ def test_legal_actions_and_mask_agree(name, kit):
         for p in range(state.num_players):
             assert -1.0 <= state.heuristic(p) <= 1.0
         if state.current_player == CHANCE:
-            outcomes = state.chance_outcomes()
-            probs = [p for _, p in outcomes]
-            assert min(probs) > 0 and abs(sum(probs) - 1.0) < 1e-9
-            assert len({a for a, _ in outcomes}) == len(outcomes)
             continue
         with pytest.raises(ProtocolError):
             state.chance_outcomes()
@@ -136,17 +145,16 @@ def test_determinize_keeps_the_observers_view_and_resamples_the_rest(name, kit):
 
     * p's observation is exactly unchanged, and so are p's legal moves (and their keys) when p acts;
       as ``det`` resamples what p cannot see, this is the no-leak check for p's observation;
-    * every card is conserved, and the source state is not modified;
+    * every card is conserved (for games that offer ``card_multiset``), and the source is not modified;
     * the samples really differ from the true state (full key, and, for games with private
       information, the opponent's own view), and rarely reproduce the opponent's true view.
     """
-    h = kit.hooks(name)
-    imperfect = cardboard.make_game(name).info.information == "imperfect"
+    info = cardboard.make_game(name).info
     rng = np.random.default_rng(2024)
     samples = differs = opponent_view_differs = 0
     for state in kit.midgame_states(name):
         key = kit.full_key(state)
-        cards = h.card_multiset(state)
+        cards = kit.card_multiset(state)  # None: the game offers no card_multiset, conservation is not checked
         for p in range(state.num_players):
             own_view = state.observation(p)
             other_views = {q: state.observation(q) for q in range(state.num_players) if q != p}
@@ -155,29 +163,22 @@ def test_determinize_keeps_the_observers_view_and_resamples_the_rest(name, kit):
                 samples += 1
                 assert det is not state
                 assert np.array_equal(det.observation(p), own_view), f"player {p}'s view changed: {state!r}"
-                assert h.card_multiset(det) == cards, "determinize lost or invented cards"
+                assert cards is None or kit.card_multiset(det) == cards, "determinize lost or invented cards"
                 assert det.current_player == state.current_player and det.turn == state.turn
                 if state.current_player == p:
                     assert _legal(det) == _legal(state)
                     assert [det.action_key(a) for a in _legal(det)] == [state.action_key(a) for a in _legal(state)]
-                differs += h.state_key(det) != h.state_key(state)
+                differs += kit.state_key(det) != kit.state_key(state)
                 opponent_view_differs += any(not np.array_equal(det.observation(q), v) for q, v in other_views.items())
         assert kit.full_key(state) == key, "determinize modified the source state"
     assert samples > 100
-    if not imperfect:
+    if info.information == "perfect":
         assert differs == 0, "a perfect-information game has nothing to resample"
         return
     assert differs > 0.5 * samples, f"determinize resampled only {differs}/{samples} samples"
-    if h.private_info:
+    if info.private_information:
         # opponents' hands really change: an identity (or nearly) resampler fails here
         assert opponent_view_differs > 0.5 * samples, f"opponent's view changed in {opponent_view_differs}/{samples}"
-
-
-@pytest.mark.parametrize("name", GAMES)
-def test_determinize_rejects_a_bad_player(name):
-    state = cardboard.new_state(name, seed=0)
-    with pytest.raises((ValueError, IndexError)):
-        state.determinize(state.num_players, np.random.default_rng(0))
 
 
 # ---- the AEC env ---------------------------------------------------------------------------------
@@ -203,17 +204,34 @@ def test_pettingzoo_state_space(name):
     assert env.state_space.contains(env.state())
 
 
+def _seeded_trajectory(env, seed: int, choices: int, steps: int = 40) -> tuple:
+    """What the env shows over ``steps`` moves after ``reset(seed)``, the moves picked by a generator seeded
+    with ``choices`` (the same picks for every seed), so only the env's own chance can tell two apart."""
+    env.reset(seed=seed)
+    choices = np.random.default_rng(choices)
+    shown = []
+    while env.agents and len(shown) < steps:
+        obs, _, terminated, truncated, _ = env.last()
+        shown.append(env.unwrapped.state().tobytes() + obs["observation"].tobytes())
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(None if terminated or truncated else int(legal[choices.integers(len(legal))]))
+    return tuple(shown)
+
+
+def check_reset_seed_changes_the_game(env) -> None:
+    """Another seed deals another game: with chance at set-up the first observation already differs; a game
+    whose chance comes later (a die rolled in play) shows it later in the trajectory (three streams of move
+    picks, in case one of them ends the game before any chance)."""
+    differ = [len({_seeded_trajectory(env, seed, choices) for seed in range(6)}) > 1 for choices in range(3)]
+    assert any(differ), "six seeds gave the same game: the env's chance ignores its seed"
+
+
 @pytest.mark.parametrize("open_", MODES)
 @pytest.mark.parametrize("name", GAMES)
 def test_reset_seed_changes_the_deal(name, open_):
     if cardboard.make_game(name).info.chance == "none":
         pytest.skip("no chance: every seed deals the same game")
-    env = cardboard.make_env(name, open=open_)
-    firsts = set()
-    for seed in range(6):
-        env.reset(seed=seed)
-        firsts.add(env.unwrapped.state().tobytes() + env.observe(env.agent_selection)["observation"].tobytes())
-    assert len(firsts) > 1
+    check_reset_seed_changes_the_game(cardboard.make_env(name, open=open_))
 
 
 def _play_env(env, rng: np.random.Generator, open_: bool, steps: int | None = None):
@@ -361,14 +379,17 @@ def test_env_survives_deepcopy_and_pickle(name, open_, kit):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_env_rejects_an_illegal_action_and_keeps_the_state(name, kit):
+    """Ids outside the action space and a non-integer are always illegal; a masked id of the space is
+    tried too when there is one (every action may be legal at a node)."""
     env = _mid_game_env(name, False, seed=5, steps=10)
     state = env.unwrapped.game_state
     key = kit.full_key(state)
     snapshot = _env_snapshot(env)
-    illegal = next(a for a in range(state.num_actions) if not state.action_mask()[a])
-    with pytest.raises(IllegalActionError):
-        env.step(illegal)
-    assert kit.full_key(env.unwrapped.game_state) == key and _env_snapshot(env) == snapshot
+    masked = np.flatnonzero(~state.action_mask())
+    for illegal in (state.num_actions, -1, 0.5, *masked[:1].tolist()):
+        with pytest.raises(IllegalActionError):
+            env.step(illegal)
+        assert kit.full_key(env.unwrapped.game_state) == key and _env_snapshot(env) == snapshot, illegal
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -410,3 +431,218 @@ def test_render_modes(name):
             assert frames[0] != frames[1] != frames[2]
         else:
             assert not np.array_equal(frames[0], frames[1])
+
+
+# ---- the rules search relies on (the protocol page), as checks that can fail ----------------------
+PROTOCOL_NAMES = frozenset(GameState.__annotations__) | {n for n in vars(GameState) if not n.startswith("_")}
+HOOK_METHODS = sorted({h.name for h in HOOKS.values()} - PROTOCOL_NAMES)
+HOOK_KEYWORDS = {h.keyword: h for h in HOOKS.values() if h.keyword is not None}
+NEAR_MISS = 0.85  # difflib ratio: 'random_playouts', 'legal_actions_keys', 'statekey' score 0.94-0.97
+
+
+def played_games(game, games: int = 4) -> list[list[GameState]]:
+    """Every state (a clone) of ``games`` seeded random games of ``game``, from the deal to the end."""
+    out = []
+    for seed in range(games):
+        rng = np.random.default_rng([seed, 7])
+        state = game.new_state(seed)
+        trail = [state.clone()]
+        while not state.is_terminal():
+            state.apply(_random_move(state, rng))
+            trail.append(state.clone())
+        out.append(trail)
+    return out
+
+
+def _random_move(state: GameState, rng: np.random.Generator) -> int:
+    """A uniformly random legal action, or chance outcome (uniform too: rare outcomes get visited)."""
+    if state.current_player == CHANCE:
+        outcomes = state.chance_outcomes()
+        return outcomes[int(rng.integers(len(outcomes)))][0]
+    legal = state.legal_actions()
+    return int(legal[rng.integers(len(legal))])
+
+
+@functools.lru_cache(maxsize=None)
+def _played(name: str) -> tuple:
+    return tuple(tuple(trail) for trail in played_games(cardboard.make_game(name)))
+
+
+def check_determinize_is_independent(states, kit) -> None:
+    """Rule 1: ``determinize`` returns a new state, even for perfect information: playing on the sample never
+    changes the source, and playing on the source never changes the sample."""
+    rng = np.random.default_rng(31)
+    for state in states:
+        for p in range(state.num_players):
+            source = state.clone()
+            det = source.determinize(p, rng)
+            assert det is not source, f"determinize({p}) returned the state itself, not a new one"
+            source_key = kit.full_key(source)
+            kit.advance(det, rng, 30)
+            assert kit.full_key(source) == source_key, f"playing on determinize({p})'s sample changed the source"
+            det = source.determinize(p, rng)
+            det_key = kit.full_key(det)
+            kit.advance(source, rng, 30)
+            assert kit.full_key(det) == det_key, f"playing on the source changed determinize({p})'s sample"
+
+
+def check_determinize_rejects_bad_players(state: GameState) -> None:
+    """Rule 1: a player outside ``range(num_players)`` raises ``ValueError``."""
+    for bad in (-1, state.num_players):
+        try:
+            state.determinize(bad, np.random.default_rng(0))
+        except ValueError:
+            continue
+        raise AssertionError(f"determinize({bad}) with {state.num_players} players did not raise ValueError")
+
+
+def check_chance_outcomes(states) -> None:
+    """Rule 2: at every chance node of ``states``, outcome ids are non-negative ints distinct within the node,
+    and the probabilities are positive and sum to 1."""
+    for state in (s for s in states if s.current_player == CHANCE):
+        outcomes = state.chance_outcomes()
+        ids = [a for a, _ in outcomes]
+        bad = [a for a in ids if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)) or a < 0]
+        assert not bad, f"chance outcome ids must be non-negative ints, got {bad}"
+        assert len(set(ids)) == len(ids), f"chance outcome ids repeat within a node: {ids}"
+        probs = [p for _, p in outcomes]
+        assert min(probs) > 0 and abs(sum(probs) - 1.0) < 1e-9, f"chance probabilities {probs}"
+
+
+def check_turns(games: list[list[GameState]]) -> None:
+    """Rule 3: ``turn`` starts at 0, never decreases, differs between consecutive decisions of different
+    players (chance nodes between them do not count; games that declare ``info.reactions`` are exempt) and
+    never exceeds ``info.max_turns``."""
+    for trail in games:
+        assert trail[0].turn == 0, f"the first state's turn is {trail[0].turn}, not 0"
+        last_turn, last_decision = 0, None
+        for state in trail:
+            turn, player = state.turn, state.current_player
+            assert turn >= last_turn, f"turn went down from {last_turn} to {turn}"
+            assert turn <= state.info.max_turns, f"turn {turn} > info.max_turns {state.info.max_turns}"
+            if player >= 0:
+                if last_decision is not None and last_decision[0] != player and not state.info.reactions:
+                    assert turn != last_decision[1], (f"players {last_decision[0]} and {player} decide one after "
+                                                      f"the other in the same turn {turn}")
+                last_decision = (player, turn)
+            last_turn = turn
+
+
+def check_hook_names(state: GameState) -> None:
+    """Optional hooks: a public name (or a ``determinize`` keyword) that looks like a declared hook but is not
+    one is a misspelling that would make search fall back to the slow path without a word."""
+    for name in dir(state):
+        if name.startswith("_") or name in PROTOCOL_NAMES or name in HOOK_METHODS:
+            continue
+        close = difflib.get_close_matches(name, HOOK_METHODS, n=1, cutoff=NEAR_MISS)
+        assert not close, (f"{type(state).__name__}.{name} looks like the optional hook {close[0]!r} "
+                           f"({HOOKS[close[0]].signature}) but is not it: rename it, or make it private")
+    for name in inspect.signature(state.determinize).parameters:
+        close = difflib.get_close_matches(name, HOOK_KEYWORDS, n=1, cutoff=NEAR_MISS)
+        assert name in HOOK_KEYWORDS or not close, (
+            f"determinize's keyword {name!r} looks like the optional hook {close[0]!r} "
+            f"({HOOK_KEYWORDS[close[0]].signature}) but is not it")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_determinize_returns_an_independent_state_and_rejects_bad_players(name, kit):
+    check_determinize_is_independent(kit.midgame_states(name)[::4], kit)
+    check_determinize_rejects_bad_players(cardboard.new_state(name, seed=0))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_chance_outcomes_follow_the_rules(name):
+    states = [s for trail in _played(name) for s in trail]
+    if cardboard.make_game(name).info.chance == "explicit":
+        assert any(s.current_player == CHANCE for s in states), "an explicit-chance game met no chance node"
+    check_chance_outcomes(states)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_turns_follow_the_rules(name):
+    check_turns(_played(name))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_no_name_is_a_near_miss_of_a_hook(name):
+    check_hook_names(cardboard.new_state(name, seed=0))
+
+
+# ---- each check fails on a deliberately broken tiny game ---------------------------------------------
+def broken_dice_race(**methods) -> DiceRaceGame:
+    """The dice race of ``tests/games`` (explicit chance, perfect information) with state ``methods`` replaced."""
+    state_class = type("BrokenDiceRaceState", (DiceRaceState,), methods)
+    game = DiceRaceGame()
+    game.new_state = lambda seed=None: state_class(game)
+    return game
+
+
+def _outcomes_mapped(f):
+    """A ``chance_outcomes`` whose ids are ``f(ids)``."""
+    def chance_outcomes(self):
+        outcomes = DiceRaceState.chance_outcomes(self)
+        return list(zip(f([a for a, _ in outcomes]), [p for _, p in outcomes]))
+    return chance_outcomes
+
+
+def _rolled(game: DiceRaceGame) -> DiceRaceState:
+    """A chance node of the dice race: player 0 has rolled."""
+    state = game.new_state(0)
+    state.apply(ROLL)
+    return state
+
+
+CHECKS = {
+    "independent": lambda game, kit: check_determinize_is_independent(kit.states_in_play(game), kit),
+    "bad players": lambda game, kit: check_determinize_rejects_bad_players(game.new_state(0)),
+    "chance": lambda game, kit: check_chance_outcomes([_rolled(game)]),
+    "turns": lambda game, kit: check_turns(played_games(game, games=20)),
+    "hook names": lambda game, kit: check_hook_names(game.new_state(0)),
+    "seeds": lambda game, kit: check_reset_seed_changes_the_game(CardboardAECEnv(game)),
+}
+BROKEN = [
+    pytest.param("independent", {"determinize": lambda self, player, rng: self}, "returned the state itself",
+                 id="determinize-returns-self"),
+    pytest.param("independent", {"determinize": lambda self, player, rng: copy.copy(self)},
+                 "changed the source", id="determinize-shares-lists"),
+    pytest.param("bad players", {"determinize": lambda self, player, rng: self.clone()}, "did not raise",
+                 id="determinize-takes-any-player"),
+    pytest.param("chance", {"chance_outcomes": _outcomes_mapped(lambda ids: [-1 - a for a in ids])},
+                 "non-negative", id="negative-outcome-ids"),
+    pytest.param("chance", {"chance_outcomes": _outcomes_mapped(lambda ids: [float(a) for a in ids])},
+                 "non-negative ints", id="float-outcome-ids"),
+    pytest.param("chance", {"chance_outcomes": _outcomes_mapped(lambda ids: [ids[0]] * len(ids))}, "repeat",
+                 id="repeated-outcome-ids"),
+    pytest.param("turns", {"turn": property(lambda self: self._turn + 1)}, "not 0", id="turn-starts-at-1"),
+    pytest.param("turns", {"turn": property(lambda self: self._turn + self.pending)}, "went down",
+                 id="turn-goes-down"),
+    pytest.param("turns", {"turn": property(lambda self: 0)}, "same turn", id="players-share-a-turn"),
+    pytest.param("turns", {"turn": property(lambda self: 3 * self._turn)}, "max_turns", id="turn-past-max"),
+    pytest.param("hook names", {"random_playouts": DiceRaceState.random_playout}, "'random_playout'",
+                 id="random_playouts"),
+    pytest.param("hook names", {"legal_actions_keys": lambda self: None}, "'legal_action_keys'",
+                 id="legal_actions_keys"),
+    pytest.param("hook names", {"sensible_action": lambda self: None}, "'sensible_actions'", id="sensible_action"),
+    pytest.param("hook names", {"determinize": lambda self, player, rng, acuracy=None: self.clone()},
+                 "keyword 'acuracy'.*'accuracy'", id="acuracy-keyword"),
+    pytest.param("seeds", {"sample_chance": lambda self, rng: 2 + self.totals[self.player] % 3}, "ignores its seed",
+                 id="dice-ignore-the-seed"),
+]
+
+
+@pytest.mark.parametrize("check, methods, message", BROKEN)
+def test_each_rule_check_fails_on_a_broken_game(check, methods, message, kit):
+    with pytest.raises(AssertionError, match=message):
+        CHECKS[check](broken_dice_race(**methods), kit)
+
+
+@pytest.mark.parametrize("check", CHECKS)
+def test_each_rule_check_passes_on_the_unbroken_dice_race(check, kit):
+    CHECKS[check](broken_dice_race(), kit)
+
+
+def test_a_game_with_reactions_may_let_players_share_a_turn():
+    """Rule 3's exception: with ``info.reactions`` a player may decide inside another's turn."""
+    game = broken_dice_race(turn=property(lambda self: 0))
+    game.info = dataclasses.replace(game.info, reactions=True)
+    check_turns(played_games(game, games=5))

@@ -49,8 +49,9 @@ def test_results_file_and_resume(tmp_path, monkeypatch):
     path = tmp_path / "m.jsonl"
     play_match_specs(GAME, ["greedy", "random"], 6, seed=2, results_path=path)
     lines = path.read_text().splitlines()
-    assert json.loads(lines[0]) == {"config": {"game": GAME, "options": {}, "specs": ["greedy", "random"],
-                                               "games": 6, "seed": 2}}
+    assert json.loads(lines[0]) == {"config": {"version": 2, "game": GAME, "options": {},
+                                               "specs": ["greedy", "random"], "games": 6, "seed": 2,
+                                               "rotation": "cyclic"}}
     assert len(lines) == 7
     assert set(json.loads(lines[1])) == {"index", "seats", "returns", "turns", "decisions", "seconds"}
     # a killed run: keep the header and games 0, 2 and 5, then resume
@@ -59,7 +60,7 @@ def test_results_file_and_resume(tmp_path, monkeypatch):
     played = []
     original = match_module._play_indexed
     monkeypatch.setattr(match_module, "_play_indexed",
-                        lambda game, agents, i, child: played.append(i) or original(game, agents, i, child))
+                        lambda game, agents, i, *seeding: played.append(i) or original(game, agents, i, *seeding))
     seen = []
     resumed = play_match_specs(GAME, ["greedy", "random"], 6, seed=2, results_path=path,
                                on_game=lambda r: seen.append(r.index))
@@ -83,14 +84,15 @@ def test_resume_with_workers(tmp_path):
     assert sorted(json.loads(line)["index"] for line in path.read_text().splitlines()[1:]) == [0, 1, 2]
 
 
-@pytest.mark.parametrize("change", [{"seed": 3}, {"games": 1}, {"specs": ["random", "greedy"]}])
+@pytest.mark.parametrize("change", [{"seed": 3}, {"games": 1}, {"specs": ["random", "greedy"]},
+                                    {"rotation": "permutations"}])
 def test_resume_refuses_another_config(tmp_path, change):
     path = tmp_path / "m.jsonl"
-    base = {"specs": ["greedy", "random"], "games": 2, "seed": 2}
+    base = {"specs": ["greedy", "random"], "games": 2, "seed": 2, "rotation": "cyclic"}
     play_match_specs(GAME, base["specs"], base["games"], base["seed"], results_path=path)
     kw = base | change
     with pytest.raises(ResultsFileError, match="another match config"):
-        play_match_specs(GAME, kw["specs"], kw["games"], kw["seed"], results_path=path)
+        play_match_specs(GAME, kw["specs"], kw["games"], kw["seed"], rotation=kw["rotation"], results_path=path)
 
 
 def test_more_games_extend_a_results_file(tmp_path, monkeypatch):
@@ -99,7 +101,7 @@ def test_more_games_extend_a_results_file(tmp_path, monkeypatch):
     played = []
     original = match_module._play_indexed
     monkeypatch.setattr(match_module, "_play_indexed",
-                        lambda game, agents, i, child: played.append(i) or original(game, agents, i, child))
+                        lambda game, agents, i, *seeding: played.append(i) or original(game, agents, i, *seeding))
     extended = play_match_specs(GAME, ["greedy", "random"], 5, seed=5, results_path=path)
     assert played == [3, 4]
     assert strip(extended) == strip(play_match_specs(GAME, ["greedy", "random"], 5, seed=5))
@@ -213,7 +215,7 @@ def test_tournament_is_deterministic_and_independent_of_workers():
 
 
 def test_tournament_errors():
-    with pytest.raises(InvalidParameterError, match="two agents"):
+    with pytest.raises(InvalidParameterError, match="'lords_of_war' \\(2 seats\\) needs at least 2 agents, got 1"):
         round_robin(GAME, ["random"], 2, seed=0)
     with pytest.raises(InvalidParameterError, match="games"):
         round_robin(GAME, ["random", "greedy"], 0, seed=0)
@@ -249,7 +251,7 @@ def test_cli_tournament(tmp_path, capsys, agents):
 
 @pytest.mark.parametrize("argv, message", [
     (["--agents", "random", "nope"], "unknown agent 'nope'"),
-    (["--agents", "random"], "at least two agents"),
+    (["--agents", "random"], "needs at least 2 agents, got 1"),
     (["--agents", "samples=2", "random"], "before any agent"),
     (["--agents", "random", "greedy", "--games", "0"], "games"),
 ])

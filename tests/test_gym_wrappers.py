@@ -1,18 +1,27 @@
-"""SeatEnv / SelfPlayEnv on the forward-model protocol: spaces, masks, reward credit, seeding, errors.
+"""SeatEnv / SelfPlayEnv on the forward-model protocol: spaces, masks, reward credit, seeding, opponents,
+errors, and the layer rule (the wrappers import no registry, policy or search; names are resolved by
+``cardboard.make_seat_env`` / ``make_self_play_env``).
 
 No torch here: the SB3 checks are in ``test_sb3.py``.
 """
 from __future__ import annotations
 
+import ast
+import inspect
+
 import gymnasium as gym
 import numpy as np
 import pytest
 
-from cardboard.envs.errors import IllegalActionError, InvalidParameterError
+import cardboard
+import cardboard.envs.gym_wrappers as gym_wrappers
+from cardboard import make_seat_env, make_self_play_env
+from cardboard.envs.errors import IllegalActionError, InvalidParameterError, UnknownNameError
 from cardboard.envs.gym_wrappers import SeatEnv, SelfPlayEnv
 from cardboard.envs.protocol import CHANCE, TERMINAL, GameInfo
 from cardboard.policies.agents import RandomAgent
 from cardboard.registry import make_game
+from tests.games.tictactoe import TicTacToeGame
 
 GAME = "lords_of_war"
 
@@ -84,7 +93,7 @@ class DiceNim:
 
 # -- spaces and masks ----------------------------------------------------------------------------------
 def test_spaces_follow_game_info():
-    env = SeatEnv(GAME)
+    env = make_seat_env(GAME)
     info = make_game(GAME).info
     assert env.observation_space == gym.spaces.Box(0.0, 1.0, info.observation_shape, np.float32)
     assert env.action_space == gym.spaces.Discrete(info.num_actions)
@@ -92,7 +101,7 @@ def test_spaces_follow_game_info():
 
 @pytest.mark.parametrize("seat", [0, 1])
 def test_masks_are_the_legal_actions_at_every_step(seat):
-    env, rng = SeatEnv(GAME, seat=seat, seed=3), np.random.default_rng(0)
+    env, rng = make_seat_env(GAME, seat=seat, seed=3), np.random.default_rng(0)
     obs, info = env.reset()
     done = False
     while not done:
@@ -109,7 +118,7 @@ def test_masks_are_the_legal_actions_at_every_step(seat):
 
 
 # -- reward credit -------------------------------------------------------------------------------------
-@pytest.mark.parametrize("game", [GAME, DiceNim()], ids=["lords_of_war", "dice_nim"])
+@pytest.mark.parametrize("game", [make_game(GAME), DiceNim()], ids=["lords_of_war", "dice_nim"])
 @pytest.mark.parametrize("seat", [0, 1])
 def test_reward_is_the_learners_return_on_the_last_step_only(game, seat):
     env, rng = SeatEnv(game, seat=seat, opponent=RandomAgent(), seed=seat), np.random.default_rng(1)
@@ -126,7 +135,7 @@ def test_reward_is_the_learners_return_on_the_last_step_only(game, seat):
 
 def test_game_ending_opponent_move_is_credited_to_the_learners_last_step():
     """The loss the opponent inflicts lands on the learner's last transition (PettingZoo #1147)."""
-    env, rng = SeatEnv(GAME, seat=0, seed=0), np.random.default_rng(2)
+    env, rng = make_seat_env(GAME, seat=0, seed=0), np.random.default_rng(2)
     for _ in range(20):
         _, rewards, _ = play(env, rng)
         if rewards[-1] < 0:
@@ -136,16 +145,16 @@ def test_game_ending_opponent_move_is_credited_to_the_learners_last_step():
 
 
 # -- seeding -------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("cls", [SeatEnv, SelfPlayEnv])
-def test_same_seed_same_episode(cls):
-    runs = [play(cls(GAME), np.random.default_rng(7), seed=11) for _ in range(2)]
+@pytest.mark.parametrize("make", [make_seat_env, make_self_play_env])
+def test_same_seed_same_episode(make):
+    runs = [play(make(GAME), np.random.default_rng(7), seed=11) for _ in range(2)]
     (obs_a, rew_a, info_a), (obs_b, rew_b, info_b) = runs
     assert rew_a == rew_b and info_a["seat"] == info_b["seat"]
     assert all(np.array_equal(a, b) for a, b in zip(obs_a, obs_b, strict=True))
 
 
 def test_constructor_seed_equals_reset_seed():
-    a, b = SeatEnv(GAME, seat=None, seed=5), SeatEnv(GAME, seat=None)
+    a, b = make_seat_env(GAME, seat=None, seed=5), make_seat_env(GAME, seat=None)
     resets_a = [a.reset() for _ in range(3)]
     resets_b = [b.reset(seed=5), b.reset(), b.reset()]
     for (obs_a, info_a), (obs_b, info_b) in zip(resets_a, resets_b):
@@ -153,7 +162,7 @@ def test_constructor_seed_equals_reset_seed():
 
 
 def test_random_seat_uses_both_seats():
-    env = SeatEnv(GAME, seat=None, seed=0)
+    env = make_seat_env(GAME, seat=None, seed=0)
     assert {env.reset()[1]["seat"] for _ in range(20)} == {0, 1}
 
 
@@ -168,31 +177,66 @@ def test_callable_opponent_sees_its_own_view_and_mask():
         calls.append(state.current_player)
         return int(np.flatnonzero(action_mask)[-1])
 
-    env = SeatEnv(GAME, seat=1, opponent=last_legal, seed=0)
+    env = SeatEnv(make_game(GAME), seat=1, opponent=last_legal, seed=0)
     play(env, np.random.default_rng(0))
     assert calls and set(calls) == {0}
 
 
-def test_agent_spec_opponent():
-    env = SeatEnv(GAME, seat=0, opponent="greedy", seed=0)
-    _, rewards, _ = play(env, np.random.default_rng(0))
-    assert rewards[-1] in (-1.0, 0.0, 1.0)
+def test_agent_spec_opponent_is_built_by_the_face():
+    """``make_seat_env(name, opponent=spec)`` is ``SeatEnv(make_game(name), opponent=make_agent(spec, game))``."""
+    game = make_game(GAME)
+    runs = [play(env, np.random.default_rng(0), seed=4) for env in
+            (make_seat_env(GAME, seat=0, opponent="greedy:samples=2"),
+             SeatEnv(game, seat=0, opponent=cardboard.make_agent("greedy:samples=2", game)))]
+    assert runs[0][1] == runs[1][1] and runs[0][1][-1] in (-1.0, 0.0, 1.0)
+    assert all(np.array_equal(a, b) for a, b in zip(runs[0][0], runs[1][0], strict=True))
 
 
-def test_three_players_with_chance_nodes():
-    """Chance and two opponents move before seat 2; games they end before it acts are dealt again."""
-    env = SeatEnv(DiceNim(), seat=2, seed=0)
-    piles = set()
-    for _ in range(30):
-        obs, _ = env.reset()
-        assert env.game_state.current_player == 2
-        piles.add(int(np.argmax(obs)))
-    assert piles == {1, 2, 3}
+def test_random_spec_and_the_default_opponent_play_the_same_episodes():
+    """``None`` draws like the ``random`` agent from the env's generator: the same seed, the same game."""
+    runs = [play(env, np.random.default_rng(3), seed=8) for env in
+            (make_seat_env(GAME, seat=1, opponent="random"), SeatEnv(make_game(GAME), seat=1))]
+    assert runs[0][1] == runs[1][1]
+    assert all(np.array_equal(a, b) for a, b in zip(runs[0][0], runs[1][0], strict=True))
+
+
+class CountingAgent(RandomAgent):
+    """A random agent that counts its moves per game: ``reset()`` starts a new count."""
+
+    def __init__(self):
+        self.moves_per_game: list[int] = []
+
+    def reset(self) -> None:
+        self.moves_per_game.append(0)
+
+    def act(self, state, rng):
+        self.moves_per_game[-1] += 1
+        return super().act(state, rng)
+
+
+@pytest.mark.parametrize("make", [lambda game, agent: SeatEnv(game, seat=1, opponent=agent, seed=0),
+                                  lambda game, agent: SelfPlayEnv(game, opponent=agent, seed=0)],
+                         ids=["seat_env", "self_play_env"])
+def test_opponent_agent_is_reset_at_every_reset(make):
+    agent = CountingAgent()
+    env = make(make_game(GAME), agent)
+    for n in range(1, 7):
+        env.reset()  # every episode ends in mid-game: a reset, not the game's end, must reset the agent
+        assert len(agent.moves_per_game) == n
+        assert (agent.moves_per_game[-1] > 0) == (env.seat == 1)  # reset before the opponent's first move
+        env.step(np.flatnonzero(env.action_masks())[0])
+
+
+def test_the_same_agent_object_replays_the_same_episode():
+    env = SeatEnv(make_game(GAME), seat=0, opponent=CountingAgent())
+    runs = [play(env, np.random.default_rng(5), seed=2) for _ in range(2)]
+    assert runs[0][1] == runs[1][1]
+    assert all(np.array_equal(a, b) for a, b in zip(runs[0][0], runs[1][0], strict=True))
 
 
 def test_self_play_pool_draws_each_episode_from_its_last_opponents():
     picked = []
-    env = SelfPlayEnv(GAME, pool_size=2, seed=0)
+    env = make_self_play_env(GAME, pool_size=2, seed=0)
     for tag in ("a", "b", "c"):
         env.add_opponent(lambda obs, mask, tag=tag: picked.append(tag) or int(np.flatnonzero(mask)[0]))
     assert len(env.pool) == 2
@@ -206,7 +250,7 @@ def test_self_play_pool_draws_each_episode_from_its_last_opponents():
 
 # -- errors --------------------------------------------------------------------------------------------
 def test_illegal_action_raises_and_changes_nothing():
-    env, twin = SeatEnv(GAME, seat=None, seed=4), SeatEnv(GAME, seat=None, seed=4)
+    env, twin = make_seat_env(GAME, seat=None, seed=4), make_seat_env(GAME, seat=None, seed=4)
     env.reset(), twin.reset()
     before = env.game_state.clone()
     illegal = int(np.flatnonzero(~env.action_masks())[0])
@@ -224,20 +268,61 @@ def test_illegal_action_raises_and_changes_nothing():
             break
 
 
+def test_integer_arrays_from_predict_are_actions():
+    """SB3's ``predict`` returns a 0-d array; a game that accepts only ints must still get one."""
+    env = SeatEnv(TicTacToeGame(), seat=0, seed=0)
+    env.reset()
+    env.step(np.array(4))
+    assert env.game_state.board[4] == 0
+    with pytest.raises(IllegalActionError):
+        env.step(np.array(4.0))
+
+
 def test_bad_arguments_are_refused():
-    with pytest.raises(InvalidParameterError):
-        SeatEnv(GAME, seat=2)
-    with pytest.raises(InvalidParameterError):
-        SeatEnv(make_game(GAME), armies=("orcs", "dwarves"))
-    with pytest.raises(InvalidParameterError):
-        SeatEnv(GAME, opponent=42)
-    with pytest.raises(InvalidParameterError):
-        SelfPlayEnv(GAME, pool_size=0)
-    env = SeatEnv(make_game(GAME), seed=0)  # a Game object works as well as its name
-    assert env.reset()[0].shape == make_game(GAME).info.observation_shape
+    game = make_game(GAME)
+    with pytest.raises(InvalidParameterError, match="seat must be"):
+        SeatEnv(game, seat=2)
+    with pytest.raises(InvalidParameterError, match="an opponent is"):
+        SeatEnv(game, opponent=42)
+    with pytest.raises(InvalidParameterError, match="lacks reset"):
+        SeatEnv(game, opponent=type("HalfAgent", (), {"name": "half", "act": lambda self, state, rng: 0})())
+    with pytest.raises(InvalidParameterError, match="pool_size"):
+        SelfPlayEnv(game, pool_size=0)
+    with pytest.raises(InvalidParameterError, match="must be a Game"):
+        SeatEnv(42)
+    with pytest.raises(UnknownNameError, match="bogus"):
+        make_seat_env(GAME, bogus=1)
+    with pytest.raises(UnknownNameError, match="no_such_agent"):
+        make_self_play_env(GAME, opponent="no_such_agent")
+
+
+@pytest.mark.parametrize("cls", [SeatEnv, SelfPlayEnv])
+def test_strings_are_refused_with_a_pointer_to_the_face(cls):
+    with pytest.raises(InvalidParameterError, match=r"not the name 'lords_of_war'.*cardboard\.make_seat_env"):
+        cls(GAME)
+    with pytest.raises(InvalidParameterError, match=r"not the agent spec 'greedy'.*cardboard\.make_seat_env"):
+        cls(make_game(GAME), opponent="greedy")
+
+
+def test_wrappers_import_no_registry_policy_or_search():
+    """The layer rule, read from the module's own import statements (importing it runs cardboard/__init__)."""
+    tree = ast.parse(inspect.getsource(gym_wrappers))
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = ("." * node.level) + (node.module or "")
+            imported |= {base} | {f"{base}.{alias.name}" for alias in node.names}
+    resolved = {name.replace("..", "cardboard.", 1) if name.startswith("..") else
+                name.replace(".", "cardboard.envs.", 1) if name.startswith(".") else name for name in imported}
+    assert "cardboard.envs.protocol" in resolved  # the walk sees the module's real imports
+    forbidden = [name for name in resolved if name.startswith(("cardboard.registry", "cardboard.policies",
+                                                               "cardboard.search")) or name == "cardboard"]
+    assert not forbidden, forbidden
 
 
 def test_render_ansi():
-    env = SeatEnv(GAME, render_mode="ansi", seed=0)
+    env = make_seat_env(GAME, render_mode="ansi", seed=0)
     env.reset()
     assert isinstance(env.render(), str) and env.render()

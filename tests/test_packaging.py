@@ -25,8 +25,13 @@ import pytest
 import cardboard
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("cardboard.envs", "cardboard.envs.lords_of_war", "cardboard.envs.hearth", "cardboard.search",
-            "cardboard.policies", "cardboard.training", "cardboard.evaluation")
+FOLDERS = {"envs": "cardboard.envs", "search": "cardboard.search", "policies": "cardboard.policies",
+           "training": "cardboard.training", "evaluation": "cardboard.evaluation"}
+# every package of the source tree (a folder with __init__.py, tests apart): a new game folder is one of them
+PACKAGES = tuple(sorted(
+    ".".join((prefix, *init.parent.relative_to(ROOT / folder).parts))
+    for folder, prefix in FOLDERS.items() for init in (ROOT / folder).rglob("__init__.py")
+    if "tests" not in init.relative_to(ROOT).parts))
 DATA_FILE = "cardboard/envs/lords_of_war/armies.json"
 HEARTH_DATA = ("cardboard/envs/hearth/brm_cards.json", "cardboard/envs/hearth/decks/mech_mage.json",
                "cardboard/envs/hearth/decks/handlock.json", "cardboard/envs/hearth/decks/face_hunter.json")
@@ -76,8 +81,11 @@ def test_wheel_holds_only_the_cardboard_package(wheel):
     assert not squatters, f"the wheel installs top-level names besides cardboard: {squatters}"
     assert DATA_FILE in names
     assert set(HEARTH_DATA) <= set(names), "the hearth card data or deck lists are missing from the wheel"
+    assert "cardboard.envs.hearth" in PACKAGES and "cardboard.envs.lords_of_war" in PACKAGES
     for pkg in ("cardboard", *PACKAGES):
         assert f"{pkg.replace('.', '/')}/__init__.py" in names, f"{pkg} is missing from the wheel"
+    readmes = [f"cardboard/envs/{d.name}/README.md" for d in (ROOT / "envs").iterdir() if (d / "README.md").exists()]
+    assert set(readmes) <= set(names), "a game's README is missing from the wheel"
     assert not [n for n in names if "__pycache__" in n or n.endswith((".nbi", ".nbc", ".pyc"))]
     with zipfile.ZipFile(wheel) as zf:
         armies = json.loads(zf.read(DATA_FILE))
@@ -130,7 +138,7 @@ def test_installed_console_script(installed):
 
 
 def test_games_import_without_torch():
-    code = ("import sys, cardboard.envs.lords_of_war, cardboard.policies.hearth_features, cardboard; "
+    code = ("import sys, cardboard.envs.lords_of_war, cardboard.envs.hearth.features, cardboard; "
             "cardboard.new_state('lords_of_war', seed=0); cardboard.new_state('hearth', seed=0); "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'stable_baselines3', 'sb3_contrib')))")
     out = _run([sys.executable, "-c", code], cwd=ROOT).stdout.strip()

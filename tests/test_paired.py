@@ -5,9 +5,10 @@ import json
 
 import pytest
 
+import cardboard
 from cardboard.cli import main
 from cardboard.envs.errors import InvalidParameterError, ResultsFileError
-from cardboard.evaluation.match import play_match_specs, summarize
+from cardboard.evaluation.match import load_results, play_match_specs, summarize
 from cardboard.evaluation.paired import compare_results, pool
 
 GAME = "lords_of_war"
@@ -18,10 +19,13 @@ def wide_console(monkeypatch):
     monkeypatch.setenv("COLUMNS", "200")
 
 
-def write_match(path, agent0, scores, *, opponent="random", seed=4, options=None):
-    """A results file whose agent 0 scored ``scores[i]`` (1, ½ or 0) in game i."""
+def write_match(path, agent0, scores, *, opponent="random", seed=4, options=None, version=1):
+    """A results file whose agent 0 scored ``scores[i]`` (1, ½ or 0) in game i, written by hand: version 1 is
+    cardboard 0.1's format (no version in the header), version 2 today's."""
     header = {"config": {"game": GAME, "options": options or {}, "specs": [agent0, opponent],
                          "games": len(scores), "seed": seed}}
+    if version == 2:
+        header["config"] |= {"version": 2, "rotation": "cyclic"}
     lines = [json.dumps(header)]
     for i, score in enumerate(scores):
         seats = [0, 1] if i % 2 == 0 else [1, 0]
@@ -60,7 +64,7 @@ def test_a_file_against_itself_differs_by_nothing_and_scores_agree_with_the_summ
     path = tmp_path / "m.jsonl"
     records = play_match_specs(GAME, ["greedy", "random"], 6, seed=2, results_path=path)
     result = compare_results(path, path)
-    summary = summarize(("greedy", "random"), records)
+    summary = summarize(("greedy", "random"), records, cardboard.make_game(GAME).info)
     assert result.difference == 0 and result.interval == (0, 0) and result.same_outcome == 6
     assert result.scores[0] == pytest.approx((summary.wins + summary.draws / 2) / 6)
 
@@ -90,6 +94,54 @@ def test_files_of_different_matches_are_refused(tmp_path, change, message):
     b = write_match(tmp_path / "b.jsonl", "random", [1, 0, 1], **change)
     with pytest.raises(ResultsFileError, match=message):
         compare_results(a, b)
+
+
+def test_a_version_1_file_loads_compares_and_is_not_resumed(tmp_path, capsys):
+    a = tmp_path / "a.jsonl"
+    a.write_text(  # literally as cardboard 0.1 wrote it: no version, two seats alternating, one stream per game
+        '{"config": {"game": "lords_of_war", "options": {}, "specs": ["greedy", "random"], "games": 3, "seed": 4}}\n'
+        '{"index": 0, "seats": [0, 1], "returns": [1.0, -1.0], "turns": 30, "decisions": [40, 41], '
+        '"seconds": [0.5, 0.01]}\n'
+        '{"index": 2, "seats": [0, 1], "returns": [-1.0, 1.0], "turns": 31, "decisions": [42, 40], '
+        '"seconds": [0.5, 0.01]}\n'
+        '{"index": 1, "seats": [1, 0], "returns": [0.0, 0.0], "turns": 60, "decisions": [80, 80], '
+        '"seconds": [0.01, 0.9]}\n')
+    header, records = load_results(a)
+    assert header == {"version": 1, "rotation": "cyclic", "game": GAME, "options": {}, "specs": ["greedy", "random"],
+                      "games": 3, "seed": 4}
+    assert sorted(records) == [0, 1, 2] and records[1].seats == (1, 0)
+    b = write_match(tmp_path / "b.jsonl", "mc", [1, 1, 1])
+    result = compare_results(a, b)
+    assert result.a == (1.0, 0.5, 0.0) and result.difference == pytest.approx(0.5)
+    assert main(["compare", str(a), str(b)]) == 0 and "+50.0 (" in capsys.readouterr().out
+    before = a.read_bytes()
+    for games in (3, 5):  # resuming, or extending
+        with pytest.raises(ResultsFileError, match=r"written by cardboard 0.1 \(results version 1, one random "
+                                                   r"stream per game\): it can be read and compared but not resumed"):
+            play_match_specs(GAME, ["greedy", "random"], games, seed=4, results_path=a)
+    assert main(["play", GAME, "--agents", "greedy,random", "--games", "3", "--seed", "4", "--quiet",
+                 "--results", str(a)]) == 2
+    assert "start a new file" in capsys.readouterr().out
+    assert a.read_bytes() == before
+
+
+def test_version_2_files_compare_and_a_version_1_file_does_not_pair_with_them(tmp_path):
+    v1 = write_match(tmp_path / "v1.jsonl", "greedy", [1, 0, 1])
+    v2 = write_match(tmp_path / "v2.jsonl", "mc", [1, 1, 0], version=2)
+    v2b = write_match(tmp_path / "v2b.jsonl", "greedy", [0, 1, 0], version=2)
+    assert compare_results(v2, v2b).difference == pytest.approx(-1 / 3)
+    for a, b in ((v1, v2), (v2, v1)):
+        with pytest.raises(ResultsFileError, match="version 1 .* version 2|version 2 .* version 1") as err:
+            compare_results(a, b)
+        assert "different random streams" in str(err.value)
+
+
+def test_a_file_of_an_unknown_version_is_refused(tmp_path):
+    path = write_match(tmp_path / "v3.jsonl", "greedy", [1, 0], version=2)
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join([lines[0].replace('"version": 2', '"version": 3')] + lines[1:]) + "\n")
+    with pytest.raises(ResultsFileError, match="results version 3; this cardboard reads versions 1 and 2"):
+        load_results(path)
 
 
 @pytest.mark.parametrize("kwargs, message", [

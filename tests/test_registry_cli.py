@@ -216,9 +216,10 @@ def test_cli_show_open_shows_both_hands(capsys):
 @pytest.mark.parametrize("argv, message", [
     (["play", "lords_of_war", "--agents", "nope,random"], "unknown agent 'nope'; known: "),  # the full list: test_unknown_agent_lists_the_agents
     (["show", "lords_of_war", "--agents", "random,nope"], "unknown agent 'nope'; known: "),  # the full list: test_unknown_agent_lists_the_agents
-    (["play", "chess"], "unknown game 'chess'; known: hearth, lords_of_war"),
-    (["play", "lords_of_war", "--agents", "random"], "needs exactly two agents"),
-    (["play", "lords_of_war", "--agents", "random,random,random"], "needs exactly two agents"),
+    (["play", "chess"], "unknown game 'chess'; known: "),  # the full list: test_unknown_game_lists_the_games
+    (["play", "lords_of_war", "--agents", "random"], "game 'lords_of_war' has 2 seats, so it needs 2 agents; got 1"),
+    (["play", "lords_of_war", "--agents", "random,random,random"], "has 2 seats, so it needs 2 agents; got 3"),
+    (["show", "lords_of_war", "--agents", "random"], "has 2 seats, so it needs 2 agents; got 1"),
     (["play", "lords_of_war", "--agents", "greedy:depth=2,random"], "known: samples"),
     (["play", "lords_of_war", "--agents", "greedy:samples=x,random"], "'x' is not a valid int"),
     (["play", "lords_of_war", "--option", "colour=red"], "known: armies"),

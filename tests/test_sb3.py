@@ -1,7 +1,7 @@
-"""The gym wrappers with Stable-Baselines3 / sb3-contrib: check_env, MaskablePPO, self-play, the training script."""
-from __future__ import annotations
+"""The gym wrappers with Stable-Baselines3 / sb3-contrib: check_env, MaskablePPO, models as opponents, self-play.
 
-import json
+The trainer (``cardboard.training.ppo``) is tested in ``test_training.py``."""
+from __future__ import annotations
 
 import numpy as np
 import pytest
@@ -14,7 +14,8 @@ from sb3_contrib import MaskablePPO  # noqa: E402
 from stable_baselines3.common.env_checker import check_env  # noqa: E402
 from stable_baselines3.common.env_util import make_vec_env  # noqa: E402
 
-from cardboard.envs.gym_wrappers import SeatEnv, SelfPlayCallback, SelfPlayEnv, policy_from_model  # noqa: E402
+from cardboard import make_game, make_seat_env, make_self_play_env  # noqa: E402
+from cardboard.envs.gym_wrappers import SeatEnv, SelfPlayCallback, policy_from_model  # noqa: E402
 
 GAME = "lords_of_war"
 torch.set_num_threads(1)
@@ -44,37 +45,38 @@ def play_masked(env: SeatEnv, model, seed: int) -> float:
     return reward
 
 
-@pytest.mark.parametrize("env", [SeatEnv(GAME, seat=1), SeatEnv(GAME, seat=None), SelfPlayEnv(GAME),
-                                 SeatEnv("hearth", seat=None), SelfPlayEnv("hearth")],
+@pytest.mark.parametrize("env", [make_seat_env(GAME, seat=1), make_seat_env(GAME, seat=None),
+                                 make_self_play_env(GAME), make_seat_env("hearth", seat=None),
+                                 make_self_play_env("hearth")],
                          ids=["seat1", "random_seat", "self_play", "hearth_random_seat", "hearth_self_play"])
 def test_check_env(env):
     check_env(sample_legal(env))
 
 
 def test_maskable_ppo_on_hearth_with_an_opponent_deck():
-    env = SeatEnv("hearth", seat=None, seed=0, opponent="greedy_h")
+    env = make_seat_env("hearth", seat=None, seed=0, opponent="greedy_h")
     model = small_ppo(env).learn(512)
     assert model.num_timesteps >= 512
-    assert play_masked(SeatEnv("hearth", seat=1, seed=3), model, 3) in (-1.0, 0.0, 1.0)
+    assert play_masked(make_seat_env("hearth", seat=1, seed=3), model, 3) in (-1.0, 0.0, 1.0)
 
 
 def test_maskable_ppo_trains_and_predicts_with_masks():
-    env = SeatEnv(GAME, seat=None, seed=0)
+    env = make_seat_env(GAME, seat=None, seed=0)
     model = small_ppo(env).learn(2048)
     assert model.num_timesteps >= 2048
     for seed in range(2):
-        assert play_masked(SeatEnv(GAME, seat=seed), model, seed) in (-1.0, 0.0, 1.0)
+        assert play_masked(make_seat_env(GAME, seat=seed), model, seed) in (-1.0, 0.0, 1.0)
 
 
 def test_frozen_model_as_opponent():
-    model = small_ppo(SeatEnv(GAME, seed=0))
-    for opponent in (model, policy_from_model(model.policy, deterministic=False)):
-        env = SeatEnv(GAME, seat=0, opponent=opponent, seed=1)
+    model = small_ppo(make_seat_env(GAME, seed=0))
+    for opponent in (model, model.policy, policy_from_model(model.policy, deterministic=False)):
+        env = SeatEnv(make_game(GAME), seat=0, opponent=opponent, seed=1)
         assert play_masked(env, model, seed=1) in (-1.0, 0.0, 1.0)
 
 
 def test_self_play_callback_freezes_snapshots_into_the_pool():
-    venv = make_vec_env(lambda: SelfPlayEnv(GAME, pool_size=3), n_envs=2, seed=0)
+    venv = make_vec_env(lambda: make_self_play_env(GAME, pool_size=3), n_envs=2, seed=0)
     callback = SelfPlayCallback(every=512)
     model = small_ppo(venv).learn(1024, callback=callback)
     assert callback.snapshots == 3  # at the start, then at 512 and 1024 steps
@@ -83,15 +85,3 @@ def test_self_play_callback_freezes_snapshots_into_the_pool():
     env = venv.envs[0].unwrapped
     assert play_masked(env, model, seed=0) in (-1.0, 0.0, 1.0)
 
-
-def test_training_script_smoke(tmp_path, capsys):
-    from cardboard.training.ppo_lords_of_war import main
-
-    final = main(["--smoke", "--out-dir", str(tmp_path)])
-    assert final["games"] == 4 and 0.0 <= final["ci95"][0] <= final["win_rate"] <= final["ci95"][1] <= 1.0
-    assert (tmp_path / "model.zip").exists()
-    assert json.loads((tmp_path / "final.json").read_text()) == final
-    lines = (tmp_path / "eval.jsonl").read_text().splitlines()
-    assert len(lines) == 2 and json.loads(lines[-1])["step"] == 256
-    assert "win rate vs random" in capsys.readouterr().out
-    MaskablePPO.load(tmp_path / "model.zip")

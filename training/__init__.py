@@ -1,1 +1,2 @@
-"""Training entry points: one readable script per experiment, seeded and smoke-tested."""
+"""Game-agnostic trainers, one readable file each (CleanRL style), seeded and smoke-tested: ``ppo``
+(MaskablePPO against a fixed opponent, ``cardboard train-ppo GAME``)."""

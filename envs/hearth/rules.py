@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..kernels import rand_below
 from .layout import (
     ABUSIVE_SERGEANT, ADJACENCY_MINIONS, ANCIENT_WATCHER, ANIMAL_COMPANION, ANTIQUE_HEALBOT, ARCANE_GOLEM, ARCANE_INTELLECT,
     ARCHMAGE_ANTONIDAS, ARMOR_PLATING, ATTACK, BIG_GAME_HUNTER, BLOOD_FURY, BOARD_LIMIT, BOOM_BOT, CLOCKWORK_GNOME,
@@ -1233,21 +1234,12 @@ def sensible_actions(s, cards, legal, n, out):
 
 # ---- fast random play ---------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
-def xorshift(state):
-    x = state[0]
-    x ^= x << np.uint64(13)
-    x ^= x >> np.uint64(7)
-    x ^= x << np.uint64(17)
-    state[0] = x
-    return x
-
-
-@njit(cache=True, nogil=True)
-def sample_index(state, weights, n):
+def sample_index(stream, weights, n):
+    """An index in [0, n) drawn with the random ``stream`` (``kernels``) by the integer ``weights``."""
     total = 0
     for i in range(n):
         total += weights[i]
-    r = np.int64(xorshift(state) % np.uint64(total))
+    r = rand_below(stream, total)
     for i in range(n):
         r -= weights[i]
         if r < 0:
@@ -1272,7 +1264,7 @@ def random_playout(s, cards, buf, ids, weights, seed, limit_turn, no_pass, prune
             if prune:
                 n = sensible_actions(s, cards, buf, n, buf)
             k = n - 1 if no_pass and n > 1 and buf[n - 1] == END_TURN else n
-            a = buf[np.int64(xorshift(seed) % np.uint64(k))]
+            a = buf[rand_below(seed, k)]
             apply_action(s, cards, a, ids, weights)
             decisions += 1
     return decisions

@@ -1,20 +1,22 @@
 """The Hearth forward model: ``HearthGame`` (decks, card table, properties) and ``HearthState``.
 
-The state implements ``cardboard.envs.protocol`` over the compiled rules of
-``rules`` (one flat int32 array, so a clone is one copy). Hidden information
-(001 §1.5): both deck lists are public; the opponent's hand and the order of
-both decks are hidden. The order of a deck is never stored: each draw is a
-chance node over the cards left in it.
+The state (a ``FlatState`` over the flat int32 array of ``layout``, so a clone
+is one copy) implements ``cardboard.envs.protocol`` over the compiled rules of
+``rules``, with the encoder of ``observation``. Hidden information (001 §1.5):
+both deck lists are public; the opponent's hand and the order of both decks are
+hidden, and ``HearthState.determinize`` samples them. The order of a deck is
+never stored: each draw is a chance node over the cards left in it.
 """
 from __future__ import annotations
 
-import operator
 from collections.abc import Hashable, Sequence
 from pathlib import Path
 
 import numpy as np
 
-from ..errors import IllegalActionError, InvalidParameterError, ProtocolError, UnknownNameError
+from ..errors import InvalidParameterError, ProtocolError, UnknownNameError
+from ..flat_state import FlatState
+from ..kernels import seed_stream
 from ..protocol import CHANCE, TERMINAL, GameInfo
 from . import layout as L
 from . import rules as R
@@ -125,34 +127,21 @@ class HearthGame:
         return render_rgb(state)
 
 
-class HearthState:
-    """A Hearth game state (forward model). See ``cardboard.envs.protocol``."""
+class HearthState(FlatState):
+    """A Hearth game state (forward model). See ``cardboard.envs.protocol`` and ``FlatState``."""
 
-    __slots__ = ("game", "cards", "s", "_buf", "_n", "_view", "_ids", "_weights")
+    __slots__ = ("_ids", "_weights")  # chance outcomes and their weights, written by the kernels
+    _BUFFER_LEN = _BUFFER
+    _PLAYER = L.G_PLAYER
+    _legal_kernel = staticmethod(R.legal_actions)
+    _observe_kernel = staticmethod(observe)
 
     def __init__(self, game: HearthGame, s: np.ndarray):
-        self.game = game
-        self.cards = game.cards
-        self.s = s
-        self._buf = np.empty(_BUFFER, dtype=np.int32)
+        super().__init__(game, s)
         self._ids = np.empty(_BUFFER, dtype=np.int32)
         self._weights = np.empty(_BUFFER, dtype=np.int64)
-        self._n = -1
-        self._view: np.ndarray | None = None
 
     # -- properties ---------------------------------------------------------------------------------
-    @property
-    def info(self) -> GameInfo:
-        return self.game.info
-
-    @property
-    def num_players(self) -> int:
-        return 2
-
-    @property
-    def num_actions(self) -> int:
-        return L.NUM_ACTIONS
-
     @property
     def current_player(self) -> int:
         if self.s[L.G_PHASE] == L.PH_OVER:
@@ -186,9 +175,7 @@ class HearthState:
 
     # -- views for tests, encoders and agents --------------------------------------------------------
     def _base(self, p: int) -> int:
-        if p not in (0, 1):
-            raise ValueError(f"player must be 0 or 1, got {p!r}")
-        return L.player_base(p)
+        return L.player_base(self._check_player(p))
 
     def hand(self, p: int) -> np.ndarray:
         b = self._base(p)
@@ -281,15 +268,6 @@ class HearthState:
         return L.CNB_SAMPLES_ONE_DRAW if self.pending_draws() <= 1 else L.CNB_SAMPLES_SEVERAL
 
     # -- moves --------------------------------------------------------------------------------------
-    def legal_actions(self) -> np.ndarray:
-        """Legal ids, increasing: a view valid until the next apply (copy it to keep it)."""
-        if self._view is None:
-            if self._n < 0:
-                self._n = R.legal_actions(self.s, self.cards, self._buf)
-            self._view = self._buf[:self._n]
-            self._view.flags.writeable = False
-        return self._view
-
     def sensible_actions(self) -> np.ndarray:
         """The legal ids a pruned move generator keeps (001 §2.5, Silverfish's rules): damage, destroy and
         freeze never aimed at one's own characters, buffs never at enemy minions, and no targeted card
@@ -298,28 +276,19 @@ class HearthState:
         out = np.empty(len(legal), dtype=np.int32)
         return out[:R.sensible_actions(self.s, self.cards, legal, len(legal), out)]
 
-    def action_mask(self) -> np.ndarray:
-        mask = np.zeros(L.NUM_ACTIONS, dtype=bool)
-        mask[self.legal_actions()] = True
-        return mask
+    def _apply_checked(self, a: int) -> int:
+        if self.s[L.G_PHASE] == L.PH_OVER:
+            return -1
+        return R.apply_checked(self.s, self.cards, a, self._buf, self._n, self._ids, self._weights)
 
-    def apply(self, action: int) -> None:
-        try:
-            a = operator.index(action)
-        except TypeError:
-            raise IllegalActionError(f"an action is an integer id, got {action!r}") from None
+    def _illegal_message(self, a: int) -> str:
         if self.is_terminal():
-            raise IllegalActionError(f"action {a}: the game is over")
-        chance = self.current_player == CHANCE
-        n = R.apply_checked(self.s, self.cards, a, self._buf, self._n, self._ids, self._weights)
-        self._view = None
-        if n < 0:
-            if chance:
-                raise IllegalActionError(f"outcome {a} is not an outcome of this chance node; outcomes: "
-                                         f"{[o for o, _ in self.chance_outcomes()]}")
-            raise IllegalActionError(f"action {a} ({self._describe(a)}) is not legal in phase {self.phase!r} "
-                                     f"for player {self.current_player}; legal: {self.legal_actions().tolist()}")
-        self._n = n
+            return f"action {a}: the game is over"
+        if self.current_player == CHANCE:
+            outcomes = [o for o, _ in self.chance_outcomes()]
+            return f"outcome {a} is not an outcome of this chance node; outcomes: {outcomes}"
+        return (f"action {a} ({self._describe(a)}) is not legal in phase {self.phase!r} for player "
+                f"{self.current_player}; legal: {self.legal_actions().tolist()}")
 
     def sample_chance(self, rng: np.random.Generator) -> int:
         """One outcome of this chance node drawn with ``rng`` by the outcomes' probabilities (compiled)."""
@@ -327,21 +296,15 @@ class HearthState:
             raise ProtocolError("sample_chance() at a decision or terminal node")
         return int(R.sample_outcome(self.s, self.cards, rng.random(), self._ids, self._weights))
 
-    def clone(self) -> "HearthState":
-        return HearthState(self.game, self.s.copy())
-
     def random_playout(self, rng: np.random.Generator, max_turns: int | None = None) -> int:
         """Random decisions (chance by its probabilities), compiled, in place, to the end or for ``max_turns``
         player turns; returns the number of decisions. The fast path of search rollouts. With the game's
         default ``rollout="sensible"`` a decision is uniform over the ``sensible_actions`` other than END_TURN
         while there are any (001 §2.5: Silverfish's pruning; Algorithm 5: rollouts end a turn only when
         nothing else is available); ``"no_pass"`` keeps the second rule only, ``"uniform"`` neither."""
-        seed = np.empty(1, dtype=np.uint64)
-        seed[0] = rng.bit_generator.random_raw() | 1
         limit = L.MAX_TURNS if max_turns is None else self.turn + max_turns
-        self._n = -1
-        self._view = None
-        return int(R.random_playout(self.s, self.cards, self._buf, self._ids, self._weights, seed, limit,
+        self._forget_legal()
+        return int(R.random_playout(self.s, self.cards, self._buf, self._ids, self._weights, seed_stream(rng), limit,
                                     self.game.no_pass, self.game.prune))
 
     # -- information ---------------------------------------------------------------------------------
@@ -354,8 +317,7 @@ class HearthState:
         state and replace each hidden opponent card, with probability 1 - a, by a different card of their deck
         (Spare Parts: by another Spare Part); a = 1 is the true state.
         """
-        if player not in (0, 1):
-            raise ValueError(f"player must be 0 or 1, got {player!r}")
+        self._check_player(player)
         if accuracy is not None and not 0.0 <= accuracy <= 1.0:
             raise InvalidParameterError(f"accuracy must be in [0, 1], got {accuracy!r}")
         det = self.clone()
@@ -388,13 +350,22 @@ class HearthState:
                     hand[slot] = rng.choice([c for c in L.SPARE_PARTS if c != hand[slot]])
         return det
 
-    def observation(self, player: int, perfect: bool = False) -> np.ndarray:
-        """What ``player`` sees (``observation`` module docstring), float32 of length OBS_LEN."""
-        if player not in (0, 1):
-            raise ValueError(f"player must be 0 or 1, got {player!r}")
-        out = np.zeros(OBS_LEN, dtype=np.float32)
-        observe(self.s, self.cards, player, bool(perfect), out)
-        return out
+    def card_multiset(self) -> tuple:
+        """Every card a player owns in deck, hand, mulligan set-aside and board, tagged by owner and sorted
+        (determinize conserves it). A hidden hand card counts as 'deck or hand', a Spare Part as 'a Spare
+        Part': their identities are what determinize resamples."""
+        s, out = self.s, []
+        for p in range(2):
+            b = L.player_base(p)
+            deck = s[b + L.P_DECK:b + L.P_DECK + L.NUM_CARDS]
+            out += [(p, "deck or hand", int(c)) for c in np.repeat(np.arange(L.NUM_CARDS), deck)]
+            for slot in range(int(s[b + L.P_NHAND])):
+                card, origin = int(s[b + L.P_HAND + slot]), int(s[b + L.P_HAND_ORIGIN + slot])
+                out.append((p, "deck or hand", card) if origin == L.ORIGIN_DECK else
+                           (p, "spare part", -1) if origin == L.ORIGIN_SPARE_PART else (p, "known", card))
+            out += [(p, "deck or hand", int(c)) for c in s[b + L.P_ASIDE:b + L.P_ASIDE + int(s[b + L.P_NASIDE])]]
+            out += [(p, "board", int(s[L.minion_base(p, i) + L.M_CARD])) for i in range(int(s[b + L.P_NMIN]))]
+        return tuple(sorted(out))
 
     # -- naming --------------------------------------------------------------------------------------
     def action_key(self, action: int) -> Hashable:
@@ -468,11 +439,5 @@ class HearthState:
         """Absolute character id c as a target index in player p's frame."""
         return c % 8 + (0 if c // 8 == p else 8)
 
-    def __repr__(self) -> str:
-        return (f"HearthState(turn={self.turn}, player={int(self.s[L.G_PLAYER])}, phase={self.phase!r}, "
-                f"health={int(self.s[L.player_base(0) + L.P_HP])}/{int(self.s[L.player_base(1) + L.P_HP])})")
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, HearthState) and np.array_equal(self.s, other.s) and other.game is self.game
-
-    __hash__ = None  # mutable
+    def _summary(self) -> str:
+        return f"health={int(self.s[L.player_base(0) + L.P_HP])}/{int(self.s[L.player_base(1) + L.P_HP])}"

@@ -15,18 +15,11 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import CardDataError
-from .constants import (
+from .layout import (
     ARMY_SIZE,
     CLASSES,
     COLS,
     DIRECTION_NAMES,
-    MAX_RANGED_OFFSETS,
-    RANK_SPLIT,
-    RANKS,
-    ROWS,
-    SUPPORT_CLASSES,
-)
-from .rules import (
     F_AMASK,
     F_ATK,
     F_CLASS,
@@ -40,7 +33,12 @@ from .rules import (
     F_RN,
     F_SUPPORT,
     F_TYPE,
+    MAX_RANGED_OFFSETS,
     NUM_CARD_FIELDS,
+    RANKS,
+    RANK_SPLIT,
+    ROWS,
+    SUPPORT_CLASSES,
 )
 
 MAX_STAT = 9  # attack and defence values are single digits on the cards

@@ -11,7 +11,7 @@ observation            ``{"observation": Box(0, 1, (1066,), float32),
                        "action_mask": Box(0, 1, (338,), int8)}``, in the observing
                        player's frame: 42 squares x 17 channels, own hand 6 x 24,
                        opponent's known hand cards 6 x 24, next deck cards 2 x 24
-                       (open mode only), 16 global features (``rules.OBS_*``).
+                       (open mode only), 16 global features (``observation``).
 hidden information     the opponent's hand (except cards seen entering it) and the
                        order of both decks; ``open=True`` shows everything.
 turns                  one player turn is several decisions by the same agent:

@@ -15,11 +15,12 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from ..errors import CardDataError
+from . import layout as L
 from . import rules as R
-from .constants import ARMY_SIZE, COLS, HAND_SIZE, ROWS
+from .layout import ARMY_SIZE, COLS, HAND_SIZE, ROWS
 from .state import LordsOfWarGame, LordsOfWarState
 
-_PHASES = {"opening": R.PH_OPENING, "deploy": R.PH_DEPLOY, "reinforce": R.PH_REINFORCE}
+_PHASES = {"opening": L.PH_OPENING, "deploy": L.PH_DEPLOY, "reinforce": L.PH_REINFORCE}
 
 
 def square_index(name: str) -> int:
@@ -57,45 +58,45 @@ def build_position(
                 return c
         raise CardDataError(f"player {p} has no unused card named {name!r}")
 
-    s = np.full(R.STATE_LEN, -1, dtype=np.int16)
-    s[R.KNOWN:R.KNOWN + 2 * ARMY_SIZE] = 0
-    s[R.FOUGHT:R.FOUGHT + R.NSQ] = 0
-    s[R.NHAND:R.NCMD + 2] = 0
+    s = np.full(L.STATE_LEN, -1, dtype=np.int16)
+    s[L.KNOWN:L.KNOWN + 2 * ARMY_SIZE] = 0
+    s[L.FOUGHT:L.FOUGHT + L.NSQ] = 0
+    s[L.NHAND:L.NCMD + 2] = 0
     for sq_name, (p, name) in board.items():
-        s[R.BOARD + square_index(sq_name)] = take(p, name)
+        s[L.BOARD + square_index(sq_name)] = take(p, name)
     for p in range(2):
         if len(hands[p]) > HAND_SIZE:
             raise ValueError(f"player {p}: at most {HAND_SIZE} cards in hand")
         cards = sorted(take(p, n) for n in hands[p])
-        s[R.HAND + p * HAND_SIZE:R.HAND + p * HAND_SIZE + len(cards)] = cards
-        s[R.NHAND + p] = len(cards)
+        s[L.HAND + p * HAND_SIZE:L.HAND + p * HAND_SIZE + len(cards)] = cards
+        s[L.NHAND + p] = len(cards)
         for c in (take(p, n) for n in dead[p]):
-            s[R.DEAD + p * ARMY_SIZE + s[R.NDEAD + p]] = c
-            s[R.NDEAD + p] += 1
-            s[R.NCMD + p] += game.cards[c, R.F_CMD]
+            s[L.DEAD + p * ARMY_SIZE + s[L.NDEAD + p]] = c
+            s[L.NDEAD + p] += 1
+            s[L.NCMD + p] += game.cards[c, L.F_CMD]
         tops = [take(p, n) for n in deck_tops[p]]
         deck = free[p] + tops[::-1]  # the top card is last
-        s[R.DECK + p * ARMY_SIZE:R.DECK + p * ARMY_SIZE + len(deck)] = deck
-        s[R.NDECK + p] = len(deck)
+        s[L.DECK + p * ARMY_SIZE:L.DECK + p * ARMY_SIZE + len(deck)] = deck
+        s[L.NDECK + p] = len(deck)
     for entry in known:
         p, name = entry.split(":", 1)
-        hand = s[R.HAND + int(p) * HAND_SIZE:R.HAND + int(p) * HAND_SIZE + s[R.NHAND + int(p)]]
-        match = [c for c in hand if game.card_names[c] == name and not s[R.KNOWN + c]]
+        hand = s[L.HAND + int(p) * HAND_SIZE:L.HAND + int(p) * HAND_SIZE + s[L.NHAND + int(p)]]
+        match = [c for c in hand if game.card_names[c] == name and not s[L.KNOWN + c]]
         if not match:
             raise ValueError(f"known card {entry!r} is not in that hand")
-        s[R.KNOWN + match[0]] = 1
+        s[L.KNOWN + match[0]] = 1
     for sq_name in fought:
-        s[R.FOUGHT + square_index(sq_name)] = 1
+        s[L.FOUGHT + square_index(sq_name)] = 1
     if phase not in _PHASES:
         raise ValueError(f"phase must be one of {sorted(_PHASES)}")
-    s[R.PLAYER] = player
-    s[R.PHASE] = _PHASES[phase]
-    s[R.TURN] = turn
-    s[R.PLACED] = square_index(placed) if placed else -1
-    s[R.EXTRA] = 0
+    s[L.PLAYER] = player
+    s[L.PHASE] = _PHASES[phase]
+    s[L.TURN] = turn
+    s[L.PLACED] = square_index(placed) if placed else -1
+    s[L.EXTRA] = 0
     R.rebuild_maps(s, game.cards)
     state = LordsOfWarState(game, s)
-    if s[R.PHASE] == R.PH_DEPLOY:
+    if s[L.PHASE] == L.PH_DEPLOY:
         # With an empty hand or a full mat the deployment is skipped and the elimination phase runs
         # (as at the start of any such turn); otherwise this returns at once, changing nothing.
         R._settle(s, game.cards, state._buf, -1, -1)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import layout as L
 from . import rules as R
-from .constants import ARMY_SIZE, COLS, HAND_SIZE, ROWS
+from .layout import ARMY_SIZE, COLS, HAND_SIZE, ROWS
 from .state import LordsOfWarState, square_name
 
 CELL = 48  # pixels per square in rgb_array
@@ -48,14 +49,14 @@ def render_ansi(state: LordsOfWarState, perspective: int | None = None) -> str:
     for row in reversed(range(ROWS)):
         parts = [[], [], []]
         for col in range(COLS):
-            c = int(s[R.BOARD + row * COLS + col])
+            c = int(s[L.BOARD + row * COLS + col])
             if c < 0:
                 parts[0].append(" " * 9)
                 parts[1].append("    .    ")
                 parts[2].append(" " * 9)
                 continue
-            arrow = ["." if cards[c, R.F_ATK + d] == 0 else str(cards[c, R.F_ATK + d]) for d in range(8)]
-            tag = f"{letters[c // ARMY_SIZE]}{codes[c]}:{cards[c, R.F_DEF]}"
+            arrow = ["." if cards[c, L.F_ATK + d] == 0 else str(cards[c, L.F_ATK + d]) for d in range(8)]
+            tag = f"{letters[c // ARMY_SIZE]}{codes[c]}:{cards[c, L.F_DEF]}"
             legend[tag[:3]] = names[c]
             parts[0].append(f"{arrow[7]}   {arrow[0]}   {arrow[1]}")
             parts[1].append(f"{arrow[6]} {tag:^5} {arrow[2]}")
@@ -68,16 +69,16 @@ def render_ansi(state: LordsOfWarState, perspective: int | None = None) -> str:
         lines.append("cards: " + ", ".join(f"{k} {v}" for k, v in sorted(legend.items())))
     for p in range(2):
         army = state.game.armies[p].name
-        hand = [names[c] for c in s[R.HAND + p * HAND_SIZE:R.HAND + p * HAND_SIZE + s[R.NHAND + p]]]
+        hand = [names[c] for c in s[L.HAND + p * HAND_SIZE:L.HAND + p * HAND_SIZE + s[L.NHAND + p]]]
         shown = ", ".join(hand) if perspective in (None, p) else f"{len(hand)} hidden"
-        lines.append(f"player {p} ({army}): eliminated {s[R.NDEAD + p]}/20, command lost {s[R.NCMD + p]}/4, "
-                     f"deck {s[R.NDECK + p]}, hand: {shown}")
-    status = f"turn {state.turn}, player {int(s[R.PLAYER])} to {state.phase}"
+        lines.append(f"player {p} ({army}): eliminated {s[L.NDEAD + p]}/20, command lost {s[L.NCMD + p]}/4, "
+                     f"deck {s[L.NDECK + p]}, hand: {shown}")
+    status = f"turn {state.turn}, player {int(s[L.PLAYER])} to {state.phase}"
     if state.is_terminal():
         w = state.winner()
         status = f"turn {state.turn}: game over, " + ("draw" if w is None else f"player {w} wins")
-    elif s[R.PLACED] >= 0:
-        status += f" (placed on {square_name(s[R.PLACED])})"
+    elif s[L.PLACED] >= 0:
+        status += f" (placed on {square_name(s[L.PLACED])})"
     lines.append(status)
     return "\n".join(lines)
 
@@ -88,20 +89,20 @@ def render_rgb(state: LordsOfWarState) -> np.ndarray:
     img = np.full((ROWS * CELL, COLS * CELL, 3), 235, dtype=np.uint8)
     img[::CELL, :] = 120
     img[:, ::CELL] = 120
-    for sq in range(R.NSQ):
-        c = int(s[R.BOARD + sq])
+    for sq in range(L.NSQ):
+        c = int(s[L.BOARD + sq])
         if c < 0:
             continue
         row, col = divmod(sq, COLS)
         y0, x0 = (ROWS - 1 - row) * CELL, col * CELL  # row 1 at the bottom
-        shade = 0.45 + 0.08 * min(int(cards[c, R.F_DEF]), 7)
+        shade = 0.45 + 0.08 * min(int(cards[c, L.F_DEF]), 7)
         img[y0 + 2:y0 + CELL - 1, x0 + 2:x0 + CELL - 1] = np.clip(PLAYER_RGB[c // ARMY_SIZE] * shade, 0, 255)
-        if cards[c, R.F_CMD]:
+        if cards[c, L.F_CMD]:
             img[y0 + 2:y0 + 5, x0 + 2:x0 + CELL - 1] = (230, 190, 40)
             img[y0 + CELL - 4:y0 + CELL - 1, x0 + 2:x0 + CELL - 1] = (230, 190, 40)
         mid = CELL // 2
         for d in range(8):
-            strength = int(cards[c, R.F_ATK + d])
+            strength = int(cards[c, L.F_ATK + d])
             if strength == 0:
                 continue
             length = 3 + 2 * strength
@@ -109,6 +110,6 @@ def render_rgb(state: LordsOfWarState) -> np.ndarray:
             for k in range(length):
                 y, x = y0 + mid + dy * (mid - 4 - k), x0 + mid + dx * (mid - 4 - k)
                 img[y - 1:y + 2, x - 1:x + 2] = 255
-        if cards[c, R.F_RDMG]:
+        if cards[c, L.F_RDMG]:
             img[y0 + mid - 4:y0 + mid + 4, x0 + mid - 4:x0 + mid + 4] = 20
     return img

@@ -1,6 +1,6 @@
 """Lords of War rules: pure state and transitions, compiled with numba.
 
-The whole game state is ONE flat ``int16`` array (layout below), so a clone is
+The whole game state is ONE flat ``int16`` array (``layout``), so a clone is
 one array copy, and every rule is a ``@njit`` kernel that works on it in
 place. Behind the rules fields the array carries maps derived from the mat
 (attack totals per square, a bitboard of each side's units), which the kernels
@@ -34,79 +34,66 @@ from llvmlite import ir
 from numba import njit, types
 from numba.core.extending import intrinsic
 
-from .constants import (
+from ..kernels import rand_below
+from .layout import (
     A_DEPLOY,
     A_DRAW,
     A_HOLD_FIRE,
     A_RECALL,
     A_TARGET,
     ARMY_SIZE,
+    ATT,
+    BB_BITS,
+    BB_WORDS,
+    BOARD,
     COLS,
+    COUNTS,
+    DEAD,
+    DEAD_SQ,
+    DECK,
+    EXTRA,
+    F_AMASK,
+    F_ATK,
+    F_CMD,
+    F_DEF,
+    F_GEN,
+    F_RDMG,
+    F_RG,
+    F_RN,
+    F_SUPPORT,
+    F_TYPE,
+    FOUGHT,
+    HAND,
     HAND_SIZE,
-    MAX_RANGED_OFFSETS,
+    KNOWN,
     MAX_TURNS,
-    NUM_ACTIONS,
-    NUM_SQUARES,
+    MODE,
+    NCMD,
+    NDEAD,
+    NDECK,
+    NHAND,
+    NSQ,
     OPENING_SQUARES,
+    PH_DEPLOY,
+    PH_OPENING,
+    PH_OVER,
+    PH_REINFORCE,
+    PH_TARGET,
+    PHASE,
+    PLACED,
+    PLAYER,
     ROWS,
+    STATE_LEN,
+    TURN,
+    UNITS,
     WIN_COMMAND,
     WIN_ELIMINATED,
+    WINNER,
 )
 
-NSQ = NUM_SQUARES
 OPEN0, OPEN1 = OPENING_SQUARES
-# A bitboard (bit sq for square sq) is an int64 in the kernels and BB_WORDS words of BB_BITS bits in the state.
-BB_BITS, BB_WORDS = 14, 3
 FULL = (1 << NSQ) - 1
-
-# ---- state layout -------------------------------------------------------------------------------
-BOARD = 0  # NSQ: card id or -1
-HAND = BOARD + NSQ  # 2 x HAND_SIZE: card ids sorted ascending, -1 padded
-DECK = HAND + 2 * HAND_SIZE  # 2 x ARMY_SIZE: positions 0..ndeck-1, top card last
-DEAD = DECK + 2 * ARMY_SIZE  # 2 x ARMY_SIZE: eliminated piles in order of elimination
-KNOWN = DEAD + 2 * ARMY_SIZE  # per card id: 1 if it is in its owner's hand and known to the opponent
-FOUGHT = KNOWN + 2 * ARMY_SIZE  # NSQ: the unit took part in a combat that eliminated an enemy this turn
-NHAND = FOUGHT + NSQ  # 2
-NDECK = NHAND + 2  # 2
-NDEAD = NDECK + 2  # 2
-NCMD = NDEAD + 2  # 2: Command cards eliminated
-PLAYER = NCMD + 2
-PHASE = PLAYER + 1
-TURN = PHASE + 1
-PLACED = TURN + 1  # square of the card placed this turn, or -1
-EXTRA = PLACED + 1  # 1 once the active player has earned the General's extra turn
-WINNER = EXTRA + 1  # -1 running, 0 / 1 winner, 2 draw
-# derived from BOARD, kept in step with it by _put / _lift (rebuild_maps recomputes them):
-ATT = WINNER + 1  # 2 x NSQ: total melee attack of player o's units pointed at sq
-UNITS = ATT + 2 * NSQ  # 2 x BB_WORDS: bitboard of the squares holding player o's units
-STATE_LEN = UNITS + 2 * BB_WORDS
-
-# decision phases (visible) and transient phases (only inside _settle)
-PH_OPENING, PH_DEPLOY, PH_TARGET, PH_REINFORCE, PH_OVER = 0, 1, 2, 3, 4
-NUM_PHASES = 5
-_PH_ELIMINATE, _PH_AFTER_COMBAT, _PH_END_TURN = 10, 11, 12
-
-# ---- card table layout --------------------------------------------------------------------------
-F_ATK = 0  # 8: attack per absolute direction
-F_RATK = 8  # 8: attack per direction in the owner's frame (for observations)
-F_DEF = 16
-F_RANK = 17
-F_CLASS = 18
-F_CMD = 19
-F_GEN = 20
-F_SUPPORT = 21
-F_RDMG = 22  # missile damage (0: not ranged)
-F_AMASK = 23  # bitmask of absolute arrow directions
-F_TYPE = 24  # index into the game's list of card types
-F_RN = 25  # number of ranged-grid offsets
-F_RG = 26  # MAX_RANGED_OFFSETS pairs (d_row, d_col), absolute
-NUM_CARD_FIELDS = F_RG + 2 * MAX_RANGED_OFFSETS
-
-# scratch space behind the legal-action ids in the buffer every state owns
-DEAD_SQ = NUM_ACTIONS  # NSQ: squares eliminated by a combat (see resolve_combat)
-COUNTS = NUM_ACTIONS  # HAND_SIZE (the same space): number of squares of each hand card (see _random_placement)
-MODE = DEAD_SQ + NSQ  # the deploy mode found by the last legal_actions (see _deployment)
-BUFFER_LEN = MODE + 1
+_PH_ELIMINATE, _PH_AFTER_COMBAT, _PH_END_TURN = 10, 11, 12  # transient phases, only inside _settle
 
 DIR_DROW = np.array([1, 1, 0, -1, -1, -1, 0, 1], dtype=np.int64)
 DIR_DCOL = np.array([0, 1, 1, 1, 0, -1, -1, -1], dtype=np.int64)
@@ -587,19 +574,8 @@ def action_keys(s, cards, actions, non_deploy_key, out):
 
 
 @njit(**_HOT)
-def _rand_below(rng, n):
-    """xorshift64* step on rng[0]; a uniform int in [0, n)."""
-    x = rng[0]
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    rng[0] = x
-    return np.int64((x * np.uint64(2685821657736338717)) >> np.uint64(33)) % n
-
-
-@njit(**_HOT)
 def _random_placement(s, cards, buf, rng):
-    """In the deploy phase: ``buf[_rand_below(rng, legal_actions(s, cards, buf))]`` without listing the
+    """In the deploy phase: ``buf[rand_below(rng, legal_actions(s, cards, buf))]`` without listing the
     actions (only the deploy mode is written to buf)."""
     p = s[PLAYER]
     hand = HAND + p * HAND_SIZE
@@ -609,7 +585,7 @@ def _random_placement(s, cards, buf, rng):
         c = s[hand + k]
         buf[COUNTS + k] = _popcount(_squares(cards[c, F_AMASK], cards[c, F_SUPPORT], empty, near, sup, anyone))
         n += buf[COUNTS + k]
-    i = _rand_below(rng, n)
+    i = rand_below(rng, n)
     k = 0
     while i >= buf[COUNTS + k]:  # the card of the i-th action, then its square
         i -= buf[COUNTS + k]
@@ -624,139 +600,14 @@ def _random_placement(s, cards, buf, rng):
 @njit(**_JIT)
 def random_playout(s, cards, buf, rng, max_steps, turn_limit):
     """Uniformly random moves until the game ends, ``max_steps`` decisions are made or turn ``turn_limit``
-    begins; returns the number of decisions made. The same moves as ``buf[_rand_below(rng, n)]`` of
+    begins; returns the number of decisions made. The same moves as ``buf[rand_below(rng, n)]`` of
     ``n = legal_actions(s, cards, buf)`` at every decision."""
     steps = 0
     while s[PHASE] != PH_OVER and steps < max_steps and s[TURN] < turn_limit:
         if s[PHASE] == PH_DEPLOY:
             a = _random_placement(s, cards, buf, rng)
         else:
-            a = buf[_rand_below(rng, legal_actions(s, cards, buf))]
+            a = buf[rand_below(rng, legal_actions(s, cards, buf))]
         apply_unchecked(s, cards, a, buf)
         steps += 1
     return steps
-
-
-@njit(**_JIT)
-def determinize(s, player, u):
-    """Resample in place what ``player`` cannot see, uniformly, from the uniforms ``u`` (2 x ARMY_SIZE of them).
-
-    Shuffles ``player``'s own deck, and deals the opponent's hand cards not known to ``player``
-    afresh from those cards plus the opponent's deck, which is shuffled too.
-    """
-    k = 0
-    base = DECK + player * ARMY_SIZE
-    for i in range(s[NDECK + player] - 1, 0, -1):  # Fisher-Yates
-        j = int(u[k] * (i + 1))
-        k += 1
-        s[base + i], s[base + j] = s[base + j], s[base + i]
-    q = 1 - player
-    hand = HAND + q * HAND_SIZE
-    deck = DECK + q * ARMY_SIZE
-    pool = np.empty(ARMY_SIZE, dtype=np.int16)
-    n_pool = 0
-    n_known = 0
-    for i in range(s[NHAND + q]):
-        c = s[hand + i]
-        if s[KNOWN + c]:
-            s[hand + n_known] = c  # keep the known cards, in order, at the front
-            n_known += 1
-        else:
-            pool[n_pool] = c
-            n_pool += 1
-    n_unknown = n_pool
-    for i in range(s[NDECK + q]):
-        pool[n_pool] = s[deck + i]
-        n_pool += 1
-    for i in range(n_pool - 1, 0, -1):
-        j = int(u[k] * (i + 1))
-        k += 1
-        pool[i], pool[j] = pool[j], pool[i]
-    nh = n_known
-    for i in range(n_unknown):  # insertion into the sorted hand
-        c = pool[i]
-        j = nh
-        while j > 0 and s[hand + j - 1] > c:
-            s[hand + j] = s[hand + j - 1]
-            j -= 1
-        s[hand + j] = c
-        nh += 1
-    for i in range(n_pool - n_unknown):
-        s[deck + i] = pool[n_unknown + i]
-
-
-# ---- observation --------------------------------------------------------------------------------
-ATK_SCALE = 8.0
-DEF_SCALE = 8.0
-CARD_FEATURES = 24  # present, 8 arrows (owner frame), defence, command, general, support, missile, rank x6, class x4
-BOARD_CHANNELS = 17  # own, enemy, 8 arrows (observer frame), defence, command, support, missile, placed, engaged, fought
-GLOBAL_FEATURES = NUM_PHASES + 11
-OBS_BOARD = 0
-OBS_HAND = OBS_BOARD + NSQ * BOARD_CHANNELS
-OBS_OPP_HAND = OBS_HAND + HAND_SIZE * CARD_FEATURES
-OBS_NEXT = OBS_OPP_HAND + HAND_SIZE * CARD_FEATURES
-OBS_GLOBAL = OBS_NEXT + 2 * CARD_FEATURES
-OBS_LEN = OBS_GLOBAL + GLOBAL_FEATURES
-
-
-@njit(**_JIT)
-def _card_features(cards, c, out, off):
-    out[off] = 1.0
-    for d in range(8):
-        out[off + 1 + d] = min(cards[c, F_RATK + d] / ATK_SCALE, 1.0)
-    out[off + 9] = min(cards[c, F_DEF] / DEF_SCALE, 1.0)
-    out[off + 10] = cards[c, F_CMD]
-    out[off + 11] = cards[c, F_GEN]
-    out[off + 12] = cards[c, F_SUPPORT]
-    out[off + 13] = min(cards[c, F_RDMG] / ATK_SCALE, 1.0)
-    out[off + 14 + cards[c, F_RANK]] = 1.0
-    out[off + 20 + cards[c, F_CLASS]] = 1.0
-
-
-@njit(**_JIT)
-def observe(s, cards, p, perfect, out):
-    """Fill ``out`` (float32, zeroed, OBS_LEN) with what player p sees, in p's frame; ``perfect`` adds the rest."""
-    q = 1 - p
-    for sq in range(NSQ):
-        c = s[BOARD + sq]
-        if c < 0:
-            continue
-        base = OBS_BOARD + ego(sq, p) * BOARD_CHANNELS
-        out[base + (0 if c // ARMY_SIZE == p else 1)] = 1.0
-        for d in range(8):
-            out[base + 2 + (d if p == 0 else (d + 4) % 8)] = min(cards[c, F_ATK + d] / ATK_SCALE, 1.0)
-        out[base + 10] = min(cards[c, F_DEF] / DEF_SCALE, 1.0)
-        out[base + 11] = cards[c, F_CMD]
-        out[base + 12] = cards[c, F_SUPPORT]
-        out[base + 13] = min(cards[c, F_RDMG] / ATK_SCALE, 1.0)
-        out[base + 14] = 1.0 if sq == s[PLACED] else 0.0
-        out[base + 15] = 1.0 if s[ATT + (0 if c >= ARMY_SIZE else NSQ) + sq] > 0 else 0.0  # engaged
-        out[base + 16] = s[FOUGHT + sq]
-    for k in range(s[NHAND + p]):
-        _card_features(cards, s[HAND + p * HAND_SIZE + k], out, OBS_HAND + k * CARD_FEATURES)
-    j = 0
-    for k in range(s[NHAND + q]):  # known cards only, in id order among themselves: no position leak
-        c = s[HAND + q * HAND_SIZE + k]
-        if perfect or s[KNOWN + c]:
-            _card_features(cards, c, out, OBS_OPP_HAND + j * CARD_FEATURES)
-            j += 1
-    if perfect:
-        for i in range(2):
-            who = p if i == 0 else q
-            if s[NDECK + who] > 0:
-                top = s[DECK + who * ARMY_SIZE + s[NDECK + who] - 1]
-                _card_features(cards, top, out, OBS_NEXT + i * CARD_FEATURES)
-    g = OBS_GLOBAL
-    out[g + min(s[PHASE], PH_OVER)] = 1.0
-    g += NUM_PHASES
-    out[g] = min(s[NDEAD + p] / WIN_ELIMINATED, 1.0)  # a last multi-kill can pass 20
-    out[g + 1] = min(s[NDEAD + q] / WIN_ELIMINATED, 1.0)
-    out[g + 2] = min(s[NCMD + p] / WIN_COMMAND, 1.0)
-    out[g + 3] = min(s[NCMD + q] / WIN_COMMAND, 1.0)
-    out[g + 4] = s[NHAND + p] / HAND_SIZE
-    out[g + 5] = s[NHAND + q] / HAND_SIZE
-    out[g + 6] = s[NDECK + p] / ARMY_SIZE
-    out[g + 7] = s[NDECK + q] / ARMY_SIZE
-    out[g + 8] = s[EXTRA]
-    out[g + 9] = min(s[TURN] / MAX_TURNS, 1.0)
-    out[g + 10] = p

@@ -1,24 +1,29 @@
 """The Lords of War forward model: ``LordsOfWarGame`` (static data) and ``LordsOfWarState``.
 
-The state implements the protocol of ``cardboard.envs.protocol`` over the
-numba kernels of ``rules``. Hidden information: each player's hand is hidden
+The state (a ``FlatState`` over the array of ``layout``) implements the protocol
+of ``cardboard.envs.protocol`` over the numba kernels of ``rules``, with the
+encoder of ``observation``. Hidden information: each player's hand is hidden
 from the opponent (except cards the opponent has seen enter it: the General at
 the start, recalled units, and a hand shown after a forced placement), and the
-order of both decks is hidden from both players.
+order of both decks is hidden from both players; ``LordsOfWarState.determinize``
+samples them (with the compiled ``_resample``).
 """
 from __future__ import annotations
 
-import operator
 from collections.abc import Hashable, Sequence
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 
-from ..errors import IllegalActionError, InvalidParameterError, ProtocolError
+from ..errors import InvalidParameterError, ProtocolError
+from ..flat_state import FlatState
+from ..kernels import seed_stream
 from ..protocol import TERMINAL, GameInfo
+from . import layout as L
 from . import rules as R
 from .cards import Army, build_card_table, load_army
-from .constants import (
+from .layout import (
     A_DEPLOY,
     A_DRAW,
     A_HOLD_FIRE,
@@ -26,14 +31,19 @@ from .constants import (
     A_TARGET,
     ARMY_SIZE,
     COLS,
+    DECK,
+    HAND,
     HAND_SIZE,
+    KNOWN,
     MAX_TURNS,
+    NDECK,
+    NHAND,
     NUM_ACTIONS,
     NUM_SQUARES,
 )
+from .observation import OBS_LEN, observe
 
 H4_SCALE = 24.0  # h4 differences beyond +-24 cards are clipped
-PHASE_NAMES = ("opening", "deploy", "target", "reinforce", "over")
 
 
 def square_name(sq: int) -> str:
@@ -50,8 +60,8 @@ class LordsOfWarGame:
             raise InvalidParameterError(f"Lords of War needs two armies (a pair of names or files), got {armies!r}")
         self.armies = tuple(a if isinstance(a, Army) else load_army(a) for a in armies)
         self.cards, self.type_names = build_card_table(self.armies)
-        self.card_names = [self.type_names[t] for t in self.cards[:, R.F_TYPE]]
-        self.general_ids = [p * ARMY_SIZE + int(np.flatnonzero(self.cards[p * ARMY_SIZE:(p + 1) * ARMY_SIZE, R.F_GEN])[0])
+        self.card_names = [self.type_names[t] for t in self.cards[:, L.F_TYPE]]
+        self.general_ids = [p * ARMY_SIZE + int(np.flatnonzero(self.cards[p * ARMY_SIZE:(p + 1) * ARMY_SIZE, L.F_GEN])[0])
                             for p in range(2)]
         self._others = np.array([[c for c in range(p * ARMY_SIZE, (p + 1) * ARMY_SIZE) if c != self.general_ids[p]]
                                  for p in range(2)], dtype=np.int16)  # each army without its General
@@ -60,7 +70,7 @@ class LordsOfWarGame:
             name="lords_of_war",
             num_players=2,
             num_actions=NUM_ACTIONS,
-            observation_shape=(R.OBS_LEN,),
+            observation_shape=(OBS_LEN,),
             chance="setup",
             information="imperfect",
             utility="zero_sum",
@@ -73,17 +83,17 @@ class LordsOfWarGame:
 
     def _initial_template(self) -> np.ndarray:
         """Everything of a fresh state but the dealt cards."""
-        s = np.full(R.STATE_LEN, -1, dtype=np.int16)
-        s[R.KNOWN:R.KNOWN + 2 * ARMY_SIZE] = 0
-        s[R.FOUGHT:R.FOUGHT + NUM_SQUARES] = 0
-        s[R.NHAND:R.NCMD + 2] = 0
-        s[R.NHAND:R.NHAND + 2] = HAND_SIZE
-        s[R.NDECK:R.NDECK + 2] = ARMY_SIZE - HAND_SIZE
-        s[R.KNOWN + np.array(self.general_ids)] = 1  # everyone knows the General starts in hand
-        s[R.PLAYER] = 0
-        s[R.PHASE] = R.PH_OPENING
-        s[R.TURN] = 0
-        s[R.EXTRA] = 0
+        s = np.full(L.STATE_LEN, -1, dtype=np.int16)
+        s[L.KNOWN:L.KNOWN + 2 * ARMY_SIZE] = 0
+        s[L.FOUGHT:L.FOUGHT + NUM_SQUARES] = 0
+        s[L.NHAND:L.NCMD + 2] = 0
+        s[L.NHAND:L.NHAND + 2] = HAND_SIZE
+        s[L.NDECK:L.NDECK + 2] = ARMY_SIZE - HAND_SIZE
+        s[L.KNOWN + np.array(self.general_ids)] = 1  # everyone knows the General starts in hand
+        s[L.PLAYER] = 0
+        s[L.PHASE] = L.PH_OPENING
+        s[L.TURN] = 0
+        s[L.EXTRA] = 0
         R.rebuild_maps(s, self.cards)  # an empty mat
         return s
 
@@ -105,60 +115,44 @@ class LordsOfWarGame:
         deal = HAND_SIZE - 1
         for p in range(2):
             hand = np.sort(np.append(decks[p, -deal:], self.general_ids[p]))
-            s[R.HAND + p * HAND_SIZE:R.HAND + (p + 1) * HAND_SIZE] = hand
-            s[R.DECK + p * ARMY_SIZE:R.DECK + p * ARMY_SIZE + ARMY_SIZE - HAND_SIZE] = decks[p, :-deal]
+            s[L.HAND + p * HAND_SIZE:L.HAND + (p + 1) * HAND_SIZE] = hand
+            s[L.DECK + p * ARMY_SIZE:L.DECK + p * ARMY_SIZE + ARMY_SIZE - HAND_SIZE] = decks[p, :-deal]
         return LordsOfWarState(self, s)
 
 
-class LordsOfWarState:
-    """A Lords of War game state (forward model). See ``cardboard.envs.protocol``."""
+class LordsOfWarState(FlatState):
+    """A Lords of War game state (forward model). See ``cardboard.envs.protocol`` and ``FlatState``."""
 
-    __slots__ = ("game", "cards", "s", "_buf", "_n", "_view")
-
-    def __init__(self, game: LordsOfWarGame, s: np.ndarray):
-        self.game = game
-        self.cards = game.cards
-        self.s = s
-        self._buf = np.empty(R.BUFFER_LEN, dtype=np.int32)
-        self._n = -1  # legal actions not computed yet
-        self._view: np.ndarray | None = None
+    __slots__ = ()
+    _BUFFER_LEN = L.BUFFER_LEN
+    _PLAYER = L.PLAYER
+    _legal_kernel = staticmethod(R.legal_actions)
+    _observe_kernel = staticmethod(observe)
 
     # -- properties ---------------------------------------------------------------------------------
     @property
-    def info(self) -> GameInfo:
-        return self.game.info
-
-    @property
-    def num_players(self) -> int:
-        return 2
-
-    @property
-    def num_actions(self) -> int:
-        return NUM_ACTIONS
-
-    @property
     def current_player(self) -> int:
-        return TERMINAL if self.s[R.PHASE] == R.PH_OVER else int(self.s[R.PLAYER])
+        return TERMINAL if self.s[L.PHASE] == L.PH_OVER else int(self.s[L.PLAYER])
 
     @property
     def turn(self) -> int:
-        return int(self.s[R.TURN])
+        return int(self.s[L.TURN])
 
     @property
     def phase(self) -> str:
         """'opening', 'deploy', 'target', 'reinforce' or 'over'."""
-        return PHASE_NAMES[self.s[R.PHASE]]
+        return L.PHASE_NAMES[self.s[L.PHASE]]
 
     def is_terminal(self) -> bool:
-        return self.s[R.PHASE] == R.PH_OVER
+        return self.s[L.PHASE] == L.PH_OVER
 
     def winner(self) -> int | None:
         """0 or 1 once decided, None while running or for a draw."""
-        w = int(self.s[R.WINNER])
+        w = int(self.s[L.WINNER])
         return w if w in (0, 1) else None
 
     def returns(self) -> np.ndarray:
-        w = self.s[R.WINNER]
+        w = self.s[L.WINNER]
         if w == 0:
             return np.array([1.0, -1.0])
         if w == 1:
@@ -170,45 +164,21 @@ class LordsOfWarState:
 
         +1 / -1 at a decided terminal state.
         """
-        w = int(self.s[R.WINNER])
+        w = int(self.s[L.WINNER])
         if w in (0, 1):
             return 1.0 if w == player else -1.0
-        board = self.s[R.BOARD:R.BOARD + NUM_SQUARES]
+        board = self.s[L.BOARD:L.BOARD + NUM_SQUARES]
         on_board = np.bincount(board[board >= 0] // ARMY_SIZE, minlength=2)
-        score = [on_board[p] - self.s[R.NDEAD + p] - self.s[R.NCMD + p] for p in range(2)]
+        score = [on_board[p] - self.s[L.NDEAD + p] - self.s[L.NCMD + p] for p in range(2)]
         return float(np.clip((score[player] - score[1 - player]) / H4_SCALE, -1.0, 1.0))
 
     # -- moves --------------------------------------------------------------------------------------
-    def legal_actions(self) -> np.ndarray:
-        """Legal ids, increasing: a view valid until the next apply (copy it to keep it)."""
-        if self._view is None:
-            if self._n < 0:
-                self._n = R.legal_actions(self.s, self.cards, self._buf)
-            self._view = self._buf[:self._n]
-            self._view.flags.writeable = False
-        return self._view
+    def _apply_checked(self, a: int) -> int:
+        return R.apply_checked(self.s, self.cards, a, self._buf, self._n) if 0 <= a < NUM_ACTIONS else -1
 
-    def action_mask(self) -> np.ndarray:
-        mask = np.zeros(NUM_ACTIONS, dtype=bool)
-        mask[self.legal_actions()] = True
-        return mask
-
-    def apply(self, action: int) -> None:
-        try:
-            a = operator.index(action)
-        except TypeError:
-            raise IllegalActionError(f"an action is an integer id, got {action!r}") from None
-        n = R.apply_checked(self.s, self.cards, a, self._buf, self._n) if 0 <= a < NUM_ACTIONS else -1
-        self._view = None
-        if n < 0:
-            raise IllegalActionError(
-                f"action {a} ({self._describe(a)}) is not legal in phase {self.phase!r} for player "
-                f"{self.current_player}; legal: {self.legal_actions().tolist()}"
-            )
-        self._n = n
-
-    def clone(self) -> "LordsOfWarState":
-        return LordsOfWarState(self.game, self.s.copy())
+    def _illegal_message(self, a: int) -> str:
+        return (f"action {a} ({self._describe(a)}) is not legal in phase {self.phase!r} for player "
+                f"{self.current_player}; legal: {self.legal_actions().tolist()}")
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         raise ProtocolError("Lords of War has no chance nodes after set-up (decks are shuffled by new_state)")
@@ -216,12 +186,9 @@ class LordsOfWarState:
     def random_playout(self, rng: np.random.Generator, max_turns: int | None = None) -> int:
         """Play uniformly random moves in place, compiled, to the end of the game or for ``max_turns``
         player turns; return the number of decisions made. The fast path for search rollouts."""
-        seed = np.empty(1, dtype=np.uint64)
-        seed[0] = rng.bit_generator.random_raw() | 1  # xorshift state: any odd 64-bit word
         limit = MAX_TURNS if max_turns is None else self.turn + max_turns
-        self._n = -1
-        self._view = None
-        return int(R.random_playout(self.s, self.cards, self._buf, seed, 1 << 30, limit))
+        self._forget_legal()
+        return int(R.random_playout(self.s, self.cards, self._buf, seed_stream(rng), 1 << 30, limit))
 
     # -- information ---------------------------------------------------------------------------------
     def determinize(self, player: int, rng: np.random.Generator) -> "LordsOfWarState":
@@ -230,23 +197,24 @@ class LordsOfWarState:
         Resampled: the order of both decks, and which of the opponent's cards not known to be in
         hand are in hand rather than in the deck. Kept: everything ``player`` has seen.
         """
-        if player not in (0, 1):
-            raise ValueError(f"player must be 0 or 1, got {player!r}")
         det = self.clone()
-        R.determinize(det.s, player, rng.random(2 * ARMY_SIZE))
+        _resample(det.s, self._check_player(player), rng.random(2 * ARMY_SIZE))
         return det
 
-    def observation(self, player: int, perfect: bool = False) -> np.ndarray:
-        """What ``player`` sees, as a float32 vector of length OBS_LEN in the player's own frame."""
-        if player not in (0, 1):
-            raise ValueError(f"player must be 0 or 1, got {player!r}")
-        out = np.zeros(R.OBS_LEN, dtype=np.float32)
-        R.observe(self.s, self.game.cards, player, perfect, out)
-        return out
+    def card_multiset(self) -> tuple:
+        """Every card id on the mat, in hands, decks and dead piles, sorted (determinize conserves it)."""
+        s = self.s
+        zones = [s[L.BOARD:L.BOARD + NUM_SQUARES]]
+        for p in range(2):
+            zones.append(s[L.HAND + p * HAND_SIZE:L.HAND + p * HAND_SIZE + int(s[L.NHAND + p])])
+            zones.append(s[L.DECK + p * ARMY_SIZE:L.DECK + p * ARMY_SIZE + int(s[L.NDECK + p])])
+            zones.append(s[L.DEAD + p * ARMY_SIZE:L.DEAD + p * ARMY_SIZE + int(s[L.NDEAD + p])])
+        ids = np.concatenate(zones)
+        return tuple(sorted(int(c) for c in ids if c >= 0))
 
     # -- naming --------------------------------------------------------------------------------------
     def _hand_card(self, player: int, slot: int) -> int:
-        return int(self.s[R.HAND + player * HAND_SIZE + slot]) if slot < self.s[R.NHAND + player] else -1
+        return int(self.s[L.HAND + player * HAND_SIZE + slot]) if slot < self.s[L.NHAND + player] else -1
 
     def action_key(self, action: int) -> Hashable:
         """Soft key, an int in ``range(info.num_action_keys)``: ``type * 42 + square`` for "deploy a card
@@ -255,8 +223,8 @@ class LordsOfWarState:
         deploy keys in id order. A deploy id naming an empty hand slot gets ``-1 - action``."""
         a = int(action)
         if a < A_TARGET:
-            card = self._hand_card(int(self.s[R.PLAYER]), a // NUM_SQUARES)
-            return int(self.cards[card, R.F_TYPE]) * NUM_SQUARES + a % NUM_SQUARES if card >= 0 else -1 - a
+            card = self._hand_card(int(self.s[L.PLAYER]), a // NUM_SQUARES)
+            return int(self.cards[card, L.F_TYPE]) * NUM_SQUARES + a % NUM_SQUARES if card >= 0 else -1 - a
         return self.game.non_deploy_key + a
 
     def legal_action_keys(self) -> np.ndarray:
@@ -267,7 +235,7 @@ class LordsOfWarState:
         return keys
 
     def _describe(self, a: int) -> str:
-        p = int(self.s[R.PLAYER])
+        p = int(self.s[L.PLAYER])
         if not 0 <= a < NUM_ACTIONS:
             return f"outside 0..{NUM_ACTIONS - 1}"
         if a < A_TARGET:
@@ -286,13 +254,55 @@ class LordsOfWarState:
     def action_to_string(self, action: int) -> str:
         return self._describe(int(action))
 
-    def __repr__(self) -> str:
+    def _summary(self) -> str:
         s = self.s
-        return (f"LordsOfWarState(turn={self.turn}, player={int(s[R.PLAYER])}, phase={self.phase!r}, "
-                f"eliminated={int(s[R.NDEAD])}/{int(s[R.NDEAD + 1])}, command_lost={int(s[R.NCMD])}/{int(s[R.NCMD + 1])})")
+        return (f"eliminated={int(s[L.NDEAD])}/{int(s[L.NDEAD + 1])}, "
+                f"command_lost={int(s[L.NCMD])}/{int(s[L.NCMD + 1])}")
 
-    def __eq__(self, other: object) -> bool:
-        return (isinstance(other, LordsOfWarState) and np.array_equal(self.s, other.s)
-                and (other.game is self.game or np.array_equal(other.game.cards, self.game.cards)))
 
-    __hash__ = None  # mutable
+@njit(cache=True, nogil=True)
+def _resample(s, player, u):
+    """Resample in place what ``player`` cannot see, uniformly, from the uniforms ``u`` (2 x ARMY_SIZE of them).
+
+    Shuffles ``player``'s own deck, and deals the opponent's hand cards not known to ``player``
+    afresh from those cards plus the opponent's deck, which is shuffled too.
+    """
+    k = 0
+    base = DECK + player * ARMY_SIZE
+    for i in range(s[NDECK + player] - 1, 0, -1):  # Fisher-Yates
+        j = int(u[k] * (i + 1))
+        k += 1
+        s[base + i], s[base + j] = s[base + j], s[base + i]
+    q = 1 - player
+    hand = HAND + q * HAND_SIZE
+    deck = DECK + q * ARMY_SIZE
+    pool = np.empty(ARMY_SIZE, dtype=np.int16)
+    n_pool = 0
+    n_known = 0
+    for i in range(s[NHAND + q]):
+        c = s[hand + i]
+        if s[KNOWN + c]:
+            s[hand + n_known] = c  # keep the known cards, in order, at the front
+            n_known += 1
+        else:
+            pool[n_pool] = c
+            n_pool += 1
+    n_unknown = n_pool
+    for i in range(s[NDECK + q]):
+        pool[n_pool] = s[deck + i]
+        n_pool += 1
+    for i in range(n_pool - 1, 0, -1):
+        j = int(u[k] * (i + 1))
+        k += 1
+        pool[i], pool[j] = pool[j], pool[i]
+    nh = n_known
+    for i in range(n_unknown):  # insertion into the sorted hand
+        c = pool[i]
+        j = nh
+        while j > 0 and s[hand + j - 1] > c:
+            s[hand + j] = s[hand + j - 1]
+            j -= 1
+        s[hand + j] = c
+        nh += 1
+    for i in range(n_pool - n_unknown):
+        s[deck + i] = pool[n_unknown + i]

@@ -21,7 +21,7 @@ def as_rng(seed: int | np.random.Generator | None) -> np.random.Generator:
 
 
 class SmallState:
-    """Base of the small games' states (two players, zero-sum)."""
+    """Base of the small games' states (``info.num_players`` players; the bundled ones are two-player, zero-sum)."""
 
     def __init__(self, game: "SmallGame"):
         self.game = game
@@ -43,7 +43,7 @@ class SmallState:
     def _do(self, action: int) -> None:
         raise NotImplementedError
 
-    def _returns(self) -> tuple[float, float]:
+    def _returns(self) -> tuple[float, ...]:
         raise NotImplementedError
 
     # -- protocol ------------------------------------------------------------------------------------
@@ -72,7 +72,7 @@ class SmallState:
 
     def returns(self) -> np.ndarray:
         if not self.is_terminal():
-            return np.zeros(2, dtype=np.float64)
+            return np.zeros(self.num_players, dtype=np.float64)
         return np.asarray(self._returns(), dtype=np.float64)
 
     def legal_actions(self) -> np.ndarray:
@@ -111,8 +111,8 @@ class SmallState:
         raise ProtocolError(f"chance_outcomes() called at a non-chance node (current_player={self._current()})")
 
     def _check_player(self, player: int) -> int:
-        if isinstance(player, (bool, np.bool_)) or player not in (0, 1):
-            raise ValueError(f"player must be 0 or 1, got {player!r}")
+        if isinstance(player, (bool, np.bool_)) or player not in range(self.num_players):
+            raise ValueError(f"player must be in range({self.num_players}), got {player!r}")
         return int(player)
 
     def determinize(self, player: int, rng: np.random.Generator):

@@ -8,7 +8,7 @@ from cardboard.envs.hearth import layout as L
 from cardboard.envs.hearth.evaluation import evaluate
 from cardboard.envs.hearth.positions import build_position
 from cardboard.envs.protocol import CHANCE, sample_chance
-from cardboard.policies.hearth_greedy import GreedyHAgent, characters, h_value
+from cardboard.envs.hearth.greedy import GreedyHAgent, characters, h_value
 from cardboard.policies.lookahead import LookaheadAgent
 
 

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from cardboard.envs.errors import CardDataError
-from cardboard.envs.lords_of_war import cards, rules as R
-from cardboard.envs.lords_of_war.constants import ARMY_SIZE, RANK_SPLIT
+from cardboard.envs.lords_of_war import cards, layout as L
+from cardboard.envs.lords_of_war.layout import ARMY_SIZE, RANK_SPLIT
 from cardboard.envs.lords_of_war.state import LordsOfWarGame
 
 RAW = json.loads((Path(cards.__file__).parent / "armies.json").read_text())
@@ -46,7 +46,7 @@ def test_the_card_table_has_one_row_per_physical_card_and_the_general_ids():
     game = LordsOfWarGame()
     assert game.cards.shape[0] == 2 * ARMY_SIZE
     assert [game.card_names[g] for g in game.general_ids] == ["Orc General", "Dwarf General"]
-    assert int(game.cards[:, R.F_GEN].sum()) == 2 and int(game.cards[:, R.F_CMD].sum()) == 12
+    assert int(game.cards[:, L.F_GEN].sum()) == 2 and int(game.cards[:, L.F_CMD].sum()) == 12
 
 
 def test_a_mirror_match_works():

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from cardboard.envs.kernels import rand_below
+from cardboard.envs.lords_of_war import layout as L
 from cardboard.envs.lords_of_war import rules as R
-from cardboard.envs.lords_of_war.constants import ARMY_SIZE, NUM_SQUARES
+from cardboard.envs.lords_of_war.layout import ARMY_SIZE, NUM_SQUARES
 from cardboard.envs.lords_of_war.state import LordsOfWarGame
 
 GAME = LordsOfWarGame()
@@ -29,15 +31,15 @@ def _start(seed: int) -> np.ndarray:
             if state.is_terminal():
                 return state.s
         s = state.s
-        empty = list(np.flatnonzero(s[R.BOARD:R.BOARD + NUM_SQUARES] < 0))
+        empty = list(np.flatnonzero(s[L.BOARD:L.BOARD + NUM_SQUARES] < 0))
         rng.shuffle(empty)
         for sq in empty[:len(empty) - int(rng.integers(1, 4))]:
             p = 0 if sq < NUM_SQUARES // 2 else 1  # each side near its own edge: placements get scarce
-            nd = s[R.NDECK + p]
+            nd = s[L.NDECK + p]
             if nd > 0:
-                s[R.BOARD + sq] = s[R.DECK + p * ARMY_SIZE + nd - 1]
-                s[R.DECK + p * ARMY_SIZE + nd - 1] = -1
-                s[R.NDECK + p] = nd - 1
+                s[L.BOARD + sq] = s[L.DECK + p * ARMY_SIZE + nd - 1]
+                s[L.DECK + p * ARMY_SIZE + nd - 1] = -1
+                s[L.NDECK + p] = nd - 1
         R.rebuild_maps(s, CARDS)
     return state.s
 
@@ -57,23 +59,23 @@ def _play(seed: int) -> set[int]:
     """Play one game both ways, checking after every decision; return the deploy modes met."""
     s = _start(seed)
     stepped, rolled = s.copy(), s.copy()
-    buf = np.empty(R.BUFFER_LEN, dtype=np.int32)
-    roll_buf = np.empty(R.BUFFER_LEN, dtype=np.int32)
+    buf = np.empty(L.BUFFER_LEN, dtype=np.int32)
+    roll_buf = np.empty(L.BUFFER_LEN, dtype=np.int32)
     rng_step = _rng(seed)
     rng_roll = _rng(seed)
     modes = set()
     steps = 0
-    while stepped[R.PHASE] != R.PH_OVER:
+    while stepped[L.PHASE] != L.PH_OVER:
         n = R.legal_actions(stepped, CARDS, buf)
-        if stepped[R.PHASE] == R.PH_DEPLOY:
-            modes.add(int(buf[R.MODE]))
-        R.apply_unchecked(stepped, CARDS, buf[R._rand_below(rng_step, n)], buf)
-        assert R.random_playout(rolled, CARDS, roll_buf, rng_roll, 1, R.MAX_TURNS) == 1
+        if stepped[L.PHASE] == L.PH_DEPLOY:
+            modes.add(int(buf[L.MODE]))
+        R.apply_unchecked(stepped, CARDS, buf[rand_below(rng_step, n)], buf)
+        assert R.random_playout(rolled, CARDS, roll_buf, rng_roll, 1, L.MAX_TURNS) == 1
         steps += 1
         assert np.array_equal(stepped, rolled) and rng_step[0] == rng_roll[0], f"seed {seed}: parted at {steps}"
         assert np.array_equal(stepped, _rebuilt(stepped)), f"seed {seed}: maps drift at decision {steps}"
     whole = s.copy()
-    assert R.random_playout(whole, CARDS, buf, _rng(seed), 1 << 30, R.MAX_TURNS) == steps
+    assert R.random_playout(whole, CARDS, buf, _rng(seed), 1 << 30, L.MAX_TURNS) == steps
     assert np.array_equal(whole, stepped)
     return modes
 

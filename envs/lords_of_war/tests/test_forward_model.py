@@ -2,8 +2,8 @@
 import numpy as np
 
 from cardboard.envs.lords_of_war import LordsOfWarGame, build_position
-from cardboard.envs.lords_of_war import rules as R
-from cardboard.envs.lords_of_war.constants import ARMY_SIZE, HAND_SIZE
+from cardboard.envs.lords_of_war import layout as L
+from cardboard.envs.lords_of_war.layout import ARMY_SIZE, HAND_SIZE
 
 GAME = LordsOfWarGame()
 
@@ -39,10 +39,10 @@ def test_determinize_deals_the_opponents_unknown_cards_uniformly():
     counts = np.zeros(2 * ARMY_SIZE)
     for _ in range(draws):
         det = state.determinize(0, rng)
-        hand = det.s[R.HAND + HAND_SIZE:R.HAND + HAND_SIZE + det.s[R.NHAND + 1]]
+        hand = det.s[L.HAND + HAND_SIZE:L.HAND + HAND_SIZE + det.s[L.NHAND + 1]]
         assert GAME.general_ids[1] in hand
         counts[hand] += 1
-    unseen = [c for c in range(ARMY_SIZE, 2 * ARMY_SIZE) if c != GAME.general_ids[1] and c not in state.s[R.BOARD:R.BOARD + 42]]
+    unseen = [c for c in range(ARMY_SIZE, 2 * ARMY_SIZE) if c != GAME.general_ids[1] and c not in state.s[L.BOARD:L.BOARD + 42]]
     assert len(unseen) == 34
     freq = counts[unseen] / draws
     expected = 4 / 34
@@ -54,7 +54,7 @@ def test_determinize_deals_the_opponents_unknown_cards_uniformly():
 def test_determinize_shuffles_the_observers_own_deck_uniformly():
     state = GAME.new_state(3)
     rng = np.random.default_rng(1)
-    top = R.DECK + ARMY_SIZE - HAND_SIZE - 1  # player 0's top card position
+    top = L.DECK + ARMY_SIZE - HAND_SIZE - 1  # player 0's top card position
     tops = [int(state.determinize(0, rng).s[top]) for _ in range(3000)]
     values, counts = np.unique(tops, return_counts=True)
     assert len(values) == ARMY_SIZE - HAND_SIZE  # every deck card can come out on top
@@ -68,7 +68,7 @@ def test_observations_stay_in_the_unit_box_at_the_end_of_games():
     for seed in range(300):
         state = GAME.new_state(seed)
         state.random_playout(rng)
-        past_twenty += max(state.s[R.NDEAD], state.s[R.NDEAD + 1]) > 20
+        past_twenty += max(state.s[L.NDEAD], state.s[L.NDEAD + 1]) > 20
         for player in (0, 1):
             for perfect in (False, True):
                 obs = state.observation(player, perfect)

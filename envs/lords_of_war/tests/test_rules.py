@@ -23,8 +23,10 @@ import numpy as np
 import pytest
 
 from cardboard.envs.errors import IllegalActionError
+from cardboard.envs.lords_of_war import layout as L
+from cardboard.envs.lords_of_war import observation as O
 from cardboard.envs.lords_of_war import rules as R
-from cardboard.envs.lords_of_war.constants import (
+from cardboard.envs.lords_of_war.layout import (
     A_DRAW,
     A_HOLD_FIRE,
     A_RECALL,
@@ -53,7 +55,7 @@ def ego(player: int, square: str) -> int:
 
 def hand_ids(state, p: int) -> list[int]:
     s = state.s
-    return [int(c) for c in s[R.HAND + p * HAND_SIZE:R.HAND + p * HAND_SIZE + s[R.NHAND + p]]]
+    return [int(c) for c in s[L.HAND + p * HAND_SIZE:L.HAND + p * HAND_SIZE + s[L.NHAND + p]]]
 
 
 def hand(state, p: int) -> list[str]:
@@ -62,32 +64,32 @@ def hand(state, p: int) -> list[str]:
 
 def deploy(state, card: str, square: str) -> int:
     """Action id: the acting player places (the first copy in hand of) ``card`` on ``square``."""
-    p = int(state.s[R.PLAYER])
+    p = int(state.s[L.PLAYER])
     slot = hand(state, p).index(card)
     return slot * NUM_SQUARES + ego(p, square)
 
 
 def target(state, square: str) -> int:
-    return A_TARGET + ego(int(state.s[R.PLAYER]), square)
+    return A_TARGET + ego(int(state.s[L.PLAYER]), square)
 
 
 def recall(state, square: str) -> int:
-    return A_RECALL + ego(int(state.s[R.PLAYER]), square)
+    return A_RECALL + ego(int(state.s[L.PLAYER]), square)
 
 
 def at(state, square: str) -> tuple[int, str] | None:
-    c = int(state.s[R.BOARD + square_index(square)])
+    c = int(state.s[L.BOARD + square_index(square)])
     return None if c < 0 else (c // ARMY_SIZE, GAME.card_names[c])
 
 
 def dead(state, p: int) -> list[str]:
     s = state.s
-    return [GAME.card_names[c] for c in s[R.DEAD + p * ARMY_SIZE:R.DEAD + p * ARMY_SIZE + s[R.NDEAD + p]]]
+    return [GAME.card_names[c] for c in s[L.DEAD + p * ARMY_SIZE:L.DEAD + p * ARMY_SIZE + s[L.NDEAD + p]]]
 
 
 def placements(state) -> set[tuple[str, str]]:
     """The legal deployments as {(card name, absolute square name)}."""
-    p = int(state.s[R.PLAYER])
+    p = int(state.s[L.PLAYER])
     names = hand(state, p)
     out = set()
     for a in state.legal_actions():
@@ -115,17 +117,17 @@ def play(state, *actions: int):
 def known_to_opponent(state, p: int) -> int:
     """How many of p's hand cards the opponent's observation shows."""
     obs = state.observation(1 - p)
-    return int(sum(obs[R.OBS_OPP_HAND + k * R.CARD_FEATURES] for k in range(HAND_SIZE)))
+    return int(sum(obs[O.OBS_OPP_HAND + k * O.CARD_FEATURES] for k in range(HAND_SIZE)))
 
 
 def opp_hand_block(state, observer: int, perfect: bool = False) -> np.ndarray:
     obs = state.observation(observer, perfect=perfect)
-    return obs[R.OBS_OPP_HAND:R.OBS_NEXT]
+    return obs[O.OBS_OPP_HAND:O.OBS_NEXT]
 
 
 def board_channel(state, observer: int, square: str, channel: int) -> float:
     obs = state.observation(observer)
-    return float(obs[R.OBS_BOARD + ego(observer, square) * R.BOARD_CHANNELS + channel])
+    return float(obs[O.OBS_BOARD + ego(observer, square) * O.BOARD_CHANNELS + channel])
 
 
 FOUGHT_CH = 16
@@ -138,7 +140,7 @@ def fought_squares(state, observer: int = 0) -> set[str]:
 def army_cards(p: int, command: bool | None = None) -> list[str]:
     """Player p's 36 card names in file order (optionally only / no Command cards)."""
     ids = range(p * ARMY_SIZE, (p + 1) * ARMY_SIZE)
-    return [GAME.card_names[c] for c in ids if command is None or bool(GAME.cards[c, R.F_CMD]) == command]
+    return [GAME.card_names[c] for c in ids if command is None or bool(GAME.cards[c, L.F_CMD]) == command]
 
 
 def spare(p: int, n: int, used: list[str], command: bool = False) -> list[str]:
@@ -172,8 +174,8 @@ def test_setup_hand_is_the_general_and_five_cards_with_thirty_left_in_the_deck(s
         assert ids == sorted(ids), "hand slots are the hand cards sorted by id"
         assert GAME.general_ids[p] in ids
         assert all(p * ARMY_SIZE <= c < (p + 1) * ARMY_SIZE for c in ids)
-        assert int(s[R.NDECK + p]) == 30
-        deck = [int(c) for c in s[R.DECK + p * ARMY_SIZE:R.DECK + p * ARMY_SIZE + 30]]
+        assert int(s[L.NDECK + p]) == 30
+        deck = [int(c) for c in s[L.DECK + p * ARMY_SIZE:L.DECK + p * ARMY_SIZE + 30]]
         assert sorted(deck + ids) == list(range(p * ARMY_SIZE, (p + 1) * ARMY_SIZE))
         assert dead(state, p) == []
     assert all(at(state, sq) is None for sq in ALL_SQUARES)
@@ -232,14 +234,14 @@ def test_opening_player1_places_only_on_d4_then_turn_2_is_player0s_first_normal_
     state = GAME.new_state(11)
     first = hand_ids(state, 0)[0]
     play(state, state.legal_actions()[0])
-    assert int(state.s[R.BOARD + square_index("c4")]) == first
-    assert len(hand(state, 0)) == 6 and int(state.s[R.NDECK]) == 29, "player 0 drew automatically"
+    assert int(state.s[L.BOARD + square_index("c4")]) == first
+    assert len(hand(state, 0)) == 6 and int(state.s[L.NDECK]) == 29, "player 0 drew automatically"
     assert (state.turn, state.current_player, state.phase) == (1, 1, "opening")
     assert placements(state) == {(name, "d4") for name in hand(state, 1)}
     assert {a % NUM_SQUARES for a in state.legal_actions()} == {ego(1, "d4")} == {20}
     play(state, state.legal_actions()[-1])
     assert at(state, "d4")[0] == 1
-    assert len(hand(state, 1)) == 6 and int(state.s[R.NDECK + 1]) == 29, "player 1 drew automatically"
+    assert len(hand(state, 1)) == 6 and int(state.s[L.NDECK + 1]) == 29, "player 1 drew automatically"
     assert (state.turn, state.current_player, state.phase) == (2, 0, "deploy")
 
 
@@ -454,7 +456,7 @@ def test_elimination_needs_total_attack_strictly_greater_than_defence(card, atta
     Clansmen's NW1 (absolute SE) and the placed cards' other arrows point at empty squares.
     """
     state = build_position(GAME, board={"c5": (1, "Dwarf Clansmen")}, hands=([card, "Orc General"], ["Dwarf General"]))
-    assert int(GAME.cards[hand_ids(state, 0)[hand(state, 0).index(card)], R.F_ATK + 0]) == attack
+    assert int(GAME.cards[hand_ids(state, 0)[hand(state, 0).index(card)], L.F_ATK + 0]) == attack
     play(state, deploy(state, card, "c4"))
     assert (at(state, "c5") == (1, "Dwarf Clansmen")) == survives
     assert dead(state, 1) == ([] if survives else ["Dwarf Clansmen"])
@@ -515,10 +517,10 @@ def test_one_placement_can_eliminate_several_enemies():
     assert sorted(dead(state, 1)) == ["Dwarf Clansmen", "Dwarf Miners", "Dwarf Quarrellers"]
     assert all(at(state, sq) is None for sq in ("c5", "b4", "d5"))
     assert at(state, "c4") == (0, "Orc General") and dead(state, 0) == []
-    g = R.OBS_GLOBAL + R.NUM_PHASES
+    g = O.OBS_GLOBAL + L.NUM_PHASES
     assert state.observation(0)[g + 1] == pytest.approx(3 / 20)  # enemy eliminated, as player 0 sees it
     assert state.observation(1)[g] == pytest.approx(3 / 20)  # own eliminated, as player 1 sees it
-    assert int(state.s[R.NCMD + 1]) == 0
+    assert int(state.s[L.NCMD + 1]) == 0
 
 
 def test_suicide_move_the_placed_unit_dies_together_with_its_victim():
@@ -560,8 +562,8 @@ def test_eliminated_command_cards_are_counted_separately():
     state = build_position(GAME, board={"c5": (1, "Dwarf Slayer King")}, hands=(["Orc Ravager"], ["Dwarf General"]))
     play(state, deploy(state, "Orc Ravager", "c4"))
     assert dead(state, 1) == ["Dwarf Slayer King"] and dead(state, 0) == ["Orc Ravager"]
-    assert [int(state.s[R.NCMD]), int(state.s[R.NCMD + 1])] == [0, 1]
-    assert [int(state.s[R.NDEAD]), int(state.s[R.NDEAD + 1])] == [1, 1]
+    assert [int(state.s[L.NCMD]), int(state.s[L.NCMD + 1])] == [0, 1]
+    assert [int(state.s[L.NDEAD]), int(state.s[L.NDEAD + 1])] == [1, 1]
 
 
 # ---- 8. ranged attacks -----------------------------------------------------------------------------
@@ -827,10 +829,10 @@ def test_draw_takes_the_top_card_unseen_by_the_opponent():
     (Position: ``_reinforce_position`` with an Orc Warlord on top of player 0's deck.)
     """
     state = _reinforce_position(deck_tops=(["Orc Warlord"], []))
-    deck_before = int(state.s[R.NDECK])
+    deck_before = int(state.s[L.NDECK])
     play(state, deploy(state, "Orc Ravager", "c4"), DRAW)
     assert hand(state, 0) == ["Orc General", "Orc Warlord"]
-    assert int(state.s[R.NDECK]) == deck_before - 1
+    assert int(state.s[L.NDECK]) == deck_before - 1
     assert known_to_opponent(state, 0) == 0
     assert (state.turn, state.current_player) == (11, 1)
 
@@ -841,11 +843,11 @@ def test_a_recalled_unit_returns_to_hand_and_is_known_to_the_opponent():
     (Position: ``_reinforce_position``.) Player 0 recalls the Goblin Rabble from f6.
     """
     state = _reinforce_position()
-    deck_before = int(state.s[R.NDECK])
+    deck_before = int(state.s[L.NDECK])
     play(state, deploy(state, "Orc Ravager", "c4"), recall(state, "f6"))
     assert at(state, "f6") is None
     assert hand(state, 0) == ["Orc General", "Goblin Rabble"]
-    assert int(state.s[R.NDECK]) == deck_before, "a recall draws nothing"
+    assert int(state.s[L.NDECK]) == deck_before, "a recall draws nothing"
     assert (state.turn, state.current_player) == (11, 1)
     assert known_to_opponent(state, 0) == 1
     rabble = hand_ids(state, 0)[1]
@@ -906,7 +908,7 @@ def _empty_deck_position(layout: str):
     on_mat = [name for p, name in board.values() if p == 0]
     state = build_position(GAME, board=board, hands=(commands, ["Dwarf General"]),
                            dead=(spare(0, 19, on_mat), []))
-    assert int(state.s[R.NDECK]) == 0 and int(state.s[R.NDEAD]) == 19 and int(state.s[R.NCMD]) == 0
+    assert int(state.s[L.NDECK]) == 0 and int(state.s[L.NDEAD]) == 19 and int(state.s[L.NCMD]) == 0
     return state
 
 
@@ -918,7 +920,7 @@ def test_with_an_empty_deck_and_nothing_to_recall_the_turn_passes_without_a_deci
     state = _empty_deck_position("engaged")
     assert ("Orc Shaman", "b3") in placements(state)
     play(state, deploy(state, "Orc Shaman", "b3"))
-    assert dead(state, 1) == [] and int(state.s[R.NDEAD]) == 19
+    assert dead(state, 1) == [] and int(state.s[L.NDEAD]) == 19
     assert len(hand(state, 0)) == 5
     assert (state.turn, state.current_player, state.phase) == (11, 1, "deploy")
 
@@ -945,7 +947,7 @@ def test_with_an_empty_deck_units_that_just_fought_cannot_be_recalled_and_the_tu
     state = _empty_deck_position("fought")
     assert ("Orc General", "f2") in placements(state)
     play(state, deploy(state, "Orc General", "f2"))
-    assert dead(state, 1) == ["Dwarf Flame Cannon"] and int(state.s[R.NDEAD]) == 19
+    assert dead(state, 1) == ["Dwarf Flame Cannon"] and int(state.s[L.NDEAD]) == 19
     assert (state.turn, state.current_player, state.phase) == (11, 1, "deploy")
 
 
@@ -971,7 +973,7 @@ def test_the_twentieth_eliminated_card_wins_the_game():
     state = build_position(GAME, board={"c5": (1, "Dwarf Clansmen")}, hands=(["Orc Ravager"], ["Dwarf General"]),
                            dead=([], spare(1, 19, ["Dwarf Clansmen"])))
     play(state, deploy(state, "Orc Ravager", "c4"))
-    assert int(state.s[R.NDEAD + 1]) == 20 and int(state.s[R.WINNER]) == 0
+    assert int(state.s[L.NDEAD + 1]) == 20 and int(state.s[L.WINNER]) == 0
     assert state.winner() == 0
     np.testing.assert_array_equal(state.returns(), [1.0, -1.0])
     assert state.heuristic(0) == 1.0 and state.heuristic(1) == -1.0
@@ -988,7 +990,7 @@ def test_the_fourth_eliminated_command_card_wins_the_game():
     state = build_position(GAME, board={"c5": (1, "Dwarf Slayer King")}, hands=(["Orc Ravager"], ["Dwarf General"]),
                            dead=([], ["Dwarf Thane", "Dwarf Runelord", "Dwarf Ironbreaker Captain"]))
     play(state, deploy(state, "Orc Ravager", "c4"))
-    assert int(state.s[R.NCMD + 1]) == 4 and int(state.s[R.NDEAD + 1]) == 4
+    assert int(state.s[L.NCMD + 1]) == 4 and int(state.s[L.NDEAD + 1]) == 4
     assert state.winner() == 0
     np.testing.assert_array_equal(state.returns(), [1.0, -1.0])
     _finish(state)
@@ -1036,7 +1038,7 @@ def test_both_players_losing_in_the_same_elimination_is_a_draw(p1_victim, p1_dea
     state = build_position(GAME, board={"c5": (1, p1_victim)}, hands=(["Orc Berserkers"], ["Dwarf General"]),
                            dead=(spare(0, 19, ["Orc Berserkers"]), p1_pile))
     play(state, deploy(state, "Orc Berserkers", "c4"))
-    assert int(state.s[R.WINNER]) == 2 and state.winner() is None
+    assert int(state.s[L.WINNER]) == 2 and state.winner() is None
     np.testing.assert_array_equal(state.returns(), [0.0, 0.0])
     _finish(state)
 
@@ -1073,7 +1075,7 @@ def test_the_game_is_a_draw_when_it_reaches_400_turns(start, over):
     play(state, deploy(state, "Orc Grunts", "a1"), DRAW)
     assert state.turn == start + 1
     if over:
-        assert state.winner() is None and int(state.s[R.WINNER]) == 2
+        assert state.winner() is None and int(state.s[L.WINNER]) == 2
         np.testing.assert_array_equal(state.returns(), [0.0, 0.0])
         _finish(state)
     else:
@@ -1150,7 +1152,7 @@ def test_player1_arrows_are_the_data_files_arrows_turned_180_degrees():
     for p in range(2):
         for i, t in enumerate(GAME.armies[p].card_types()):
             c = p * ARMY_SIZE + i
-            turned = [int(GAME.cards[c, R.F_ATK + (d if p == 0 else (d + 4) % 8)]) for d in range(8)]
+            turned = [int(GAME.cards[c, L.F_ATK + (d if p == 0 else (d + 4) % 8)]) for d in range(8)]
             assert turned == list(t.attack)
     state = build_position(GAME, board={"c5": (1, "Dwarf Marauder"), "c4": (0, "Orc Ravager")},
                            hands=(["Orc General"], ["Dwarf General"]))

@@ -122,14 +122,14 @@ from typing import Sequence
 import numpy as np
 from numba import njit
 
-from ..envs.hearth.layout import (
+from .layout import (
     ANIMAL_COMPANION, ARCHMAGE_ANTONIDAS, BLOOD_FURY, BOOM_BOT, CLOCKWORK_GNOME, COMPANIONS, DAMAGED_GOLEM,
     DR_BOOM, F_COST, F_LEVEL, F_TYPE, FIREBALL, G_PLAYER, HAND_LIMIT, HARVEST_GOLEM, HAUNTED_CREEPER, HOUND,
     INFERNAL, LEEROY_JENKINS, LORD_JARAXXUS, M_CARD, M_HP, MAX_MANA, MECHANICAL_YETI, NUM_CARDS, ORIGIN_KNOWN,
     P_HAND, P_HAND_ORIGIN, P_HP, P_MANA, P_MAX_MANA, P_NHAND, P_NMIN, SLIME, SLUDGE_BELCHER, SPARE_PARTS,
     SPECTRAL_SPIDER, THE_COIN, TINKERTOWN_TECHNICIAN, TYPE_MINION, UNLEASH_THE_HOUNDS, WHELP,
 )
-from ..envs.hearth.rules import card_cost, mb, minion_attack, pb
+from .rules import card_cost, mb, minion_attack, pb
 
 # which card puts which new cards into a hand or onto the board (the closure is taken)
 CREATES: dict[int, tuple[int, ...]] = {

@@ -41,8 +41,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..envs.errors import InvalidParameterError
-from ..envs.hearth.layout import (
+from ..errors import InvalidParameterError
+from .layout import (
     END_TURN,
     F_COST,
     G_PENDING_CARD,
@@ -59,7 +59,7 @@ from ..envs.hearth.layout import (
     minion_base,
     player_base,
 )
-from ..envs.protocol import CHANCE, Game, GameState, sample_chance
+from ..protocol import CHANCE, Game, GameState, determinize, sample_chance
 
 HERO_MANA_COST = 10  # a hero counts as a character worth the most expensive card (our choice; 001 leaves heroes out)
 MULLIGAN_KEEP_COST = 3  # keep opening cards costing at most this
@@ -119,6 +119,9 @@ class GreedyHAgent:
             raise ValueError(f"samples must be >= 1, got {samples}")
         self.samples = samples
 
+    def reset(self) -> None:
+        """Nothing to forget between games."""
+
     def act(self, state: GameState, rng: np.random.Generator) -> int:
         if state.info.name != GAME_NAME:
             raise InvalidParameterError(f"greedy_h plays only {GAME_NAME!r}, not {state.info.name!r}")
@@ -128,7 +131,7 @@ class GreedyHAgent:
             return self._mulligan(state, me, legal)
         if len(legal) == 1:
             return int(legal[0])
-        world = state.determinize(me, rng)
+        world = determinize(state, me, rng)
         before = characters(world)
         mana = int(world.s[player_base(me) + P_MANA])
         if world.phase in ("target", "position"):
@@ -172,7 +175,7 @@ class GreedyHAgent:
 
 
 def greedy_h(game: Game | None = None, samples: int = 1) -> GreedyHAgent:
-    """Registry factory: the Greedy H(a) player, refusing a game other than hearth."""
+    """hearth only: paper 001's Greedy player on the cost-effect heuristic H(a)."""
     if game is not None and game.info.name != GAME_NAME:
         raise InvalidParameterError(f"greedy_h plays only {GAME_NAME!r}, not {game.info.name!r}")
     return GreedyHAgent(samples)

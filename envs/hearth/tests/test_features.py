@@ -1,4 +1,4 @@
-"""The state features of paper 001 Table 4.1 (``cardboard.policies.hearth_features``)."""
+"""The state features of paper 001 Table 4.1 (``cardboard.envs.hearth.features``)."""
 from __future__ import annotations
 
 import subprocess
@@ -11,7 +11,7 @@ from cardboard.envs.hearth.layout import F_LEVEL, ORIGIN_KNOWN
 from cardboard.envs.hearth.positions import build_position
 from cardboard.envs.hearth.state import HearthGame
 from cardboard.envs.protocol import CHANCE, sample_chance
-from cardboard.policies import hearth_features as hf
+from cardboard.envs.hearth import features as hf
 
 # the paper's 9-state order of (P_a, P_o) (001 §4.4), written out independently of the module
 PAPER_ORDER = [(0, 2), (0, 1), (1, 2), (0, 0), (1, 1), (2, 2), (2, 1), (1, 0), (2, 0)]
@@ -329,7 +329,7 @@ def test_the_two_players_views_of_one_state_mirror_each_other():
 
 
 def test_the_module_does_not_import_torch():
-    code = "import sys, cardboard.policies.hearth_features; assert 'torch' not in sys.modules"
+    code = "import sys, cardboard.envs.hearth.features; assert 'torch' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
 
 

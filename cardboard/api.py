@@ -1,0 +1,24 @@
+"""Everything a game or agent author needs, in one module.
+
+    from cardboard.api import (CHANCE, TERMINAL, GameInfo, GameState, Game, Agent, register_game,
+                               register_agent, IllegalActionError, ProtocolError, ...)
+
+The protocol page (``cardboard.envs.protocol``, and the README's summary)
+states what a state must offer, the rules search relies on and the optional
+hooks (``HOOKS``). A game registers itself with ``register_game(name, factory,
+summary=...)`` when its module is imported, or through an entry point of the
+group ``cardboard.games`` (an agent: ``register_agent`` / ``cardboard.agents``)
+so that ``cardboard`` finds it in every process, the CLI's and match workers'
+included. The conformance suite (``tests/test_conformance.py``) runs over every
+registered game.
+"""
+from cardboard.envs.errors import (CardboardError, CardDataError, IllegalActionError, InvalidParameterError,
+                                   ProtocolError, ResultsFileError, UnknownNameError)
+from cardboard.envs.protocol import (CHANCE, HOOKS, TERMINAL, Agent, Game, GameInfo, GameState, Hook, determinize,
+                                     hook, require_hooks, sample_chance)
+from cardboard.envs.registration import register_agent, register_game
+
+__all__ = ["CHANCE", "HOOKS", "TERMINAL", "Agent", "CardDataError", "CardboardError", "Game", "GameInfo",
+           "GameState", "Hook", "IllegalActionError", "InvalidParameterError", "ProtocolError", "ResultsFileError",
+           "UnknownNameError", "determinize", "hook", "register_agent", "register_game", "require_hooks",
+           "sample_chance"]

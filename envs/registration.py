@@ -1,0 +1,76 @@
+"""Where games and agents register themselves: ``register_game`` and ``register_agent``.
+
+A game's folder calls ``register_game`` when it is imported (and registers its
+own scripted baselines with ``register_agent``); ``cardboard.registry`` imports
+the bundled game folders and every ``cardboard.games`` / ``cardboard.agents``
+entry point on first use, then builds games and agents from these tables. This
+module holds only the tables, so a game depends on the core, never on the
+registry. Both calls are re-exported as ``cardboard.register_game`` /
+``cardboard.register_agent`` and from ``cardboard.api``.
+"""
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import InvalidParameterError
+
+NAME_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-.")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A registered game or agent: its factory, a one-line summary, and the factory's options with defaults."""
+
+    name: str
+    factory: Callable[..., Any]
+    summary: str
+    defaults: dict[str, Any] = field(default_factory=dict)
+    takes_game: bool = False  # an agent factory with a ``game`` parameter is handed the Game
+
+    @classmethod
+    def of(cls, name: str, factory: Callable[..., Any], summary: str | None) -> "Entry":
+        if not isinstance(name, str) or not name or not set(name) <= NAME_CHARACTERS:
+            raise InvalidParameterError(f"a registered name is lower-case letters, digits, '_', '-' or '.', "
+                                        f"got {name!r}")
+        if not callable(factory):
+            raise InvalidParameterError(f"{name!r}: the factory must be callable, got {factory!r}")
+        params = inspect.signature(factory).parameters
+        defaults = {k: p.default for k, p in params.items()
+                    if p.default is not inspect.Parameter.empty and k != "game"}
+        doc = (inspect.getdoc(factory) or "").strip().splitlines()
+        return cls(name, factory, summary or (doc[0] if doc else ""), defaults, "game" in params)
+
+
+GAMES: dict[str, Entry] = {}
+AGENTS: dict[str, Entry] = {}
+
+
+def _register(table: dict[str, Entry], kind: str, entry: Entry) -> None:
+    old = table.get(entry.name)
+    if old is not None and old.factory is not entry.factory:
+        raise InvalidParameterError(f"{kind} {entry.name!r} is already registered by {_where(old.factory)}; "
+                                    f"{_where(entry.factory)} cannot take the name")
+    table[entry.name] = entry
+
+
+def _where(factory: Callable[..., Any]) -> str:
+    return f"{getattr(factory, '__module__', '?')}.{getattr(factory, '__qualname__', factory)!s}"
+
+
+def register_game(name: str, factory: Callable[..., Any], summary: str | None = None) -> None:
+    """Register game ``name``: ``factory(**options)`` returns a ``Game``; its keyword defaults are the options.
+
+    ``summary`` defaults to the first line of the factory's docstring. Registering the same factory again is
+    a no-op; another factory under a taken name raises ``InvalidParameterError``.
+    """
+    _register(GAMES, "game", Entry.of(name, factory, summary))
+
+
+def register_agent(name: str, factory: Callable[..., Any], summary: str | None = None) -> None:
+    """Register agent ``name``: ``factory(**params)`` returns an ``Agent``; its keyword defaults are the spec's
+    parameters (``name:key=value,...``, converted to the defaults' types). A factory parameter named ``game``
+    is handed the ``Game`` the agent will play (its ``info``, and the hooks its knobs need)."""
+    _register(AGENTS, "agent", Entry.of(name, factory, summary))

@@ -1,0 +1,120 @@
+"""Games written outside the repository, reached through entry points as a pip-installed plugin's would be.
+
+``tests/external`` holds ``cardboard_plugins_demo`` and its ``.dist-info`` (``cardboard.games`` entry
+points); ``tests/conftest.py`` puts it on ``sys.path`` and ``PYTHONPATH``. The plugin's two games also run
+the whole conformance suite (it is parametrised over ``cardboard.games()``); here: the CLI lists them, the
+two-player game plays every agent that accepts it, in worker processes too, and the three-player game
+plays matches and a tournament of three or more agents.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+import cardboard
+from cardboard import registry
+from cardboard.cli import main
+from cardboard.envs.errors import InvalidParameterError
+
+TWO, THREE = "demo_tricks", "demo_pig3"
+PLUGIN_GAMES = (TWO, THREE)
+CLI = str(Path(sys.executable).with_name("cardboard"))
+BUDGET = {"iterations": 30, "worlds": 2}  # small search budgets, where an agent has the knob
+
+
+def small(name: str) -> str:
+    """Agent ``name``'s spec with a small budget."""
+    params = [f"{k}={v}" for k, v in BUDGET.items() if k in registry.agent_entry(name).defaults]
+    return f"{name}:{','.join(params)}" if params else name
+
+
+def play(game: str, specs: list[str], tmp_path: Path, games: int = 2, seed: int = 1, workers: int = 1) -> list[dict]:
+    """``cardboard play`` in this process; the records of its results file, by game index."""
+    results = tmp_path / f"{game}-{len(list(tmp_path.iterdir()))}.jsonl"
+    argv = ["play", game, "--agents", ",".join(specs), "--games", str(games), "--seed", str(seed),
+            "--workers", str(workers), "--results", str(results), "--quiet"]
+    assert main(argv) == 0
+    lines = [json.loads(line) for line in results.read_text().splitlines()]
+    records = sorted((r for r in lines if "index" in r), key=lambda r: r["index"])
+    info = cardboard.make_game(game).info
+    assert [r["index"] for r in records] == list(range(games))
+    for r in records:
+        returns = np.array(r["returns"])
+        assert sorted(r["seats"]) == list(range(info.num_players)) and len(returns) == info.num_players
+        assert np.all((info.min_return <= returns) & (returns <= info.max_return)) and abs(returns.sum()) < 1e-9
+        assert 0 < r["turns"] <= info.max_turns + 1 and min(r["decisions"]) > 0
+    return records
+
+
+def tournament(game: str, specs: list[str], tmp_path: Path, games: int = 2) -> dict:
+    """``cardboard tournament`` in this process; its ``tournament.json``."""
+    out = tmp_path / "tournament"
+    assert main(["tournament", game, "--agents", *specs, "--games", str(games), "--seed", "2", "--out", str(out),
+                 "--quiet"]) == 0
+    assert (out / "matrix.png").stat().st_size > 0
+    return json.loads((out / "tournament.json").read_text())
+
+
+@pytest.fixture(autouse=True)
+def wide_console(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "160")  # rich wraps at the terminal width: keep table rows on one line
+
+
+def test_the_cli_lists_the_plugin_games_only_with_the_plugin_on_the_path():
+    listed = subprocess.run([CLI, "games"], capture_output=True, text=True, check=True).stdout
+    assert all(f"{name}  " in listed for name in PLUGIN_GAMES), listed
+    assert set(PLUGIN_GAMES) <= set(cardboard.games())  # the conformance suite's parametrisation
+    bare = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    listed = subprocess.run([CLI, "games"], capture_output=True, text=True, check=True, env=bare).stdout
+    assert "lords_of_war" in listed and not any(name in listed for name in PLUGIN_GAMES)
+
+
+@pytest.mark.parametrize("open_", [False, True], ids=["hidden", "open"])
+@pytest.mark.parametrize("name", PLUGIN_GAMES)
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+def test_pettingzoo_api_and_seed_tests_pass(name, open_):
+    api_test(cardboard.make_env(name, open=open_), num_cycles=200)
+    seed_test(lambda: cardboard.make_env(name, open=open_), num_cycles=200)
+
+
+@pytest.mark.parametrize("agent", cardboard.agents())
+def test_the_two_player_game_plays_every_agent_that_accepts_it(agent, tmp_path):
+    try:
+        cardboard.make_agent(small(agent), cardboard.make_game(TWO))
+    except InvalidParameterError as exc:
+        assert agent == "greedy_h", f"{agent} refuses a plugin game: {exc}"  # the one game-specific agent
+        return
+    records = play(TWO, [small(agent), "random"], tmp_path)
+    assert [r["seats"] for r in records] == [[0, 1], [1, 0]]
+
+
+def test_the_two_player_game_plays_the_same_match_in_worker_processes(tmp_path):
+    specs = [small("ismcts"), "greedy"]
+    parallel = play(TWO, specs, tmp_path, games=4, workers=2)
+    serial = play(TWO, specs, tmp_path, games=4)
+    assert [{**r, "seconds": None} for r in parallel] == [{**r, "seconds": None} for r in serial]
+
+
+def test_the_two_player_game_runs_a_tournament(tmp_path):
+    specs = ["random", "greedy", small("ismcts")]
+    result = tournament(TWO, specs, tmp_path)
+    assert result["specs"] == specs and result["agent_games"] == [4, 4, 4]  # two pairs of two games each
+
+
+def test_the_three_player_game_plays_a_match(tmp_path):
+    records = play(THREE, ["random", "greedy", small("mc")], tmp_path, games=3)
+    assert len({tuple(r["seats"]) for r in records}) == 3  # the seats rotate
+
+
+def test_the_three_player_game_runs_a_tournament(tmp_path):
+    specs = ["random", "greedy", small("mc"), small("ismcts")]
+    result = tournament(THREE, specs, tmp_path)
+    assert result["specs"] == specs and result["agent_games"] == [6, 6, 6, 6]  # three trios of two games each
