@@ -20,7 +20,8 @@ fresh-kernels:
 	  [ -d $$d/__pycache__ ] && find $$d/__pycache__ -name '*.nb[ic]' ! -newer $$newest -delete; true; done
 
 demo: $(STAMP) fresh-kernels
-	$(BIN)/cardboard tournament lords_of_war --agents random greedy ismcts:iterations=1000 --games 10 --seed 1 --workers 2
+	rm -rf runs/demo  # a fresh demo each time (a results file of another version is not resumed)
+	$(BIN)/cardboard tournament lords_of_war --agents random greedy ismcts:iterations=1000 --games 10 --seed 1 --workers 2 --out runs/demo
 
 test: $(STAMP) fresh-kernels
 	$(BIN)/python -m pytest

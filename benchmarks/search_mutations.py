@@ -1,0 +1,303 @@
+"""Mutation check of ``search/``: would the search tests notice a plausible single-point bug?
+
+Each entry of ``MUTATIONS`` is one such bug: a file of ``search/``, an exact text that occurs once in it,
+the text that replaces it, and what the change breaks. For each, the repository is copied to a temporary
+folder, the mutation is applied to the copy only (this checkout is never written), and the search tests
+run against the copy with a timeout. A mutation is *caught* when the tests fail (or time out).
+
+The copy is made importable ahead of the installed editable package (whose finder sits at the end of
+``sys.meta_path``, so a ``PYTHONPATH`` entry wins): ``pkg/cardboard/`` is a copy of the copy's
+``cardboard/`` folder with symlinks ``envs``, ``search``, ``policies``, ``training`` and ``evaluation`` to
+the copy's top-level folders, ``PYTHONPATH`` is ``pkg``, and ``PYTHONSAFEPATH=1`` keeps the copy's own
+top-level ``cardboard/`` folder (no subpackages: those would come from the editable finder, i.e. from this
+checkout) off ``sys.path``. Before the mutations run, three controls must hold: the copy's
+``cardboard.search`` is the one imported, the unmutated copy passes, and a deliberately broken copy fails.
+
+Usage::
+
+    .venv/bin/python benchmarks/search_mutations.py [--jobs 2] [--timeout 240] [--only NAME ...]
+        [--tests tests/test_search.py ...]
+
+Prints one row per mutation (name, caught?, first failing test, what it breaks) and the score.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SUBPACKAGES = ("envs", "search", "policies", "training", "evaluation")
+# behaviour tests first: with -x the first failure names the test that caught the mutation
+TESTS = ("tests/test_search_behaviour.py", "tests/test_search.py", "tests/test_chance_bucketing.py",
+         "tests/test_turn_budget.py", "tests/test_search_golden.py")
+IGNORED = shutil.ignore_patterns(".venv", ".git", ".pytest_cache", "*.egg-info")
+
+
+@dataclass(frozen=True)
+class Mutation:
+    name: str
+    file: str  # relative to the repository root
+    old: str  # must occur exactly once in the file
+    new: str
+    breaks: str
+
+
+MUTATIONS = [
+    # ---- tree.py: the compiled tree step ------------------------------------------------------------
+    Mutation("avail-every-call", "search/tree.py", "if stat[STAMP, e] != stamp:", "if True:",
+             "a key offered twice (or a retried step) counts as available twice"),
+    Mutation("avail-never-stamped", "search/tree.py", "            stat[STAMP, e] = stamp\n", "",
+             "the availability stamp is never written: duplicates and retries count twice"),
+    Mutation("ucb-parent-visits", "search/tree.py", "np.log(stat[AVAIL, e]) / n",
+             "np.log(stat[VISITS, :size[0]].sum()) / n",
+             "UCB uses the parent's visits instead of the edge's availability"),
+    Mutation("ucb-own-visits", "search/tree.py", "np.log(stat[AVAIL, e]) / n", "np.log(n) / n",
+             "UCB's log term counts the edge's own visits"),
+    Mutation("ucb-sign", "search/tree.py", "stat[TOTAL, e] / n + c *", "stat[TOTAL, e] / n - c *",
+             "exploration bonus subtracted"),
+    Mutation("ucb-no-sqrt", "search/tree.py", "np.sqrt(np.log(stat[AVAIL, e]) / n)", "np.log(stat[AVAIL, e]) / n",
+             "UCB bonus without the square root"),
+    Mutation("ucb-log10", "search/tree.py", "np.sqrt(np.log(stat[AVAIL, e]) / n)",
+             "np.sqrt(np.log10(stat[AVAIL, e]) / n)", "UCB with a base-10 logarithm"),
+    Mutation("c-hardcoded", "search/tree.py", "stat[TOTAL, e] / n + c *", "stat[TOTAL, e] / n + 0.7 *",
+             "the exploration constant is ignored (0.7, the value every old test uses)"),
+    Mutation("ucb-last-max", "search/tree.py", "if value > best_value:", "if value >= best_value:",
+             "UCB ties go to the last maximum, not the first"),
+    Mutation("fresh-always-first", "search/tree.py", "pick = int(u * n_fresh)", "pick = 0",
+             "unvisited children tried in legal order, not at random"),
+    Mutation("fresh-pick-over-all", "search/tree.py", "pick = int(u * n_fresh)", "pick = int(u * len(ids))",
+             "random fresh pick scaled by all legal ids: skews the order, can fall through to UCB"),
+    Mutation("uniform-not-consumed", "search/tree.py", "return self._left.pop()", "return self._left[-1]",
+             "one uniform reused for every tree step of a search: a fixed expansion order"),
+    Mutation("stats-mean-over-avail", "search/tree.py", "total / n if n else 0.0", "total / avail if avail else 0.0",
+             "an edge's mean divides by its availability"),
+    Mutation("child-kinds-mixed", "search/tree.py", "key = edge if node is None else (edge, player)", "key = edge",
+             "nodes of different kinds under one edge overwrite each other"),
+    # ---- mcts.py: the engine ------------------------------------------------------------------------
+    Mutation("backprop-root-player", "search/mcts.py", "values[node.player]", "values[root.player]",
+             "every node is credited with the root player's reward"),
+    Mutation("backprop-skips-root", "search/mcts.py", "for node, edge in path:", "for node, edge in path[1:]:",
+             "backpropagation leaves out the root's edge"),
+    Mutation("multi-expansion", "search/mcts.py", "break  # expansion", "pass  # expansion",
+             "every fresh edge down the path is expanded in one iteration"),
+    Mutation("tree-chance-uniform", "search/mcts.py", "link = int(cfg.chance_sampler(state, rng))",
+             "link = int(rng.choice(state.legal_actions()))",
+             "tree chance nodes sampled uniformly instead of by probability"),
+    Mutation("rollout-chance-uniform", "search/mcts.py", "state.apply(config.chance_sampler(state, rng))",
+             "state.apply(int(rng.choice(state.legal_actions())))",
+             "rollouts without a fast path sample chance uniformly"),
+    Mutation("rollout-ignores-sampler", "search/mcts.py", "state.apply(config.chance_sampler(state, rng))",
+             "state.apply(sample_chance(state, rng))",
+             "rollouts without a fast path ignore the pluggable chance sampler"),
+    Mutation("depth-plus-one-fast", "search/mcts.py", "playout(rng, max_turns=depth)",
+             "playout(rng, max_turns=None if depth is None else depth + 1)",
+             "fast-path rollouts run one turn too many before the evaluator"),
+    Mutation("depth-off-by-one-slow", "search/mcts.py", "(limit is None or state.turn < limit)",
+             "(limit is None or state.turn <= limit)",
+             "rollouts without a fast path run one turn too many"),
+    Mutation("evaluator-at-terminal", "search/mcts.py",
+             "return rewards(state) if state.is_terminal() else config.evaluator(state)",
+             "return rewards(state) if depth is None else config.evaluator(state)",
+             "the evaluator replaces the true result at a terminal reached within the depth"),
+    Mutation("evaluator-unmapped", "search/mcts.py", "(state.heuristic(p) + 1.0) / 2.0", "state.heuristic(p)",
+             "the default evaluator leaves the heuristic in [-1, 1]"),
+    Mutation("rewards-scale", "search/mcts.py", "/ (info.max_return - info.min_return)", "/ info.max_return",
+             "returns not mapped to [0, 1]"),
+    Mutation("reuse-ignores-observation", "search/mcts.py",
+             "state.turn == turn and np.array_equal(state.observation(me), seen)", "state.turn == turn",
+             "a kept subtree is reused where the observation differs"),
+    Mutation("reuse-ignores-turn", "search/mcts.py", "node.player == me and state.turn == turn and",
+             "node.player == me and", "a kept subtree is reused in another turn"),
+    Mutation("stamp-restarts", "search/mcts.py", "uniforms, self._stamp + done)", "uniforms, done)",
+             "availability stamps restart each search: a kept subtree undercounts availability"),
+    Mutation("duct-one-world", "search/mcts.py", "fixed[done % self.num_worlds].clone()", "fixed[0].clone()",
+             "DUCT iterates on its first world only"),
+    Mutation("duct-extra-world", "search/mcts.py",
+             "worlds = range(self.num_worlds) if", "worlds = range(self.num_worlds + 1) if",
+             "DUCT samples one world more than it uses"),
+    Mutation("duct-worlds-when-reading", "search/mcts.py", "for _ in worlds] if iterations != 0 else []",
+             "for _ in worlds]", "a 0-iteration read-off of the tree still samples worlds"),
+    Mutation("ismcts-cheats", "search/mcts.py",
+             "\"ismcts\":\n                world = self.config.determinizer(state, me, rng)",
+             "\"ismcts\":\n                world = state.clone()", "ISMCTS searches the true state"),
+    Mutation("ismcts-wrong-observer", "search/mcts.py",
+             "\"ismcts\":\n                world = self.config.determinizer(state, me, rng)",
+             "\"ismcts\":\n                world = self.config.determinizer(state, 1 - me, rng)",
+             "ISMCTS samples worlds from the opponent's information set"),
+    Mutation("duct-wrong-observer", "search/mcts.py", "fixed = [self.config.determinizer(state, me, rng)",
+             "fixed = [self.config.determinizer(state, 1 - me, rng)",
+             "DUCT samples worlds from the opponent's information set"),
+    Mutation("iterations-plus-one", "search/mcts.py", "done >= config.iterations", "done > config.iterations",
+             "one iteration more than the budget"),
+    Mutation("robust-first-tie", "search/mcts.py",
+             "best = best[score[best, 1] == score[best, 1].max()]\n    return keys[int(best[rng.integers(len(best))])]",
+             "best = best[score[best, 1] == score[best, 1].max()]\n    return keys[int(best[0])]",
+             "RobustChild's remaining ties go to the first key, not at random"),
+    Mutation("robust-no-mean", "search/mcts.py", "    best = best[score[best, 1] == score[best, 1].max()]\n", "",
+             "RobustChild ignores the mean on a visit tie"),
+    Mutation("max-child-visits", "search/mcts.py", "means = np.array([edges[k][1] for k in keys])",
+             "means = np.array([edges[k][0] for k in keys])", "MaxChild picks by visits"),
+    Mutation("default-final-max", "search/mcts.py", "final: FinalSelection = robust_child",
+             "final: FinalSelection = max_child", "the default final move is MaxChild"),
+    Mutation("result-unvisited", "search/mcts.py", "if k in actions and s[0] > 0}", "if k in actions}",
+             "unvisited root edges enter the result's visits and the final choice"),
+    Mutation("prune-ignored", "search/mcts.py",
+             "legal = state.sensible_actions() if cfg.prune else state.legal_actions()",
+             "legal = state.legal_actions()", "prune=True steps over every legal move"),
+    Mutation("search-c-hardcoded", "search/mcts.py",
+             "node.stat, node.size, ids, cfg.c, stamp, u)\n                if i < 0:",
+             "node.stat, node.size, ids, 0.7, stamp, u)\n                if i < 0:",
+             "the engine passes c = 0.7 instead of the configured c"),
+    Mutation("pimc-full-budget-each", "search/mcts.py",
+             "per_world = max(1, self.config.iterations // self.num_worlds)", "per_world = self.config.iterations",
+             "PIMC gives every world the whole budget"),
+    Mutation("pimc-zero-budget", "search/mcts.py",
+             "per_world = max(1, self.config.iterations // self.num_worlds)",
+             "per_world = self.config.iterations // self.num_worlds",
+             "PIMC with fewer iterations than worlds gives each world 0"),
+    Mutation("pimc-one-world-less", "search/mcts.py", "for _ in range(self.num_worlds):",
+             "for _ in range(self.num_worlds - 1):", "PIMC searches one world fewer"),
+    Mutation("pimc-cheats", "search/mcts.py",
+             "TreeSearch(sub, \"uct\").search(self.config.determinizer(state, me, rng), rng)",
+             "TreeSearch(sub, \"uct\").search(state.clone(), rng)", "PIMC searches the true state"),
+    Mutation("flat-mc-random-order", "search/mcts.py", "i = done % len(legal)", "i = int(rng.integers(len(legal)))",
+             "flat MC picks root actions at random instead of round-robin"),
+    # ---- chance.py: chance-node bucketing -----------------------------------------------------------
+    Mutation("cnb-bucket-uniform", "search/chance.py", "drawn = int(sample_chance(state, rng))",
+             "drawn = int(rng.choice([o for o, _ in state.chance_outcomes()]))",
+             "CNB picks buckets from a uniform draw, not by probability"),
+    Mutation("cnb-presample-uniform", "search/chance.py", "p=p / p.sum())]", "p=None)]",
+             "pre-samples drawn uniformly within a bucket"),
+    Mutation("cnb-with-replacement", "search/chance.py", "replace=False", "replace=True",
+             "pre-samples drawn with replacement (duplicates)"),
+    Mutation("cnb-one-more", "search/chance.py", "take = min(n, int(np.count_nonzero(p)))",
+             "take = min(n + 1, int(np.count_nonzero(p)))", "one pre-sample more than N"),
+    Mutation("cnb-first-presample", "search/chance.py",
+             "return offered[int(rng.integers(len(offered)))] if len(offered) > 1 else offered[0]",
+             "return offered[0]", "always the first pre-sample of a bucket"),
+    Mutation("cnb-not-kept", "search/chance.py", "kept = presampled[key] = [", "kept = [",
+             "pre-samples drawn afresh at every visit"),
+    Mutation("cnb-bucketing-ignored", "search/mcts.py", "if cfg.bucketing is None:", "if True:",
+             "bucketing configured but never used in the tree"),
+    # ---- turn_budget.py: 001's per-turn policies ----------------------------------------------------
+    Mutation("turn-share-min", "search/turn_budget.py", "share = max(ALPHA_MULTIPLE * self.left,",
+             "share = min(ALPHA_MULTIPLE * self.left,", "multiple-search share takes the smaller bound"),
+    Mutation("turn-alpha-one", "search/turn_budget.py", "ALPHA_ONE * self.turn_iterations",
+             "ALPHA_MULTIPLE * self.turn_iterations", "one-search's first search gets the multiple-search share"),
+    Mutation("turn-path-through-chance", "search/turn_budget.py",
+             "if world.current_player == CHANCE:\n            return False",
+             "if world.current_player == CHANCE:\n            return True",
+             "a one-search path through a random event is trusted"),
+    Mutation("turn-psi-strict", "search/turn_budget.py", "return most_visited(node, state)[1] >= PSI",
+             "return most_visited(node, state)[1] > PSI", "an edge of exactly PSI visits is not trusted"),
+]
+
+SENTINEL = Mutation("sentinel", "search/mcts.py", "        me = state.current_player\n        if me < 0:",
+                    "        raise RuntimeError('sentinel')\n        me = state.current_player\n        if me < 0:",
+                    "every tree search raises (a control: must be caught)")
+
+
+def prepare(dest: Path) -> tuple[Path, Path]:
+    """Copy the repository to ``dest/repo`` and build ``dest/pkg/cardboard``; return (root, pkg)."""
+    root = dest / "repo"
+    shutil.copytree(REPO, root, ignore=IGNORED, symlinks=True)  # copy2 keeps mtimes: numba caches stay valid
+    pkg = dest / "pkg"
+    shutil.copytree(root / "cardboard", pkg / "cardboard")
+    for sub in SUBPACKAGES:
+        (pkg / "cardboard" / sub).symlink_to(root / sub, target_is_directory=True)
+    return root, pkg
+
+
+def mutated(text: str, m: Mutation) -> str:
+    """``text`` with the mutation applied; its old text must occur exactly once."""
+    if text.count(m.old) != 1:
+        raise ValueError(f"{m.name}: the old text occurs {text.count(m.old)} times in {m.file}, not once")
+    return text.replace(m.old, m.new)
+
+
+def apply(root: Path, m: Mutation) -> None:
+    path = root / m.file
+    path.write_text(mutated(path.read_text(), m))
+
+
+def environment(pkg: Path) -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(pkg), "PYTHONSAFEPATH": "1"}
+
+
+def run_tests(root: Path, pkg: Path, tests: list[str], timeout: float) -> tuple[str, str, float]:
+    """(status, first failing test, seconds); status is 'pass', 'fail', 'timeout' or 'error'."""
+    cmd = [sys.executable, "-m", "pytest", *tests, "-x", "-q", "-p", "no:cacheprovider", "--rootdir", str(root)]
+    start = time.perf_counter()
+    try:
+        out = subprocess.run(cmd, cwd=root, env=environment(pkg), capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return "timeout", "-", time.perf_counter() - start
+    seconds = time.perf_counter() - start
+    text = out.stdout + out.stderr
+    failed = re.findall(r"^(?:FAILED|ERROR) (\S+)", text, re.MULTILINE)
+    status = {0: "pass", 1: "fail"}.get(out.returncode, "error")
+    return status, (failed[0] if failed else text.strip().splitlines()[-1] if text.strip() else "-"), seconds
+
+
+def check_one(m: Mutation | None, tests: list[str], timeout: float) -> tuple[str, str, float]:
+    with tempfile.TemporaryDirectory(prefix="search_mutation_") as tmp:
+        root, pkg = prepare(Path(tmp))
+        if m is not None:
+            apply(root, m)
+        return run_tests(root, pkg, tests, timeout)
+
+
+def check_imports_the_copy(timeout: float) -> None:
+    with tempfile.TemporaryDirectory(prefix="search_mutation_") as tmp:
+        root, pkg = prepare(Path(tmp))
+        probe = "import cardboard.search.mcts as m, cardboard.envs.protocol as p; print(m.__file__); print(p.__file__)"
+        out = subprocess.run([sys.executable, "-c", probe], cwd=root, env=environment(pkg), capture_output=True,
+                             text=True, timeout=timeout, check=True)
+        files = out.stdout.split()
+        if not files or not all(Path(f).resolve().is_relative_to(root.resolve()) for f in files):
+            raise SystemExit(f"the copy is not the one imported: {files}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--timeout", type=float, default=240.0, help="seconds per test run")
+    parser.add_argument("--only", nargs="*", help="names of the mutations to run (default: all)")
+    parser.add_argument("--tests", nargs="*", default=list(TESTS), help="test files, in order")
+    args = parser.parse_args()
+    tests = [t for t in args.tests if (REPO / t).exists()]
+    chosen = [m for m in MUTATIONS if not args.only or m.name in args.only]
+    for m in chosen + [SENTINEL]:  # every old text must be found once before anything runs
+        mutated((REPO / m.file).read_text(), m)
+    print(f"tests: {' '.join(tests)}", flush=True)
+    check_imports_the_copy(args.timeout)
+    with ThreadPoolExecutor(2) as pool:
+        clean, sentinel = pool.map(lambda m: check_one(m, tests, args.timeout), [None, SENTINEL])
+    print(f"controls: clean copy {clean[0]} ({clean[2]:.0f} s), sentinel {sentinel[0]} by {sentinel[1]}", flush=True)
+    if clean[0] != "pass" or sentinel[0] != "fail":
+        raise SystemExit(f"controls failed: clean {clean}, sentinel {sentinel}")
+    width = max(len(m.name) for m in chosen)
+    caught, survivors = 0, []
+    with ThreadPoolExecutor(args.jobs) as pool:
+        for m, (status, test, seconds) in zip(chosen, pool.map(lambda m: check_one(m, tests, args.timeout), chosen)):
+            hit = status in ("fail", "timeout")
+            caught += hit
+            if status == "pass":
+                survivors.append(m.name)
+            verdict = {"fail": "caught", "timeout": "caught (timeout)", "pass": "SURVIVED", "error": "ERROR"}[status]
+            print(f"{m.name:<{width}}  {verdict:<16} {seconds:4.0f} s  {test if status != 'pass' else '-'}\n"
+                  f"{'':<{width}}  {m.file}: {m.breaks}", flush=True)
+    print(f"score: {caught} / {len(chosen)} caught; survived: {', '.join(survivors) or 'none'}")
+
+
+if __name__ == "__main__":
+    main()
