@@ -89,8 +89,9 @@ Search and the evaluation tools assume these; the conformance suite
 Optional hooks
 --------------
 Fast paths and research knobs a state MAY offer, each by exactly the name and
-signature in ``HOOKS`` (below). Search and the tools look them up through
-``hook(state, name)``, which only accepts declared names, and the conformance
+signature in ``HOOKS`` (below). Search and the tools look them up by their
+declared names only (``hook(state, name)``, which refuses an undeclared name;
+the hottest loops read the name from ``HOOKS`` once), and the conformance
 suite fails a state whose method names look like a hook but are not one (a
 misspelt ``random_playouts`` would otherwise fall back to the slow path without
 a word). Agents that need a hook (``prune=1``, ``cnb=1``, ``accuracy=a``) check
@@ -275,6 +276,8 @@ def hook(state: Any, name: str) -> Callable[..., Any] | None:
     declared = HOOKS.get(name)
     if declared is None:
         raise ProtocolError(f"{name!r} is not a declared optional hook; declared: {', '.join(sorted(HOOKS))}")
+    if declared.keyword is None:  # the hot path (search calls it every tree step): one attribute look-up
+        return getattr(state, name, None)
     return getattr(state, declared.name) if declared.offered_by(state) else None
 
 

@@ -26,7 +26,8 @@ chance-node bucketing with pre-sampled successors (``chance``, 001 §2.6).
 Rollouts are random to the end of the game, or for ``depth`` player turns
 followed by the ``evaluator`` (default: the game's ``heuristic`` mapped to
 [0, 1]). They use the state's compiled ``random_playout`` (and its documented
-rollout policy) when it has one, else uniformly random moves.
+rollout policy) when it has one and the chance sampler is the default, else
+uniformly random moves with chance drawn by ``chance_sampler``.
 ``PIMC`` runs one UCT tree per determinization and adds up root visits.
 """
 from __future__ import annotations
@@ -38,10 +39,11 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..envs.errors import InvalidParameterError
-from ..envs.protocol import CHANCE, TERMINAL, GameState, determinize, hook, sample_chance
+from ..envs.protocol import CHANCE, HOOKS, TERMINAL, GameState, determinize, sample_chance
 from .chance import ChanceBucketing
 from .tree import TOTAL, VISITS, KeyTable, Node, Uniforms, select_edge
 
+RANDOM_PLAYOUT = HOOKS["random_playout"].name  # the declared optional hook rollouts use (looked up every rollout)
 Evaluator = Callable[[GameState], np.ndarray]
 Determinizer = Callable[[GameState, int, np.random.Generator], GameState]
 ChanceSampler = Callable[[GameState, np.random.Generator], int]
@@ -54,9 +56,9 @@ def rewards(state: GameState) -> np.ndarray:
     return (np.asarray(state.returns(), dtype=float) - info.min_return) / (info.max_return - info.min_return)
 
 
-def uniform_determinizer(state: GameState, player: int, rng: np.random.Generator) -> GameState:
-    """A world sampled uniformly from ``player``'s information set: the game's own ``determinize``."""
-    return determinize(state, player, rng)
+uniform_determinizer: Determinizer = determinize
+"""A world sampled uniformly from ``player``'s information set: the game's own ``determinize``, guarded
+(``protocol.determinize`` refuses a result that is the live state)."""
 
 
 @dataclass(frozen=True)
@@ -147,7 +149,8 @@ def rollout(state: GameState, rng: np.random.Generator, config: SearchConfig) ->
     """Random moves in place to the end, or for ``config.depth`` turns then the evaluator; values in [0, 1]."""
     depth = config.depth
     if not state.is_terminal():
-        playout = hook(state, "random_playout")
+        # the game's compiled playout samples chance itself: used only with the default chance sampler
+        playout = getattr(state, RANDOM_PLAYOUT, None) if config.chance_sampler is sample_chance else None
         if playout is not None:
             playout(rng, max_turns=depth)
         else:
@@ -275,7 +278,10 @@ class TreeSearch:
 
 
 class PIMC:
-    """Perfect-information Monte Carlo: one UCT tree per determinization, root visits added up by action key."""
+    """Perfect-information Monte Carlo: one UCT tree per determinization, root visits added up by action key.
+
+    The budget is spent exactly: ``iterations`` split over the worlds as evenly as it goes (the first
+    ``iterations % num_worlds`` worlds get one more), and no more worlds than iterations are drawn."""
 
     def __init__(self, config: SearchConfig, num_worlds: int = 10):
         if num_worlds < 1:
@@ -288,11 +294,11 @@ class PIMC:
     def search(self, state: GameState, rng: np.random.Generator) -> SearchResult:
         me = state.current_player
         start = time.perf_counter()
-        per_world = max(1, self.config.iterations // self.num_worlds)
-        sub = replace(self.config, iterations=per_world)
+        base, extra = divmod(self.config.iterations, self.num_worlds)
         votes: dict[Hashable, int] = {}
         done = 0
-        for _ in range(self.num_worlds):
+        for world in range(min(self.num_worlds, self.config.iterations)):
+            sub = replace(self.config, iterations=base + (world < extra))
             result = TreeSearch(sub, "uct").search(self.config.determinizer(state, me, rng), rng)
             done += result.iterations
             for key, visits in result.visits.items():

@@ -15,9 +15,10 @@ from collections.abc import Hashable
 import numpy as np
 from numba import njit
 
-from ..envs.protocol import CHANCE, GameState, hook
+from ..envs.protocol import CHANCE, HOOKS, GameState
 
 VISITS, TOTAL, AVAIL, STAMP = range(4)  # rows of Node.stat
+LEGAL_ACTION_KEYS = HOOKS["legal_action_keys"].name  # the declared optional hook the tree step uses
 
 
 class KeyTable:
@@ -44,7 +45,7 @@ class KeyTable:
 
     def legal_ids(self, state: GameState, legal: np.ndarray) -> np.ndarray:
         """The key id of every action of ``legal`` (all legal actions of ``state``, or a pruned subset), in order."""
-        keys_of_legal = hook(state, "legal_action_keys") if self.dense else None
+        keys_of_legal = getattr(state, LEGAL_ACTION_KEYS, None) if self.dense else None  # every tree step: no hook()
         if keys_of_legal is not None and legal is state.legal_actions():
             return keys_of_legal()
         keys = [state.action_key(int(a)) for a in legal]

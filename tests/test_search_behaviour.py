@@ -244,6 +244,23 @@ def test_rollouts_without_a_fast_path_draw_chance_through_the_configured_sampler
     assert len(calls) == 20
 
 
+def test_a_custom_chance_sampler_is_used_even_when_the_game_has_a_fast_playout():
+    """The game's compiled playout samples chance by itself, so a custom sampler turns it off."""
+    state = LOADED.new_state()
+    state.apply(loaded_die.BET)
+    calls = []
+
+    def face_one(s, r):
+        calls.append(1)
+        return loaded_die.FACE_BASE
+
+    for _ in range(20):
+        world = state.clone()
+        rollout(world, np.random.default_rng(0), SearchConfig(chance_sampler=face_one))
+        assert world.face == 1
+    assert len(calls) == 20
+
+
 def top_or_other(state, outcome):
     return "top" if outcome == TOP else "other"
 
@@ -380,14 +397,15 @@ def test_duct_iterates_round_robin_over_its_worlds_and_reads_the_tree_without_dr
     assert len(made) == 3 and again.iterations == 0 and again.root is result.root
 
 
-@pytest.mark.parametrize("iterations,num_worlds,per_world", [(30, 6, 5), (30, 4, 7), (4, 6, 1)])
-def test_pimc_splits_its_budget_evenly_over_its_worlds(iterations, num_worlds, per_world):
-    """Each of the ``num_worlds`` worlds gets ``iterations // num_worlds`` iterations, at least one."""
+@pytest.mark.parametrize("iterations,num_worlds,worlds", [(30, 6, 6), (30, 4, 4), (4, 6, 4)])
+def test_pimc_spends_its_budget_exactly_over_its_worlds(iterations, num_worlds, worlds):
+    """The budget is split as evenly as it goes (30 over 4 worlds: 8, 8, 7, 7) and spent exactly; no more
+    worlds are drawn than there are iterations (4 over 6: four worlds of one)."""
     calls = []
     engine = PIMC(SearchConfig(iterations=iterations, determinizer=counting(calls)), num_worlds)
     result = engine.search(hidden_cards.HiddenCardsGame(5).state_with(3, 5), np.random.default_rng(0))
-    assert len(calls) == num_worlds
-    assert result.iterations == sum(result.visits.values()) == num_worlds * per_world
+    assert len(calls) == worlds
+    assert result.iterations == sum(result.visits.values()) == iterations
 
 
 def test_flat_monte_carlo_tries_root_actions_round_robin_each_in_a_fresh_world():
