@@ -7,10 +7,22 @@ import pytest
 
 import cardboard
 from cardboard import registry
+from cardboard.envs import registration
 from cardboard.api import (HOOKS, InvalidParameterError, ProtocolError, determinize, hook, register_agent,
                            register_game, require_hooks)
 
 from .games import nim
+
+
+@pytest.fixture(autouse=True)
+def registrations_are_undone():
+    """What a test registers is gone after it: other tests list every registered game and agent."""
+    cardboard.games()  # load the bundled games and entry points first, so they are in the snapshot
+    games, agents = dict(registration.GAMES), dict(registration.AGENTS)
+    yield
+    for table, saved in ((registration.GAMES, games), (registration.AGENTS, agents)):
+        table.clear()
+        table.update(saved)
 
 
 class SelfDeterminizingNim(nim.NimState):
