@@ -231,32 +231,27 @@ def test_rollouts_without_a_fast_path_draw_chance_through_the_configured_sampler
         rollout(world, rng, SearchConfig())
         faces.append(world.face)
     assert abs(faces.count(LOADED.faces) / len(faces) - 0.75) < 0.03
-    calls = []
-
-    def face_one(s, r):
-        calls.append(1)
-        return loaded_die.FACE_BASE
-
-    for _ in range(20):
-        world = state.clone()
-        rollout(world, rng, SearchConfig(chance_sampler=face_one))
-        assert world.face == 1
-    assert len(calls) == 20
+    assert_rollouts_roll_face_one(state)
 
 
 def test_a_custom_chance_sampler_is_used_even_when_the_game_has_a_fast_playout():
     """The game's compiled playout samples chance by itself, so a custom sampler turns it off."""
     state = LOADED.new_state()
     state.apply(loaded_die.BET)
+    assert_rollouts_roll_face_one(state)
+
+
+def assert_rollouts_roll_face_one(state):
+    """Twenty rollouts from the chance node ``state`` with a sampler that always answers face 1."""
     calls = []
 
     def face_one(s, r):
         calls.append(1)
         return loaded_die.FACE_BASE
 
-    for _ in range(20):
+    for seed in range(20):
         world = state.clone()
-        rollout(world, np.random.default_rng(0), SearchConfig(chance_sampler=face_one))
+        rollout(world, np.random.default_rng(seed), SearchConfig(chance_sampler=face_one))
         assert world.face == 1
     assert len(calls) == 20
 
