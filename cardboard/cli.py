@@ -1,7 +1,7 @@
 """The ``cardboard`` command line.
 
-    cardboard games
-    cardboard agents
+    cardboard games [-v]
+    cardboard agents [-v]
     cardboard play lords_of_war --agents greedy,random --games 100 --seed 1 [--workers 4] [--results m.jsonl]
     cardboard tournament lords_of_war --agents greedy random greedy:samples=4 --games 20 --seed 1 \
         [--workers 4] [--out DIR]
@@ -27,6 +27,8 @@ cooperative game, whose agents are ranked by mean return) and the pairwise
 matrix, and writes per-match JSONL files, ``tournament.json`` and
 ``matrix.png`` to ``--out`` (default ``runs/tournaments/GAME-seedS``); run it
 again with the same arguments to resume.
+Ctrl-C stops ``play`` and ``tournament`` at once (exit code 130), keeping the
+finished games and printing the command that resumes them.
 ``show`` plays and prints game 0 of ``play`` with the same seed and agents
 (the same seats and random streams).
 ``compare`` pairs two ``play --results`` files of two agents against the same
@@ -38,19 +40,23 @@ from __future__ import annotations
 
 import argparse
 import math
+import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
+from numba.core.dispatcher import Dispatcher
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
 from cardboard import registry
-from cardboard.envs.errors import CardboardError
+from cardboard.envs.errors import CardboardError, InvalidParameterError
 from cardboard.envs.protocol import CHANCE, sample_chance
+from cardboard.envs.registration import Entry
 from cardboard.evaluation.match import ROTATIONS, agent_score, game_streams, play_match_specs, summarize, wilson_interval
 from cardboard.evaluation.paired import compare_results, pool
-from cardboard.evaluation.tournament import round_robin
+from cardboard.evaluation.tournament import check_tournament, round_robin
 from cardboard.training import ppo
 
 
@@ -78,17 +84,64 @@ def _mean(estimate, sign: str = "+") -> str:
     return f"{estimate.value:{sign}.2f} ± {(estimate.high - estimate.low) / 2:.2f}"
 
 
+def _check_run(args: argparse.Namespace) -> None:
+    """Refuse a bad --games, --workers or --seed before any progress display opens."""
+    for flag, value, least in (("--games", args.games, 1), ("--workers", args.workers, 1), ("--seed", args.seed, 0)):
+        if value < least:
+            raise InvalidParameterError(f"{flag} must be at least {least}, got {value}")
+
+
+def _kernels_cold(game_name: str) -> bool:
+    """Whether no numba kernel of the game's package is cached yet (they compile on first use, about a minute);
+    asked before the game is first built, which may compile one."""
+    package = registry.game_entry(game_name).factory.__module__.rpartition(".")[0] + "."
+    kernels = [value for name, module in list(sys.modules.items()) if name.startswith(package)
+               for value in vars(module).values()
+               if isinstance(value, Dispatcher) and value.py_func.__module__ == name
+               and hasattr(value._cache, "_cache_file")]  # a cached kernel; its index file: numba's cache locator
+    return bool(kernels) and not any(Path(k._cache._cache_file._index_path).exists() for k in kernels)
+
+
+def _announce_compile(args: argparse.Namespace, cold: bool) -> None:
+    """One line on stderr (none with --quiet) when a cold cache will make the first game slow."""
+    if cold and not args.quiet:
+        Console(stderr=True).print(f"compiling the {args.game} kernels (first use only, about a minute)...",
+                                   highlight=False)
+
+
+def _tournament_dir(args: argparse.Namespace) -> str:
+    return args.out or f"runs/tournaments/{args.game}-seed{args.seed}"
+
+
+def _interrupted(args: argparse.Namespace, console: Console) -> int:
+    """Ctrl-C: one line on the games saved (``args.saved``) and how to resume; exit code 130."""
+    where = args.results if args.command == "play" else _tournament_dir(args) if args.command == "tournament" else None
+    if where is not None:
+        note = f"{args.saved} games saved in {where}; resume with: {args.command_line}"
+    else:
+        note = "nothing was saved (no --results file)" if args.command == "play" else "stopped"
+    console.print(f"interrupted: {note}", highlight=False, markup=False, soft_wrap=True)
+    return 130
+
+
 def cmd_play(args: argparse.Namespace, console: Console) -> int:
+    _check_run(args)
     options = registry.parse_game_options(args.option)
+    cold = _kernels_cold(args.game)
     game = registry.make_game(args.game, **options)
     info = game.info
     specs = [agent.name for agent in _agents(args.agents, game)]
+    _announce_compile(args, cold)
+    humans = [k for k, spec in enumerate(specs) if registry.parse_agent_spec(spec)[0] == "human"]
+    if humans and args.workers > 1:
+        console.print(f"a human plays: one process, not --workers {args.workers}", highlight=False)
     zero_sum_pair = info.utility == "zero_sum" and len(specs) == 2
     tally = [0, 0, 0]  # zero-sum pair: agent 0's W/D/L; cooperative: team wins, games
-    with Progress(*_progress_columns(), console=console, disable=args.quiet) as progress:
+    with Progress(*_progress_columns(), console=console, disable=args.quiet or bool(humans)) as progress:
         task = progress.add_task(" vs ".join(specs), total=args.games, score="")
 
         def on_game(record) -> None:
+            args.saved += 1
             if zero_sum_pair:
                 tally[{1.0: 0, 0.5: 1, 0.0: 2}[agent_score(record)]] += 1
                 score = f"W/D/L {tally[0]}/{tally[1]}/{tally[2]}"
@@ -99,10 +152,15 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
             else:
                 score = ""
             progress.update(task, advance=1, score=score)
+            for k in humans:
+                seat = record.seats.index(k)
+                console.print(f"game {record.index + 1} over: the human in seat {seat} scores "
+                              f"{agent_score(record, k):.1f} (1 win, 0.5 draw, 0 loss), returns by seat "
+                              f"{list(record.returns)}", highlight=False)
 
         records = play_match_specs(args.game, specs, args.games, args.seed, rotation=args.rotation,
-                                   game_options=options, workers=args.workers, results_path=args.results,
-                                   on_game=on_game)
+                                   game_options=options, workers=1 if humans else args.workers,
+                                   results_path=args.results, on_game=on_game)
     summary = summarize(specs, records, info)
     n = summary.games
     console.print(f"[bold]{args.game}[/bold]: {n} games, seed {args.seed}, {args.rotation} seat rotation",
@@ -111,7 +169,7 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
     columns = ["agent"] + (["W/D/L", "win rate (95%)"] if zero_sum_pair else
                            [] if summary.rank_scores is None else ["rank score"]) + ["mean return", "ms/dec."]
     for col in columns:
-        table.add_column(col, justify="left" if col == "agent" else "right")
+        table.add_column(col, justify="left" if col == "agent" else "right", overflow="fold")
     for k, name in enumerate(summary.names):
         if zero_sum_pair:
             wdl = (summary.wins, summary.draws, summary.losses)[::1 if k == 0 else -1]
@@ -135,17 +193,22 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
 
 def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
     options = registry.parse_game_options(args.option)
+    cold = _kernels_cold(args.game)
     game = registry.make_game(args.game, **options)
     seats = game.info.num_players
     specs = registry.split_agent_specs(",".join(args.agents))
+    _check_run(args)
+    check_tournament(game.info, specs, args.games)
     for spec in specs:
         registry.make_agent(spec, game)  # fail early, before any game is played
+    _announce_compile(args, cold)
     n = len(specs)
-    out = args.out or f"runs/tournaments/{args.game}-seed{args.seed}"
+    out = _tournament_dir(args)
     with Progress(*_progress_columns(), console=console, disable=args.quiet) as progress:
         task = progress.add_task("round robin", total=math.comb(n, seats) * args.games, score="")
 
         def on_game(group, record) -> None:
+            args.saved += 1
             progress.update(task, advance=1, score=" vs ".join(specs[i] for i in group))
 
         result = round_robin(args.game, specs, args.games, args.seed, game_options=options, rotation=args.rotation,
@@ -156,7 +219,7 @@ def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
                       highlight=False)
         ratings = Table()
         for col in ("rank", "agent", "mean return", "games"):
-            ratings.add_column(col, justify="left" if col == "agent" else "right")
+            ratings.add_column(col, justify="left" if col == "agent" else "right", overflow="fold")
         for rank, i in enumerate(result.ranking(), start=1):
             ratings.add_row(str(rank), result.names[i], f"{result.mean_returns[i]:+.3f}",
                             str(int(result.agent_games[i])))
@@ -164,7 +227,7 @@ def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
     else:
         ratings = Table()
         for col in ("rank", "agent", "Elo (BT)", "score", "mean return", "games"):
-            ratings.add_column(col, justify="left" if col == "agent" else "right")
+            ratings.add_column(col, justify="left" if col == "agent" else "right", overflow="fold")
         for rank, i in enumerate(result.ranking(), start=1):
             ratings.add_row(str(rank), result.names[i], f"{result.elo[i]:+.0f}",
                             f"{result.points[i].sum() / max(result.played[i].sum(), 1):.1%}",
@@ -175,9 +238,9 @@ def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
     console.print(ratings)
     console.print(matrix_title, highlight=False)
     matrix = Table()
-    matrix.add_column("agent")
+    matrix.add_column("agent", overflow="fold")
     for name in result.names:
-        matrix.add_column(name, justify="right")
+        matrix.add_column(name, justify="right", overflow="fold")
     scores = result.scores
     for i, name in enumerate(result.names):
         matrix.add_row(name, *("-" if i == j or math.isnan(scores[i, j]) else f"{scores[i, j]:.2f}"
@@ -194,21 +257,30 @@ def cmd_show(args: argparse.Namespace, console: Console) -> int:
     for agent in agents:
         agent.reset()
     rng, *seat_rngs = game_streams(args.seed, 0, len(agents))  # game 0 of 'play' with this seed and agents
+    if args.seat is not None and not 0 <= args.seat < len(agents):
+        raise CardboardError(f"--seat {args.seat}: game {game.info.name!r} has seats 0 to {len(agents) - 1}")
     state = game.new_state(rng)
-    last_turn = -1
+
+    def draw(header: str, actor: int | None) -> None:
+        """``header`` and the board from the view of --seat, else ``actor`` (None: everything), named."""
+        view = None if args.open else args.seat if args.seat is not None else actor
+        whose = "open view" if view is None else f"player {view}'s view"
+        console.print(f"\n[bold]{header}[/bold]: {whose}", highlight=False)
+        console.print(game.render_ansi(state, view), markup=False, highlight=False)
+
+    shown = None  # the (turn, player) whose board was drawn last
     while not state.is_terminal():
-        if state.current_player == CHANCE:
+        mover = state.current_player
+        if mover == CHANCE:
             state.apply(sample_chance(state, rng))
             continue
-        if state.turn != last_turn:
-            console.print(f"\n[bold]turn {state.turn}: player {state.current_player} ({agents[state.current_player].name})")
-            last_turn = state.turn
-        mover = state.current_player
+        if (state.turn, mover) != shown:
+            draw(f"turn {state.turn}: player {mover} ({agents[mover].name}) to act", mover)
+            shown = (state.turn, mover)
         action = agents[mover].act(state, seat_rngs[mover])
-        console.print(f"  {state.action_to_string(action)}")
+        console.print(f"  {state.action_to_string(action)}", markup=False, highlight=False)
         state.apply(action)
-        if state.turn != last_turn or state.is_terminal():
-            console.print(game.render_ansi(state, None if args.open else mover), markup=False, highlight=False)
+    draw(f"game over after turn {state.turn}", None)
     console.print(f"returns: {state.returns().tolist()}")
     return 0
 
@@ -230,6 +302,14 @@ def cmd_compare(args: argparse.Namespace, console: Console) -> int:
     first, stop = game_range(args.range)
     pairs = [compare_results(a, b, first=first, stop=stop, confidence=args.confidence)
              for a, b in zip(args.files[::2], args.files[1::2])]
+    for a, b in zip(args.files[::2], args.files[1::2]):
+        if Path(a).resolve() == Path(b).resolve():
+            raise InvalidParameterError(f"{a} is compared with itself; pair the results files of two agents")
+    for a, b, pair in zip(args.files[::2], args.files[1::2], pairs):
+        if pair.held != (pair.games, pair.games):
+            console.print(f"warning: {a} holds {pair.held[0]} games and {b} {pair.held[1]}"
+                          f"{'' if args.range == ':' else ' in ' + args.range}: compared on the {pair.games} "
+                          "games both hold", highlight=False, markup=False, soft_wrap=True)
     level = f"{args.confidence:.1%}".replace(".0%", "%")
     table = Table(title=f"agent 0 of B minus agent 0 of A against the same opponent, paired by deal ({level})")
     for col in ("files A / B", "games", "A's score", "B's score", "B - A, points", "same outcome"):
@@ -249,17 +329,29 @@ def cmd_compare(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-def cmd_list(names: dict[str, str], console: Console) -> int:
+def _shown(value) -> str:
+    """A default as it is typed on the command line (a list or tuple comma-separated)."""
+    return ",".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+
+
+def cmd_list(names: dict[str, str], entry: Callable[[str], Entry], console: Console, verbose: bool) -> int:
+    """Names and summaries; ``verbose``: also each one's parameters (``entry(name)``) with defaults and meanings."""
     for name, summary in names.items():
         console.print(f"[bold]{name}[/bold]  {summary}")
+        if verbose:
+            meanings = registry.parameter_help(entry(name))
+            for key, default in entry(name).defaults.items():
+                console.print(f"    {key}={_shown(default)}" + (f"  {meanings[key]}" if key in meanings else ""),
+                              highlight=False, markup=False)
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cardboard", description="Card and board games for game-AI research.")
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("games", help="list the games")
-    sub.add_parser("agents", help="list the agents")
+    for name in ("games", "agents"):
+        p = sub.add_parser(name, help=f"list the {name}")
+        p.add_argument("-v", "--verbose", action="store_true", help="also their parameters, with defaults")
     for name, help_text in (("play", "play a match, one agent per seat"),
                             ("tournament", "round robin between several agents, with ratings and a plot"),
                             ("show", "play one game and print it turn by turn")):
@@ -286,7 +378,10 @@ def build_parser() -> argparse.ArgumentParser:
         elif name == "tournament":
             p.add_argument("--out", metavar="DIR", help="output folder (default runs/tournaments/GAME-seedS)")
         elif name == "show":
-            p.add_argument("--open", action="store_true", help="show both hands")
+            view = p.add_mutually_exclusive_group()
+            view.add_argument("--seat", type=int, metavar="K",
+                              help="draw every board from seat K's view (default: the player to act)")
+            view.add_argument("--open", action="store_true", help="draw every board with all hands shown")
     p = sub.add_parser("compare", help="two agents' matches against the same opponent, paired game by game")
     p.add_argument("files", nargs="+", metavar="A B",
                    help="results files (from 'play --results') in pairs; B has the same game, options, seed "
@@ -298,19 +393,23 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
     args = build_parser().parse_args(argv)
+    args.command_line, args.saved = shlex.join(["cardboard", *argv]), 0  # for the resume line after Ctrl-C
     console = Console()
     try:
         if args.command == "games":
-            return cmd_list(registry.describe_games(), console)
+            return cmd_list(registry.describe_games(), registry.game_entry, console, args.verbose)
         if args.command == "agents":
-            return cmd_list(registry.describe_agents(), console)
+            return cmd_list(registry.describe_agents(), registry.agent_entry, console, args.verbose)
         commands = {"play": cmd_play, "tournament": cmd_tournament, "show": cmd_show, "compare": cmd_compare,
                     "train-ppo": ppo.run}
         return commands[args.command](args, console)
     except CardboardError as exc:
         console.print(f"[red]error:[/red] {exc}", highlight=False)
         return 2
+    except KeyboardInterrupt:
+        return _interrupted(args, console)
 
 
 if __name__ == "__main__":

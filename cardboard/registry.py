@@ -21,11 +21,14 @@ of ``BUNDLED``.
 from __future__ import annotations
 
 import importlib
+import inspect
+import re
 import warnings
 from collections.abc import Sequence
 from importlib import metadata
 from typing import Any
 
+import gymnasium
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
@@ -226,19 +229,61 @@ def _opponent(opponent: str | Opponent, game: Game) -> Opponent:
 
 
 def make_seat_env(name: str, *, seat: int | None = 0, opponent: str | Opponent = "random", perfect: bool = False,
-                  seed: int | None = None, render_mode: str | None = None, **options: Any) -> SeatEnv:
+                  illegal: str = "lose", seed: int | None = None, render_mode: str | None = None,
+                  **options: Any) -> SeatEnv:
     """The Gymnasium env of game ``name`` (with its ``options``) in which the learner plays ``seat`` (None: a
     random seat each episode) against ``opponent``: an agent spec (``"greedy:samples=2"``, built for the game)
-    or any opponent ``SeatEnv`` takes (see ``cardboard.envs.gym_wrappers``)."""
+    or any opponent ``SeatEnv`` takes (see ``cardboard.envs.gym_wrappers``, also for ``illegal``)."""
     game = make_game(name, **options)
-    return SeatEnv(game, seat=seat, opponent=_opponent(opponent, game), perfect=perfect, seed=seed,
+    return SeatEnv(game, seat=seat, opponent=_opponent(opponent, game), perfect=perfect, illegal=illegal, seed=seed,
                    render_mode=render_mode)
 
 
 def make_self_play_env(name: str, *, opponent: str | Opponent = "random", pool_size: int = 5, perfect: bool = False,
-                       seed: int | None = None, render_mode: str | None = None, **options: Any) -> SelfPlayEnv:
+                       illegal: str = "lose", seed: int | None = None, render_mode: str | None = None,
+                       **options: Any) -> SelfPlayEnv:
     """The self-play Gymnasium env of game ``name``: a random seat against a pool of the last ``pool_size``
     opponents, starting with ``opponent`` (an agent spec or an object, as for ``make_seat_env``)."""
     game = make_game(name, **options)
-    return SelfPlayEnv(game, opponent=_opponent(opponent, game), pool_size=pool_size, perfect=perfect, seed=seed,
-                       render_mode=render_mode)
+    return SelfPlayEnv(game, opponent=_opponent(opponent, game), pool_size=pool_size, perfect=perfect,
+                       illegal=illegal, seed=seed, render_mode=render_mode)
+
+
+# -- Gymnasium ids -----------------------------------------------------------------------------------------
+def gym_id(name: str) -> str:
+    """The Gymnasium id of game ``name``'s seat env: ``cardboard/<name>-v0``."""
+    return f"cardboard/{name}-v0"
+
+
+def register_gym_envs() -> list[str]:
+    """Register ``cardboard/<game>-v0`` with Gymnasium for every registered game that has no id yet.
+
+    ``gymnasium.make(gym_id(name), **kwargs)`` is ``make_seat_env(name, **kwargs)`` (game options, ``seat``,
+    ``opponent``, ``perfect``, ``illegal``, ``render_mode``). ``import cardboard`` calls this once the
+    bundled games and the entry-point plugins are loaded; a game registered later at run time gets its id
+    at the next call. Returns the ids registered by this call."""
+    new = [name for name in games() if gym_id(name) not in gymnasium.registry]
+    for name in new:
+        gymnasium.register(gym_id(name), entry_point="cardboard.registry:make_seat_env", kwargs={"name": name})
+    return [gym_id(name) for name in new]
+
+
+_PARAMETER_LINE = re.compile(r"\s*`{0,2}(\w+)`{0,2}(?:\s*\([^)]*\))?(\s*)(:|--)\s*(.*)")
+
+
+def parameter_help(entry: Entry) -> dict[str, str]:
+    """One-line meanings of ``entry``'s options, from its factory's docstring (a class's and its ``__init__``'s):
+    a line ``name: meaning`` (also ``name (type): meaning`` or ``name -- meaning``), or numpydoc's ``name : type``
+    with the meaning on the more indented line below. Options the docstring does not describe are left out."""
+    factory = entry.factory
+    docs = [inspect.getdoc(factory)] + ([inspect.getdoc(factory.__init__)] if inspect.isclass(factory) else [])
+    lines = "\n".join(filter(None, docs)).splitlines()
+    found: dict[str, str] = {}
+    for k, line in enumerate(lines):
+        match = _PARAMETER_LINE.fullmatch(line)
+        if match is None or match[1] not in entry.defaults or match[1] in found:
+            continue
+        below = lines[k + 1] if k + 1 < len(lines) else ""
+        numpydoc = match[2] and match[3] == ":" and len(below) - len(below.lstrip()) > len(line) - len(line.lstrip())
+        found[match[1]] = below.strip() if numpydoc else match[4].strip()
+    return {name: found[name] for name in entry.defaults if found.get(name)}

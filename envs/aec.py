@@ -6,7 +6,12 @@ Every cardboard game gets its AEC env from this one class: agents are
 all zeros for an agent that is not acting, PettingZoo's convention), the
 acting agent stays selected for every decision of its turn, chance nodes are
 sampled by the env with its seeded generator, and rewards are the game's
-returns at the end.
+returns at the end. The acting agent's info holds ``legal_actions`` (int
+array) and ``turn``; the other agents' infos are empty.
+
+``render_mode``: ``"ansi"`` returns the text board, ``"rgb_array"`` an image,
+``"human"`` prints the text board to stdout and returns None (PettingZoo's
+convention), each at every ``render()`` call.
 
 ``open=True`` gives every agent the perfect-information view. The live
 forward-model state is ``env.unwrapped.game_state`` (for search agents), and
@@ -30,7 +35,7 @@ class CardboardAECEnv(AECEnv):
     def __init__(self, game: Game, open: bool = False, render_mode: str | None = None):
         super().__init__()
         info = game.info
-        self.metadata = {"render_modes": ["ansi", "rgb_array"], "name": info.name, "is_parallelizable": False}
+        self.metadata = {"render_modes": ["ansi", "rgb_array", "human"], "name": info.name, "is_parallelizable": False}
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise UnknownNameError("render_mode", render_mode, self.metadata["render_modes"])
         self.game = game
@@ -64,8 +69,8 @@ class CardboardAECEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.agents[self.game_state.current_player]
+        self._set_infos()
 
     def _advance_chance(self) -> None:
         while self.game_state.current_player == CHANCE:
@@ -97,14 +102,27 @@ class CardboardAECEnv(AECEnv):
             for a in self.agents:
                 self.rewards[a] = 0.0
             self.agent_selection = self.agents[state.current_player]
+        self._set_infos()
         self._accumulate_rewards()
+
+    def _set_infos(self) -> None:
+        """Empty infos, but the acting agent's: its legal actions and the turn."""
+        state = self.game_state
+        self.infos = {a: {} for a in self.agents}
+        if not state.is_terminal():
+            self.infos[self.agent_selection] = {"legal_actions": np.array(state.legal_actions()),
+                                                "turn": int(state.turn)}
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None or self.game_state is None:
             return None
-        if self.render_mode == "ansi":
-            return self.game.render_ansi(self.game_state)
-        return self.game.render_rgb(self.game_state)
+        if self.render_mode == "rgb_array":
+            return self.game.render_rgb(self.game_state)
+        text = self.game.render_ansi(self.game_state)
+        if self.render_mode == "human":
+            print(text, flush=True)
+            return None
+        return text
 
     def state(self) -> np.ndarray:
         """The perfect-information view (player 0's frame)."""

@@ -38,3 +38,7 @@ class InvalidParameterError(CardboardError, ValueError):
 
 class ResultsFileError(CardboardError, ValueError):
     """A results file (JSONL) that cannot be resumed: another run's config, or a corrupted line."""
+
+
+class CheckpointError(CardboardError):
+    """A model checkpoint that cannot be loaded: missing, not a zip, truncated, or not an algorithm it plays."""

@@ -21,17 +21,32 @@ face, by ``cardboard.make_seat_env`` / ``cardboard.make_self_play_env``::
     game = cardboard.make_game("lords_of_war")
     env = SeatEnv(game, seat=None, opponent=cardboard.make_agent("greedy:samples=2", game), seed=0)
 
+``import cardboard`` also registers every game's seat env with Gymnasium:
+``gymnasium.make("cardboard/lords_of_war-v0", seat=None, opponent="greedy")``.
+
 Spaces
     observation ``Box(0, 1, (obs_len,), float32)``: ``state.observation(seat)``, the
     learner's own view (``perfect=True``: the perfect-information view).
-    action ``Discrete(num_actions)``. ``action_masks()`` returns the legal actions
-    as a bool array (True = legal), the method ``MaskablePPO`` looks for; all False
-    once the game is over. ``predict`` ignores masks unless it is given
-    ``action_masks=`` (sb3-contrib #212), and ``action_space.sample()`` knows
-    nothing of them: use ``action_space.sample(mask=env.action_masks().astype(np.int8))``.
+    action ``LegalDiscrete(num_actions)``, a ``gymnasium.spaces.Discrete`` whose
+    ``sample()`` (no mask given) draws a *legal* action while the learner is to act,
+    and samples plainly before ``reset``, once the episode is over, or when the space
+    was pickled on its own (as ``SubprocVecEnv`` ships spaces): the random steps of
+    SB3's and Gymnasium's ``check_env`` are legal moves. ``action_masks()`` returns
+    the legal actions as a bool array (True = legal), the method ``MaskablePPO``
+    looks for; all False once the episode is over; before the first ``reset`` it
+    raises ``gymnasium.error.ResetNeeded``. ``predict`` ignores masks unless it is
+    given ``action_masks=`` (sb3-contrib #212).
+
+Illegal actions
     ``step`` takes an int, a numpy integer or a 0-d integer array (what ``predict``
-    returns for one observation); an illegal action, or any other type, raises
-    ``IllegalActionError`` and changes nothing.
+    returns for one observation). An integer that is not a legal action is handled
+    by ``illegal``: ``"lose"`` (the default, as PettingZoo's classic envs and their
+    ``TerminateIllegalWrapper``) ends the episode with reward ``info.min_return``
+    and ``info["illegal_action"] = True``, the game state unchanged; ``"raise"``
+    raises ``IllegalActionError`` and changes nothing. Anything that is not an
+    integer raises ``IllegalActionError`` in both modes. ``"lose"`` is what lets
+    Gymnasium's ``check_env`` pass: it samples an action, then resets with a seed
+    and steps it, legal or not in the new game.
 
 Steps and rewards
     One step = one decision of the learner. Between two of its decisions the env
@@ -50,8 +65,10 @@ Steps and rewards
     an episode's rewards is exactly its return. ``terminated`` is True at the end of
     the game; ``truncated`` is always False (games end by rule).
 
-    ``info`` holds ``seat`` (the learner's seat) on every step and ``returns`` (all
-    seats) on the last step.
+    ``info`` (``reset`` and every step) holds ``seat`` (the learner's), ``turn``,
+    ``player`` (to act: the seat, or ``TERMINAL`` at the end), ``legal_actions``
+    (int array) and ``action_mask`` (bool array, as ``action_masks()``), ``phase``
+    where the state has one, and ``returns`` (all seats) once the game has ended.
 
 Seats, opponents and seeds
     ``seat=None`` draws the learner's seat uniformly at every ``reset`` from the
@@ -89,6 +106,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import weakref
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -114,6 +132,9 @@ class Predictor(Protocol):
 
 Opponent = Union[Agent, Policy, Predictor, None]
 """What plays the seats the learner doesn't: see the module docstring."""
+
+ILLEGAL = ("lose", "raise")
+"""How ``step`` handles an illegal action: see the module docstring."""
 
 
 @dataclass(frozen=True)
@@ -150,10 +171,34 @@ def _check_game(game: Game) -> Game:
     return game
 
 
+class LegalDiscrete(spaces.Discrete):
+    """``Discrete(n)`` whose ``sample()`` without a mask draws a legal action of its env's pending decision.
+
+    The env is held by a weak reference, dropped when the space is pickled or copied on its own (the env
+    binds its copy again); without one, or with no decision pending, it samples like ``Discrete``."""
+
+    def __init__(self, n: int, env: SeatEnv):
+        super().__init__(n)
+        self.bind(env)
+
+    def bind(self, env: SeatEnv | None) -> None:
+        """Sample the pending decisions of ``env`` (None: sample plainly)."""
+        self._env = None if env is None else weakref.ref(env)
+
+    def sample(self, mask: np.ndarray | None = None, probability: np.ndarray | None = None) -> np.int64:
+        env = None if self._env is None else self._env()
+        if mask is None and probability is None and env is not None:
+            mask = env._pending_mask()
+        return super().sample(mask=mask, probability=probability)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "_env": None}
+
+
 class SeatEnv(gym.Env):
     """The learner plays ``seat`` of ``game``; ``opponent`` plays the other seats (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi", "rgb_array"]}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}  # fps: a video of 2 decisions a second
 
     def __init__(
         self,
@@ -162,6 +207,7 @@ class SeatEnv(gym.Env):
         seat: int | None = 0,
         opponent: Opponent = None,
         perfect: bool = False,
+        illegal: str = "lose",
         seed: int | None = None,
         render_mode: str | None = None,
     ):
@@ -171,13 +217,17 @@ class SeatEnv(gym.Env):
             raise InvalidParameterError(f"seat must be None or in 0..{info.num_players - 1}, got {seat!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise InvalidParameterError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        if illegal not in ILLEGAL:
+            raise InvalidParameterError(f"illegal must be one of {ILLEGAL}, got {illegal!r}")
         self.fixed_seat = seat
         self.perfect = bool(perfect)
+        self.illegal = illegal
         self.render_mode = render_mode
         self.observation_space = spaces.Box(0.0, 1.0, shape=info.observation_shape, dtype=np.float32)
-        self.action_space = spaces.Discrete(info.num_actions)
+        self.action_space = LegalDiscrete(info.num_actions, self)
         self.seat = 0 if seat is None else seat
         self.game_state: GameState | None = None
+        self._over = False  # the episode has ended (by the rules or by an illegal action)
         self.set_opponent(opponent)
         if seed is not None:
             self._np_random, self._np_random_seed = seeding.np_random(seed)
@@ -218,34 +268,41 @@ class SeatEnv(gym.Env):
         self._draw_opponent()
         self._opponent.reset()
         self.seat = int(rng.integers(self.game.info.num_players)) if self.fixed_seat is None else self.fixed_seat
+        self._over = False
         while True:  # a game that ends before the learner's first decision teaches nothing: deal again
             self.game_state = self.game.new_state(rng)
             self._play_others()
             if not self.game_state.is_terminal():
-                return self._observe(), {"seat": self.seat}
+                return self._observe(), self._info()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
         state = self.game_state
         if state is None:
             raise gym.error.ResetNeeded("call reset() before step()")
-        if state.is_terminal():
-            raise gym.error.ResetNeeded("the game is over: call reset()")
+        if self._over:
+            raise gym.error.ResetNeeded("the episode is over: call reset()")
         if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
             action = int(action)  # what SB3's predict returns for one observation
+        integer = isinstance(action, (int, np.integer)) and not isinstance(action, bool)
+        if self.illegal == "lose" and integer and not self._legal(action):
+            self._over = True
+            info = self._info()
+            info["illegal_action"] = True
+            return self._observe(), float(self.game.info.min_return), True, False, info
         state.apply(action)  # raises IllegalActionError (non-integers too), leaving the state unchanged
         self._play_others()
-        info: dict[str, Any] = {"seat": self.seat}
-        if not state.is_terminal():
-            return self._observe(), 0.0, False, False, info
-        returns = np.asarray(state.returns(), dtype=float)
-        info["returns"] = returns
-        return self._observe(), float(returns[self.seat]), True, False, info
+        self._over = bool(state.is_terminal())
+        info = self._info()
+        reward = float(info["returns"][self.seat]) if self._over else 0.0
+        return self._observe(), reward, self._over, False, info
 
     def action_masks(self) -> np.ndarray:
-        """Legal actions of the learner as a bool array (all False once the game is over)."""
-        if self.game_state.is_terminal():
+        """Legal actions of the learner as a new bool array (all False once the episode is over)."""
+        if self.game_state is None:
+            raise gym.error.ResetNeeded("call reset() before action_masks()")
+        if self._over:
             return np.zeros(self.game.info.num_actions, dtype=bool)
-        return np.asarray(self.game_state.action_mask(), dtype=bool)
+        return np.array(self.game_state.action_mask(), dtype=bool)
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None or self.game_state is None:
@@ -254,9 +311,34 @@ class SeatEnv(gym.Env):
             return self.game.render_ansi(self.game_state, self.seat)
         return self.game.render_rgb(self.game_state)
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickled or deep-copied: the action space samples this env's decisions, not the original's."""
+        self.__dict__.update(state)
+        self.action_space.bind(self)
+
     # -- internals ----------------------------------------------------------------------------------
     def _observe(self) -> np.ndarray:
         return self.game_state.observation(self.seat, perfect=self.perfect)
+
+    def _info(self) -> dict[str, Any]:
+        state, mask = self.game_state, self.action_masks()
+        info: dict[str, Any] = {"seat": self.seat, "turn": int(state.turn), "player": int(state.current_player),
+                                "legal_actions": np.flatnonzero(mask), "action_mask": mask}
+        phase = getattr(state, "phase", None)
+        if phase is not None:
+            info["phase"] = phase
+        if state.is_terminal():
+            info["returns"] = np.array(state.returns(), dtype=float)
+        return info
+
+    def _legal(self, action: int | np.integer) -> bool:
+        return 0 <= action < self.game.info.num_actions and bool(self.game_state.action_mask()[action])
+
+    def _pending_mask(self) -> np.ndarray | None:
+        """The learner's legal actions as ``Discrete.sample``'s int8 mask, or None when no decision is pending."""
+        if self.game_state is None or self._over:
+            return None
+        return self.action_masks().astype(np.int8)
 
     def _play_others(self) -> None:
         """Play chance and opponent decisions until the learner is to act or the game is over."""
@@ -285,13 +367,15 @@ class SelfPlayEnv(SeatEnv):
         opponent: Opponent = None,
         pool_size: int = 5,
         perfect: bool = False,
+        illegal: str = "lose",
         seed: int | None = None,
         render_mode: str | None = None,
     ):
         if pool_size < 1:
             raise InvalidParameterError(f"pool_size must be >= 1, got {pool_size}")
         self.pool: deque[_Player] = deque(maxlen=pool_size)
-        super().__init__(game, seat=None, opponent=opponent, perfect=perfect, seed=seed, render_mode=render_mode)
+        super().__init__(game, seat=None, opponent=opponent, perfect=perfect, illegal=illegal, seed=seed,
+                         render_mode=render_mode)
 
     def set_opponent(self, opponent: Opponent) -> None:
         """Empty the pool and play ``opponent`` from the next decision on."""

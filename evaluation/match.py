@@ -70,6 +70,7 @@ import math
 import multiprocessing
 import os
 import pickle
+import signal
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -418,6 +419,7 @@ def _worker_init(entries: bytes, game_name: str, options: dict[str, Any], specs:
                  rotation: str) -> None:
     from cardboard import registry
 
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it terminates the workers
     registry.restore(pickle.loads(entries))
     _WORKER["game"], _WORKER["agents"] = _build(game_name, options, specs)
     _WORKER["seed"], _WORKER["rotation"] = seed, rotation
@@ -444,7 +446,10 @@ def play_match_specs(
 
     Records (sorted by game index) are identical for any ``workers`` and for a
     resumed run, apart from the measured ``seconds``. ``on_game`` is called for
-    every record, first for those read back from ``results_path``.
+    every record, first for those read back from ``results_path``. On an
+    exception (``KeyboardInterrupt`` included) the games in progress are dropped
+    at once, workers terminated, and the exception re-raised; every finished
+    game is already a complete line of ``results_path``.
     """
     _check_match(games, rotation)
     if workers < 1:
@@ -482,17 +487,18 @@ def play_match_specs(
                 finish(_play_indexed(game, agents, i, seed, rotation))
         else:
             context = multiprocessing.get_context("spawn")
-            with ProcessPoolExecutor(min(workers, len(missing)), mp_context=context, initializer=_worker_init,
-                                     initargs=(entries, game_name, config.options, config.specs, seed,
-                                               rotation)) as pool:
-                futures = [pool.submit(_worker_play, i) for i in missing]
-                try:
-                    for future in as_completed(futures):
-                        finish(future.result())
-                except BaseException:
-                    for future in futures:
-                        future.cancel()
-                    raise
+            pool = ProcessPoolExecutor(min(workers, len(missing)), mp_context=context, initializer=_worker_init,
+                                       initargs=(entries, game_name, config.options, config.specs, seed, rotation))
+            try:
+                for future in as_completed([pool.submit(_worker_play, i) for i in missing]):
+                    finish(future.result())
+            except BaseException:  # Ctrl-C or a failed game: drop the games in progress, keep the finished ones
+                workers_running = list((pool._processes or {}).values())  # no public handle before Python 3.14
+                pool.shutdown(wait=False, cancel_futures=True)
+                for process in workers_running:
+                    process.terminate()
+                raise
+            pool.shutdown()
     finally:
         if out is not None:
             out.close()

@@ -48,6 +48,7 @@ class PairedComparison:
     a: tuple[float, ...] = field(repr=False)  # A's agent-0 score in each paired game
     b: tuple[float, ...] = field(repr=False)  # B's, game for game
     confidence: float = 0.95
+    held: tuple[int, int] = (0, 0)  # games A's and B's files hold in the range; more than ``games``: some unpaired
 
     @property
     def games(self) -> int:
@@ -99,7 +100,8 @@ def compare_results(
 
     The files must be two-player matches of one results version, game,
     options, seed and seat rotation against the same opponent (agent 1), or
-    ``ResultsFileError`` names what differs.
+    ``ResultsFileError`` names what differs. Games only one file holds are left
+    out (see ``PairedComparison.held``).
     """
     if not 0 < confidence < 1:
         raise InvalidParameterError(f"confidence must lie strictly between 0 and 1, got {confidence}")
@@ -123,13 +125,15 @@ def compare_results(
     if header_a["specs"][1] != header_b["specs"][1]:
         raise ResultsFileError(f"{path_a} and {path_b} were played against different opponents: "
                                f"{header_a['specs'][1]!r} vs {header_b['specs'][1]!r}")
-    common = sorted(i for i in records_a.keys() & records_b.keys() if i >= first and (stop is None or i < stop))
+    in_range = [{i for i in records if i >= first and (stop is None or i < stop)} for records in (records_a, records_b)]
+    common = sorted(in_range[0] & in_range[1])
     if len(common) < 2:
         raise InvalidParameterError(f"a paired comparison needs at least 2 games that both files hold in "
                                     f"{first}:{'' if stop is None else stop}; found {len(common)}")
     return PairedComparison(names=(header_a["specs"][0], header_b["specs"][0]), opponent=header_a["specs"][1],
                             a=tuple(agent_score(records_a[i]) for i in common),
-                            b=tuple(agent_score(records_b[i]) for i in common), confidence=confidence)
+                            b=tuple(agent_score(records_b[i]) for i in common), confidence=confidence,
+                            held=(len(in_range[0]), len(in_range[1])))
 
 
 def pool(comparisons: Sequence[PairedComparison]) -> PairedComparison:
@@ -140,4 +144,5 @@ def pool(comparisons: Sequence[PairedComparison]) -> PairedComparison:
                                    _distinct(c.names[1] for c in comparisons)),
                             opponent=_distinct(c.opponent for c in comparisons),
                             a=sum((c.a for c in comparisons), ()), b=sum((c.b for c in comparisons), ()),
-                            confidence=comparisons[0].confidence)
+                            confidence=comparisons[0].confidence,
+                            held=(sum(c.held[0] for c in comparisons), sum(c.held[1] for c in comparisons)))

@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from ..envs.errors import InvalidParameterError
+from ..envs.protocol import GameInfo
 from .match import GameRecord, play_match_specs
 
 ELO_SCALE = 400.0 / math.log(10.0)  # Elo points per natural-log unit of BT strength
@@ -126,6 +127,17 @@ def unique_names(specs: Sequence[str]) -> tuple[str, ...]:
     return tuple(names)
 
 
+def check_tournament(info: GameInfo, specs: Sequence[str], games: int) -> None:
+    """Raise ``InvalidParameterError`` unless ``specs`` (at least two, and one per seat) and ``games`` per match
+    make a round robin of the game ``info`` describes."""
+    seats = info.num_players
+    if len(specs) < max(seats, 2):
+        raise InvalidParameterError(f"a tournament of {info.name!r} ({seats} seats) needs at least "
+                                    f"{max(seats, 2)} agents, got {len(specs)}: {list(specs)}")
+    if games < 1:
+        raise InvalidParameterError(f"a tournament needs at least one game per match, got games={games}")
+
+
 def round_robin(
     game_name: str,
     specs: Sequence[str],
@@ -149,12 +161,8 @@ def round_robin(
 
     specs = tuple(specs)
     info = registry.make_game(game_name, **(game_options or {})).info
+    check_tournament(info, specs, games)
     seats = info.num_players
-    if len(specs) < max(seats, 2):
-        raise InvalidParameterError(f"a tournament of {info.name!r} ({seats} seats) needs at least "
-                                    f"{max(seats, 2)} agents, got {len(specs)}: {list(specs)}")
-    if games < 1:
-        raise InvalidParameterError(f"a tournament needs at least one game per match, got games={games}")
     n = len(specs)
     cooperative = info.utility == "cooperative"
     groups = list(itertools.combinations(range(n), seats))

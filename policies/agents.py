@@ -36,6 +36,7 @@ class GreedyAgent:
     name = "greedy"
 
     def __init__(self, samples: int = 1):
+        """samples: random roll-forwards of the rest of the turn per legal action"""
         if samples < 1:
             raise ValueError(f"samples must be >= 1, got {samples}")
         self.samples = samples

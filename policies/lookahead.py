@@ -121,6 +121,11 @@ class LookaheadAgent:
     name = "lookahead"
 
     def __init__(self, turns: int = 1, width: int = 4, samples: int = 1, branch: int = 5):
+        """turns: 1 (own turn) or 3 (own, the opponent's replies, own next turn: turn-level minimax)
+        width: beam width over the states of one turn
+        samples: chance outcomes sampled per child (its value is their mean)
+        branch: own lines and opponent replies kept at each level of the 3-turn search
+        """
         if turns not in (1, 3):
             raise ValueError(f"turns must be 1 or 3, got {turns}")
         for what, value in (("width", width), ("samples", samples), ("branch", branch)):

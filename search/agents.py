@@ -102,6 +102,29 @@ class SearchAgent:
         return self.last.action
 
 
+PARAMETERS = {  # one line per spec parameter: the search agents' docstrings (``cardboard agents -v``)
+    "worlds": "determinizations sampled once per decision",
+    "iterations": "iterations per decision (0: no limit; then seconds must be set)",
+    "c": "UCB1 exploration constant on rewards in [0, 1]",
+    "depth": "rollout length in player turns, then the game's heuristic (0: to the end of the game)",
+    "seconds": "time limit per decision (0: none)",
+    "reuse": "keep the chosen action's subtree for the next decision of the same turn",
+    "cnb": "chance-node bucketing with pre-sampling, paper 001 2.6 (games with chance_bucket / chance_samples)",
+    "prune": "step the tree over the game's sensible_actions (heuristic pruning, paper 001 2.5)",
+    "accuracy": "inference accuracy of the worlds, paper 001 3.6.1 (-1: off; games whose determinize takes it)",
+    "turn": "iterations per turn spent with 001 3.3's policy (0: off; iterations and seconds unused)",
+    "policy": "turn-budget policy: one (one-search) or multiple (multiple-search)",
+}
+
+
+def _documented(summary: str, *names: str):
+    """Give a factory the docstring ``summary`` plus a ``name: meaning`` line per parameter."""
+    def document(factory):
+        factory.__doc__ = "\n".join([summary, ""] + [f"{n}: {PARAMETERS[n]}" for n in names])
+        return factory
+    return document
+
+
 def _tree_agent(game: Game | None, worlds: str, num_worlds: int, iterations: int, c: float, depth: int,
                 seconds: float, reuse: bool, cnb: bool, prune: bool, accuracy: float, turn: int = 0,
                 policy: str = "one") -> SearchAgent:
@@ -112,26 +135,34 @@ def _tree_agent(game: Game | None, worlds: str, num_worlds: int, iterations: int
                        game)
 
 
+@_documented("Flat Monte Carlo over determinizations.", "iterations", "depth")
 def flat_mc(iterations: int = 1000, depth: int = 0, game: Game | None = None) -> SearchAgent:
     return SearchAgent(FlatMonteCarlo(search_config(iterations, 0.0, 0.0, depth)), "mc", game=game)
 
 
+@_documented("UCT on the true state (perfect information / open mode).", "iterations", "c", "depth", "seconds",
+             "reuse", "cnb", "prune")
 def uct(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0, reuse: bool = False,
         cnb: bool = False, prune: bool = False, game: Game | None = None) -> SearchAgent:
     return _tree_agent(game, "uct", 1, iterations, c, depth, seconds, reuse, cnb, prune, -1.0)
 
 
+@_documented("Single-observer ISMCTS with availability counts.", "iterations", "c", "depth", "seconds", "reuse",
+             "cnb", "prune", "accuracy")
 def ismcts(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0, reuse: bool = False,
            cnb: bool = False, prune: bool = False, accuracy: float = -1.0, game: Game | None = None) -> SearchAgent:
     return _tree_agent(game, "ismcts", 1, iterations, c, depth, seconds, reuse, cnb, prune, accuracy)
 
 
+@_documented("Determinized UCT (paper 001 Algorithm 3): fixed worlds, pooled soft-key statistics.", "worlds",
+             "iterations", "c", "depth", "seconds", "reuse", "cnb", "prune", "accuracy", "turn", "policy")
 def duct(worlds: int = 10, iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0,
          reuse: bool = False, cnb: bool = False, prune: bool = False, accuracy: float = -1.0, turn: int = 0,
          policy: str = "one", game: Game | None = None) -> SearchAgent:
     return _tree_agent(game, "duct", worlds, iterations, c, depth, seconds, reuse, cnb, prune, accuracy, turn, policy)
 
 
+@_documented("One UCT tree per determinization, root votes added up.", "worlds", "iterations", "c", "depth")
 def pimc(worlds: int = 10, iterations: int = 1000, c: float = 0.7, depth: int = 0,
          game: Game | None = None) -> SearchAgent:
     return SearchAgent(PIMC(search_config(iterations, 0.0, c, depth), worlds), "pimc", game=game)

@@ -7,7 +7,9 @@ No torch here: the SB3 checks are in ``test_sb3.py``.
 from __future__ import annotations
 
 import ast
+import copy
 import inspect
+import pickle
 
 import gymnasium as gym
 import numpy as np
@@ -44,7 +46,7 @@ class DiceNimState:
     """Chance deals a pile of 3-5 stones; players 0, 1, 2 take 1 or 2 in turn; who takes the last loses."""
 
     def __init__(self, info: GameInfo):
-        self.info, self.num_actions, self.pile, self.player = info, 2, -1, CHANCE
+        self.info, self.num_actions, self.pile, self.player, self.turn = info, 2, -1, CHANCE, 0
 
     @property
     def current_player(self) -> int:
@@ -72,6 +74,7 @@ class DiceNimState:
         else:
             self.pile -= action + 1
             self.loser, self.player = self.player, TERMINAL if self.pile == 0 else (self.player + 1) % 3
+            self.turn += self.player != TERMINAL
 
     def returns(self) -> np.ndarray:
         out = np.full(3, 0.5)
@@ -158,7 +161,8 @@ def test_constructor_seed_equals_reset_seed():
     resets_a = [a.reset() for _ in range(3)]
     resets_b = [b.reset(seed=5), b.reset(), b.reset()]
     for (obs_a, info_a), (obs_b, info_b) in zip(resets_a, resets_b):
-        assert info_a == info_b and np.array_equal(obs_a, obs_b)
+        assert info_a.keys() == info_b.keys() and np.array_equal(obs_a, obs_b)
+        assert all(np.array_equal(info_a[key], info_b[key]) for key in info_a)
 
 
 def test_random_seat_uses_both_seats():
@@ -248,9 +252,88 @@ def test_self_play_pool_draws_each_episode_from_its_last_opponents():
     assert len(env.pool) == 1
 
 
-# -- errors --------------------------------------------------------------------------------------------
+# -- info ----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("game", [make_game(GAME), DiceNim()], ids=["lords_of_war", "dice_nim"])
+def test_info_describes_the_learners_decision_and_the_end(game):
+    env, rng = SeatEnv(game, seat=1, seed=0), np.random.default_rng(0)
+    obs, info = env.reset()
+    done = False
+    while not done:
+        state = env.game_state
+        assert (info["seat"], info["player"], info["turn"]) == (1, state.current_player, state.turn)
+        assert "returns" not in info
+        np.testing.assert_array_equal(info["legal_actions"], state.legal_actions())
+        np.testing.assert_array_equal(info["action_mask"], env.action_masks())
+        assert info.get("phase") == getattr(state, "phase", None)  # Lords of War has phases, DiceNim none
+        obs, reward, done, _, info = env.step(rng.choice(info["legal_actions"]))
+    assert info["player"] == TERMINAL and info["legal_actions"].size == 0 and not info["action_mask"].any()
+    assert info["returns"][1] == reward and "illegal_action" not in info
+
+
+def test_info_arrays_are_new_at_every_call():
+    """Gymnasium's checker demands it: a learner may keep (and change) what it was handed."""
+    env = make_seat_env(GAME, seed=0)
+    _, first = env.reset()
+    first["action_mask"][:] = False
+    _, _, _, _, second = env.step(first["legal_actions"][0])
+    assert second["action_mask"].any() and env.action_masks().any()
+    assert second["legal_actions"] is not first["legal_actions"]
+
+
+# -- illegal actions and sampling ----------------------------------------------------------------------
+def test_an_illegal_action_loses_by_default_and_changes_nothing():
+    game = make_game(GAME)
+    for action in (lambda env: int(np.flatnonzero(~env.action_masks())[0]), lambda env: -1,
+                   lambda env: env.action_space.n, lambda env: np.int64(env.action_space.n + 5)):
+        env = SeatEnv(game, seat=None, seed=4)
+        env.reset()
+        before, turn = env.game_state.clone(), env.game_state.turn
+        obs, reward, terminated, truncated, info = env.step(action(env))
+        assert (reward, terminated, truncated) == (game.info.min_return, True, False)
+        assert info["illegal_action"] and info["turn"] == turn and "returns" not in info
+        assert env.game_state == before and np.array_equal(obs, before.observation(env.seat))
+        assert not env.action_masks().any() and not info["action_mask"].any()
+        with pytest.raises(gym.error.ResetNeeded):
+            env.step(0)
+    env.reset()
+    for action in (1.5, "3", np.array(4.0)):  # not an action at all: raised in both modes
+        with pytest.raises(IllegalActionError):
+            env.step(action)
+
+
+def test_action_space_samples_the_pending_decisions_legal_actions():
+    env = make_seat_env(GAME, seat=None, seed=1)
+    space = env.action_space
+    assert isinstance(space, gym.spaces.Discrete) and space.contains(space.sample())  # before reset: plain
+    env.reset()
+    for _ in range(40):
+        mask = env.action_masks()
+        samples = {int(space.sample()) for _ in range(20)}
+        assert all(mask[a] for a in samples)
+        if env.step(min(samples))[2]:
+            env.reset()
+    space.seed(3)
+    first = [space.sample() for _ in range(5)]
+    space.seed(3)
+    assert [space.sample() for _ in range(5)] == first
+    assert not env.action_masks()[int(space.sample(mask=(~env.action_masks()).astype(np.int8)))]  # a mask wins
+
+
+def test_action_space_pickles_alone_and_follows_copies_of_its_env():
+    env = make_seat_env(GAME, seat=0, seed=2)
+    env.reset()
+    alone = pickle.loads(pickle.dumps(env.action_space))  # what SubprocVecEnv sends to the main process
+    assert alone == env.action_space
+    assert not all(env.action_masks()[int(alone.sample())] for _ in range(50))  # no env: plain sampling
+    twin = copy.deepcopy(env)
+    twin.step(int(np.flatnonzero(twin.action_masks())[0]))
+    assert not np.array_equal(twin.action_masks(), env.action_masks())
+    assert all(twin.action_masks()[int(twin.action_space.sample())] for _ in range(50))
+    assert all(env.action_masks()[int(env.action_space.sample())] for _ in range(50))
+
+
 def test_illegal_action_raises_and_changes_nothing():
-    env, twin = make_seat_env(GAME, seat=None, seed=4), make_seat_env(GAME, seat=None, seed=4)
+    env, twin = (make_seat_env(GAME, seat=None, seed=4, illegal="raise") for _ in range(2))
     env.reset(), twin.reset()
     before = env.game_state.clone()
     illegal = int(np.flatnonzero(~env.action_masks())[0])
@@ -270,7 +353,7 @@ def test_illegal_action_raises_and_changes_nothing():
 
 def test_integer_arrays_from_predict_are_actions():
     """SB3's ``predict`` returns a 0-d array; a game that accepts only ints must still get one."""
-    env = SeatEnv(TicTacToeGame(), seat=0, seed=0)
+    env = SeatEnv(TicTacToeGame(), seat=0, illegal="raise", seed=0)
     env.reset()
     env.step(np.array(4))
     assert env.game_state.board[4] == 0
@@ -288,6 +371,8 @@ def test_bad_arguments_are_refused():
         SeatEnv(game, opponent=type("HalfAgent", (), {"name": "half", "act": lambda self, state, rng: 0})())
     with pytest.raises(InvalidParameterError, match="pool_size"):
         SelfPlayEnv(game, pool_size=0)
+    with pytest.raises(InvalidParameterError, match="illegal must be one of"):
+        SelfPlayEnv(game, illegal="ignore")
     with pytest.raises(InvalidParameterError, match="must be a Game"):
         SeatEnv(42)
     with pytest.raises(UnknownNameError, match="bogus"):

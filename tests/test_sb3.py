@@ -1,17 +1,15 @@
-"""The gym wrappers with Stable-Baselines3 / sb3-contrib: check_env, MaskablePPO, models as opponents, self-play.
+"""The gym wrappers with Stable-Baselines3 / sb3-contrib: MaskablePPO, models as opponents, self-play.
 
-The trainer (``cardboard.training.ppo``) is tested in ``test_training.py``."""
+SB3's ``check_env`` on every game, and MaskablePPO through ``gymnasium.make`` and ``SubprocVecEnv``, are in
+``test_gym_registration.py``; the trainer (``cardboard.training.ppo``) is tested in ``test_training.py``."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 pytest.importorskip("sb3_contrib")
 
 import torch  # noqa: E402
-from gymnasium.spaces import Discrete  # noqa: E402
 from sb3_contrib import MaskablePPO  # noqa: E402
-from stable_baselines3.common.env_checker import check_env  # noqa: E402
 from stable_baselines3.common.env_util import make_vec_env  # noqa: E402
 
 from cardboard import make_game, make_seat_env, make_self_play_env  # noqa: E402
@@ -19,13 +17,6 @@ from cardboard.envs.gym_wrappers import SeatEnv, SelfPlayCallback, policy_from_m
 
 GAME = "lords_of_war"
 torch.set_num_threads(1)
-
-
-def sample_legal(env: SeatEnv) -> SeatEnv:
-    """check_env steps with ``action_space.sample()``: make it draw legal actions (it knows no masks)."""
-    space = env.action_space
-    space.sample = lambda mask=None, probability=None: Discrete.sample(space, mask=env.action_masks().astype(np.int8))
-    return env
 
 
 def small_ppo(env, seed: int = 0) -> MaskablePPO:
@@ -43,14 +34,6 @@ def play_masked(env: SeatEnv, model, seed: int) -> float:
         assert mask[action]
         obs, reward, done, _, _ = env.step(action)
     return reward
-
-
-@pytest.mark.parametrize("env", [make_seat_env(GAME, seat=1), make_seat_env(GAME, seat=None),
-                                 make_self_play_env(GAME), make_seat_env("hearth", seat=None),
-                                 make_self_play_env("hearth")],
-                         ids=["seat1", "random_seat", "self_play", "hearth_random_seat", "hearth_self_play"])
-def test_check_env(env):
-    check_env(sample_legal(env))
 
 
 def test_maskable_ppo_on_hearth_with_an_opponent_deck():

@@ -175,7 +175,10 @@ class GreedyHAgent:
 
 
 def greedy_h(game: Game | None = None, samples: int = 1) -> GreedyHAgent:
-    """hearth only: paper 001's Greedy player on the cost-effect heuristic H(a)."""
+    """hearth only: paper 001's Greedy player on the cost-effect heuristic H(a).
+
+    samples: chance outcomes sampled after an action with a random effect (H is averaged over them)
+    """
     if game is not None and game.info.name != GAME_NAME:
         raise InvalidParameterError(f"greedy_h plays only {GAME_NAME!r}, not {game.info.name!r}")
     return GreedyHAgent(samples)

@@ -1,0 +1,146 @@
+"""The command line's edges: Ctrl-C, the first-compile note, parameter listings, 80 columns, compare's checks,
+argument errors before any progress display."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cardboard import cli, registry
+from cardboard.cli import main
+from cardboard.envs.registration import Entry
+
+ROOT = Path(__file__).resolve().parents[1]
+CARDBOARD = Path(sys.executable).with_name("cardboard")
+LONG_SPEC = "duct:iterations=1000,depth=5,prune=1,cnb=1"
+
+
+def test_ctrl_c_stops_at_once_keeps_whole_games_and_resumes(tmp_path):
+    results = tmp_path / "m.jsonl"
+    argv = ["play", "lords_of_war", "--agents", "ismcts:iterations=300,random", "--games", "12", "--workers", "2",
+            "--results", str(results)]
+    proc = subprocess.Popen([str(CARDBOARD), *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=ROOT, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while not (results.exists() and len(results.read_text().splitlines()) >= 3) and time.monotonic() < deadline:
+        time.sleep(0.05)  # the header and two games
+    os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C in a terminal: the parent and its workers
+    sent = time.monotonic()
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and time.monotonic() - sent < 5
+    assert "Traceback" not in out + err, out + err
+    lines = results.read_text().split("\n")
+    assert lines[-1] == "" and all(json.loads(line) for line in lines[:-1])  # whole lines only
+    saved = len(lines) - 2
+    assert f"interrupted: {saved} games saved in {results}; resume with: cardboard {' '.join(argv)}" in out
+    resumed = subprocess.run([str(CARDBOARD), *argv, "--quiet"], capture_output=True, text=True, cwd=ROOT,
+                             timeout=120)
+    assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+    indices = [json.loads(line)["index"] for line in results.read_text().splitlines()[1:]]
+    assert sorted(indices) == list(range(12))
+
+
+def test_ctrl_c_without_a_results_file_says_nothing_was_saved(monkeypatch, capsys):
+    def interrupt(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "play_match_specs", interrupt)
+    assert main(["play", "lords_of_war", "--games", "2", "--quiet"]) == 130
+    assert capsys.readouterr().out.strip() == "interrupted: nothing was saved (no --results file)"
+
+
+def test_compile_note_on_a_cold_cache_only(tmp_path, monkeypatch, capsys):
+    code = "from cardboard.cli import _kernels_cold; print(_kernels_cold('hearth'), _kernels_cold('lords_of_war'))"
+    env = os.environ | {"NUMBA_CACHE_DIR": str(tmp_path)}  # an empty cache; the check compiles nothing
+    cold = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert cold.stdout.split() == ["True", "True"]
+    assert main(["play", "lords_of_war", "--games", "1", "--quiet"]) == 0
+    assert not cli._kernels_cold("lords_of_war")  # this process has played: its kernels are cached
+    monkeypatch.setattr(cli, "_kernels_cold", lambda game: True)
+    capsys.readouterr()
+    assert main(["play", "lords_of_war", "--games", "1"]) == 0
+    assert "compiling the lords_of_war kernels (first use only" in capsys.readouterr().err
+    assert main(["play", "lords_of_war", "--games", "1", "--quiet"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_verbose_listings_show_parameters_with_defaults(monkeypatch, capsys):
+    monkeypatch.setenv("COLUMNS", "200")
+    assert main(["agents"]) == 0
+    assert "iterations=" not in capsys.readouterr().out
+    assert main(["agents", "-v"]) == 0
+    out = capsys.readouterr().out
+    assert "\n    worlds=10\n" in out and "\n    samples=1\n" in out
+    assert main(["games", "--verbose"]) == 0
+    assert "\n    armies=orcs,dwarves\n" in capsys.readouterr().out
+
+
+def test_parameter_meanings_come_from_the_docstring():
+    def factory(depth: int = 2, width: float = 0.5, mode: str = "a", quiet: bool = False):
+        """A test agent.
+
+        Args:
+            depth: plies searched
+            width (float): share of the beam kept
+
+        mode : str
+            how it plays
+        """
+
+    entry = Entry.of("test", factory, None)
+    assert registry.parameter_help(entry) == {"depth": "plies searched", "width": "share of the beam kept",
+                                              "mode": "how it plays"}
+
+
+def _first_cells(out: str) -> str:
+    """The first column of every table in ``out``, its lines joined."""
+    return "".join(line.split("│")[1].strip() for line in out.splitlines() if line.startswith("│"))
+
+
+@pytest.mark.parametrize("command", ["play", "tournament"])
+def test_tables_fit_80_columns_without_cutting_names(command, monkeypatch, capsys, tmp_path):
+    monkeypatch.setenv("COLUMNS", "80")
+    agents = [f"{LONG_SPEC},random"] if command == "play" else [LONG_SPEC, "random"]
+    extra = ["--out", str(tmp_path)] if command == "tournament" else []
+    assert main([command, "hearth", "--agents", *agents, "--games", "1", "--quiet", *extra]) == 0
+    out = capsys.readouterr().out
+    assert max(map(len, out.splitlines())) <= 80
+    cells = _first_cells(out) if command == "play" else _first_cells(out.split("score of row")[1])
+    assert LONG_SPEC in cells and "…" not in out
+
+
+def _results(path: Path, games: int) -> Path:
+    header = {"config": {"version": 2, "game": "lords_of_war", "options": {}, "specs": ["greedy", "random"],
+                         "games": games, "seed": 1, "rotation": "cyclic"}}
+    records = [{"index": i, "seats": [i % 2, 1 - i % 2], "returns": [1.0, -1.0], "turns": 9, "decisions": [4, 4],
+                "seconds": [0.1, 0.1]} for i in range(games)]
+    path.write_text("\n".join(map(json.dumps, [header, *records])) + "\n")
+    return path
+
+
+def test_compare_warns_about_unpaired_games_and_refuses_a_file_against_itself(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("COLUMNS", "200")
+    a, b = _results(tmp_path / "a.jsonl", 6), _results(tmp_path / "b.jsonl", 4)
+    assert main(["compare", str(a), str(b)]) == 0
+    assert f"warning: {a} holds 6 games and {b} 4: compared on the 4 games both hold" in capsys.readouterr().out
+    assert main(["compare", str(a), str(b), "--range", "0:4"]) == 0
+    assert "warning" not in capsys.readouterr().out
+    assert main(["compare", str(a), str(tmp_path / "." / "a.jsonl")]) == 2
+    assert "compared with itself" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [["play", "lords_of_war", "--games", "-3"],
+                                  ["play", "lords_of_war", "--workers", "0"],
+                                  ["play", "lords_of_war", "--seed", "-1"],
+                                  ["tournament", "lords_of_war", "--agents", "random", "--games", "2"],
+                                  ["tournament", "lords_of_war", "--agents", "random", "greedy", "--games", "0"]])
+def test_argument_errors_come_before_any_progress_display(argv, capsys):
+    assert main(argv) == 2
+    out = capsys.readouterr().out
+    assert out.startswith("error:") and len(out.strip().splitlines()) <= 2, out  # the message, maybe wrapped

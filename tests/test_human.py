@@ -1,0 +1,186 @@
+"""A person can play: the ``human`` agent, the AEC env's ``human`` render mode, ``show --seat`` and a full game
+of Lords of War typed into a pseudo-terminal."""
+from __future__ import annotations
+
+import io
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from pettingzoo.test import render_test
+
+import cardboard
+from cardboard import registry
+from cardboard.cli import main
+from cardboard.envs.errors import CardboardError, InvalidParameterError
+from cardboard.policies.human import HumanAgent, InputClosedError
+
+
+@pytest.fixture(autouse=True)
+def wide_console(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "400")  # rich wraps at the terminal width: keep each hand on one line
+
+
+def _ask(typed: str, game_name: str = "lords_of_war") -> tuple[int, str, list[int]]:
+    """The move a human agent picks at the first decision of seed 0 with ``typed`` as input; its output."""
+    game = cardboard.make_game(game_name)
+    state = game.new_state(0)
+    out = io.StringIO()
+    action = HumanAgent(game, io.StringIO(typed), out).act(state, np.random.default_rng(0))
+    return action, out.getvalue(), [int(a) for a in state.legal_actions()]
+
+
+# ---- the agent, with injected streams ----------------------------------------------------------
+def test_human_picks_the_numbered_move_and_sees_only_its_own_hand():
+    action, shown, legal = _ask("2\n")
+    assert action == legal[1]
+    state = cardboard.new_state("lords_of_war", seed=0)
+    assert f"   1. {state.action_to_string(legal[0])}\n   2. {state.action_to_string(legal[1])}\n" in shown
+    assert re.search(r"^player 0 \(Orcs\): .*hand: Orc ", shown, re.M)
+    assert re.search(r"^player 1 \(Dwarves\): .*hand: 6 hidden$", shown, re.M)
+    assert shown.endswith(f"player 0, your move (1-{len(legal)}): ")
+
+
+def test_bad_input_reasks_until_a_number_in_range():
+    n = len(cardboard.new_state("lords_of_war", seed=0).legal_actions())
+    action, shown, legal = _ask(f"abc\n\n0\n{n + 1}\n-1\n\u00b2\n 3 \n")
+    assert action == legal[2]
+    assert shown.count(f"your move (1-{n}): ") == 7 and "'\u00b2' is not a move" in shown
+    assert f"'abc' is not a move: type a number from 1 to {n} and press Enter" in shown
+    assert f"no move given: type a number from 1 to {n}" in shown
+    assert "'0' is not a move" in shown and f"'{n + 1}' is not a move" in shown and "'-1' is not a move" in shown
+
+
+@pytest.mark.parametrize("typed", ["", "x\n"])
+def test_end_of_input_is_a_typed_error(typed):
+    with pytest.raises(InputClosedError, match="input closed while player 0 was choosing") as err:
+        _ask(typed)
+    assert isinstance(err.value, CardboardError) and isinstance(err.value, EOFError)
+
+
+def test_registered_human_reads_the_terminal():
+    agent = registry.make_agent("human", cardboard.make_game("hearth"))
+    assert isinstance(agent, HumanAgent) and agent.input is sys.stdin and agent.output is sys.stdout
+    assert agent.name == "human"
+    with pytest.raises(InvalidParameterError, match="agent 'human': it draws the board, so it needs the game"):
+        registry.make_agent("human")
+
+
+def test_cli_play_with_a_human_seat_reports_end_of_input(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n"))
+    assert main(["play", "lords_of_war", "--agents", "human,random", "--games", "1", "--workers", "2"]) == 2
+    out = capsys.readouterr().out
+    assert "a human plays: one process, not --workers 2" in out
+    assert out.count("your move (1-") == 2 and "error: input closed while player 0 was choosing" in out
+
+
+# ---- the AEC env's human render mode -----------------------------------------------------------
+def test_aec_human_render_mode_prints_the_board(capsys):
+    env = cardboard.make_env("hearth", render_mode="human")
+    env.reset(seed=0)
+    assert "human" in env.metadata["render_modes"]
+    assert env.render() is None
+    assert capsys.readouterr().out == env.unwrapped.game.render_ansi(env.unwrapped.game_state) + "\n"
+    render_test(lambda render_mode=None: cardboard.make_env("lords_of_war", render_mode=render_mode))
+
+
+# ---- show: whose view ---------------------------------------------------------------------------
+def _views(argv: list[str], capsys) -> list[tuple[int | None, str]]:
+    """(the view each board of ``cardboard show`` names, the board's text) for every board drawn."""
+    assert main(argv) == 0
+    blocks = re.split(r"^(?=turn \d+: player \d .* to act: |game over after turn )", capsys.readouterr().out,
+                      flags=re.M)[1:]
+    views = [(None if "open view" in b.splitlines()[0] else int(re.search(r"player (\d)'s view", b).group(1)), b)
+             for b in blocks]
+    assert views and blocks[-1].startswith("game over")
+    return views
+
+
+def _hearth_hands(board: str) -> dict[int, str]:
+    return {int(p): hand for p, hand in re.findall(r"^P(\d) .*\n  hand: (.*)$", board, re.M)}
+
+
+def test_show_draws_each_turn_from_the_view_of_the_player_to_act(capsys):
+    views = _views(["show", "hearth", "--seed", "1", "--agents", "random,random"], capsys)
+    for view, board in views[:-1]:
+        header = board.splitlines()[0]
+        assert header.startswith("turn ") and f": player {view} (random) to act: player {view}'s view" in header
+        hands = _hearth_hands(board)
+        assert not re.fullmatch(r"\d+ cards", hands[view]) and re.search(r"\(\d+\)", hands[view])
+        assert re.fullmatch(r"\d+ cards", hands[1 - view])
+    assert {view for view, _ in views[:-1]} == {0, 1} and views[-1][0] is None
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_show_seat_draws_every_board_from_that_seat(capsys, seat):
+    views = _views(["show", "hearth", "--seed", "1", "--agents", "random,random", "--seat", str(seat)], capsys)
+    for view, board in views:
+        assert view == seat
+        hands = _hearth_hands(board)
+        assert re.search(r"\(\d+\)", hands[seat]) and re.fullmatch(r"\d+ cards", hands[1 - seat])
+
+
+def test_show_open_and_lords_of_war_hands(capsys):
+    for view, board in _views(["show", "hearth", "--seed", "1", "--open"], capsys):
+        assert view is None and all(not re.fullmatch(r"\d+ cards", h) for h in _hearth_hands(board).values())
+    for view, board in _views(["show", "lords_of_war", "--seed", "1", "--seat", "1"], capsys):
+        assert view == 1 and re.search(r"^player 0 \(Orcs\): .*hand: \d+ hidden$", board, re.M)
+        assert re.search(r"^player 1 \(Dwarves\): .*hand: Dwarf ", board, re.M)
+
+
+def test_show_refuses_a_seat_the_game_lacks(capsys):
+    assert main(["show", "hearth", "--seat", "2"]) == 2
+    assert "--seat 2: game 'hearth' has seats 0 to 1" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["show", "hearth", "--seat", "0", "--open"])
+
+
+# ---- a full game typed into a pseudo-terminal ---------------------------------------------------
+def test_full_lords_of_war_game_in_a_terminal():
+    """``cardboard play lords_of_war --agents human,random`` in a pty, answering every prompt with the first
+    listed move, plays to the end: a result line for the human and exit code 0."""
+    command = [str(Path(sys.executable).with_name("cardboard")), "play", "lords_of_war", "--agents", "human,random",
+               "--games", "1", "--seed", "3"]
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(command, stdin=slave, stdout=slave, stderr=slave, close_fds=True,
+                            env={**os.environ, "COLUMNS": "200"})
+    os.close(slave)
+    deadline, transcript, pending, answers = time.monotonic() + 120, [], "", 0
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([master], [], [], 1.0)
+            if not ready:
+                if proc.poll() is not None:
+                    break
+                continue
+            try:
+                chunk = os.read(master, 65536).decode(errors="replace")
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not chunk:
+                break
+            transcript.append(chunk)
+            pending += chunk
+            if re.search(r"your move \(1-\d+\): $", pending):
+                first = re.findall(r"^\s*(\d+)\. ", pending.split("your moves:")[-1], re.M)[0]
+                os.write(master, f"{first}\n".encode())
+                answers, pending = answers + 1, ""
+        rc = proc.wait(timeout=max(deadline - time.monotonic(), 1))
+    finally:
+        os.close(master)
+        if proc.poll() is None:
+            proc.kill()
+    out = re.sub(r"\x1b\[[0-9;]*m", "", "".join(transcript)).replace("\r\n", "\n")  # no colours, no CR
+    assert rc == 0, out[-2000:]
+    assert re.search(r"game 1 over: the human in seat 0 scores (1\.0|0\.5|0\.0) \(1 win, 0\.5 draw, 0 loss\), "
+                     r"returns by seat \[", out)
+    assert "lords_of_war: 1 games, seed 3" in out and answers >= 10
+    assert re.search(r"^player 1 \(Dwarves\): .*hand: \d+ hidden", out, re.M)
+    assert not re.search(r"^player 1 \(Dwarves\): .*hand: Dwarf", out, re.M)  # the opponent's hand never shown
