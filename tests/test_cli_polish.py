@@ -76,7 +76,8 @@ def test_verbose_listings_show_parameters_with_defaults(monkeypatch, capsys):
     assert "iterations=" not in capsys.readouterr().out
     assert main(["agents", "-v"]) == 0
     out = capsys.readouterr().out
-    assert "\n    worlds=10\n" in out and "\n    samples=1\n" in out
+    assert "\n    worlds=10  determinizations sampled once per decision\n" in out
+    assert "\n    samples=1  random roll-forwards of the rest of the turn per legal action\n" in out
     assert main(["games", "--verbose"]) == 0
     assert "\n    armies=orcs,dwarves\n" in capsys.readouterr().out
 
