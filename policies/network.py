@@ -1,0 +1,118 @@
+"""Policy-value networks for any registered game, built from its ``GameInfo`` alone (issue 17).
+
+``PolicyValueNet(info)`` is an MLP over the flattened ``state.observation(player)`` vector with two heads:
+``info.num_actions`` policy logits (``masked_policy`` turns them into priors over the legal actions) and one
+value per player, ``tanh`` scaled to [``info.min_return``, ``info.max_return``].
+
+Checkpoints are one file written with ``torch.save``: the state dict (tensors only) and a JSON string of
+metadata (game name and options, every ``GameInfo`` field, the layer sizes, torch's version). ``load`` reads
+it with ``torch.load(weights_only=True)``, which unpickles no code. A missing, truncated or foreign file, or a
+network whose shapes differ from the game it is loaded for, raises ``CheckpointError`` naming both.
+
+This module imports torch: the registry never imports it (``import cardboard`` stays torch-free).
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import pickle
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from ..envs.errors import CheckpointError, InvalidParameterError
+from ..envs.protocol import GameInfo
+
+FORMAT = "cardboard.policy_value_net/1"
+SHAPE_FIELDS = ("observation_shape", "num_actions", "num_players", "min_return", "max_return")
+
+
+def masked_policy(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """Softmax of ``logits`` [B, A] over the legal actions: illegal logits (``mask`` False) are set to -inf
+    first, so their probability is exactly 0. Every row of ``mask`` needs at least one legal action."""
+    return logits.masked_fill(~mask, float("-inf")).softmax(dim=-1)
+
+
+class PolicyValueNet(nn.Module):
+    """An MLP policy-value network for the game described by ``info``.
+
+    ``hidden``: the trunk's layer widths (ReLU after each); ``options``: the game's options, recorded in
+    checkpoints so that a network can be matched to the game it was trained on.
+    """
+
+    def __init__(self, info: GameInfo, hidden: Sequence[int] = (256, 256),
+                 options: Mapping[str, Any] | None = None):
+        super().__init__()
+        hidden = tuple(hidden)
+        if not hidden or not all(isinstance(h, int) and h > 0 for h in hidden):
+            raise InvalidParameterError(f"hidden={hidden!r}: expected one or more positive layer widths")
+        self.info, self.hidden, self.options = info, hidden, dict(options or {})
+        self.observation_size = int(np.prod(info.observation_shape))
+        layers: list[nn.Module] = []
+        width = self.observation_size
+        for h in hidden:
+            layers += [nn.Linear(width, h), nn.ReLU()]
+            width = h
+        self.trunk = nn.Sequential(*layers)
+        self.policy_head = nn.Linear(width, info.num_actions)
+        self.value_head = nn.Linear(width, info.num_players)
+        self.register_buffer("value_mid", torch.tensor((info.max_return + info.min_return) / 2))
+        self.register_buffer("value_half", torch.tensor((info.max_return - info.min_return) / 2))
+
+    def forward(self, observations: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """``(logits [B, num_actions], values [B, num_players])`` of observations [B, *observation_shape]."""
+        features = self.trunk(observations.reshape(observations.shape[0], self.observation_size))
+        values = self.value_mid + self.value_half * torch.tanh(self.value_head(features))
+        return self.policy_head(features), values
+
+    def num_parameters(self) -> int:
+        """The number of trainable parameters."""
+        return sum(p.numel() for p in self.parameters())
+
+    def metadata(self) -> dict[str, Any]:
+        """What a checkpoint records beside the weights (JSON-serializable)."""
+        return {"format": FORMAT, "game": self.info.name, "options": self.options,
+                "info": dataclasses.asdict(self.info), "hidden": list(self.hidden),
+                "torch": torch.__version__}
+
+    def save(self, path: str | Path) -> None:
+        """Write the weights and ``metadata()`` to ``path`` (one file, loadable with ``weights_only=True``)."""
+        state = {k: v.detach().cpu() for k, v in self.state_dict().items()}
+        torch.save({"metadata": json.dumps(self.metadata()), "state_dict": state}, Path(path))
+
+    @classmethod
+    def load(cls, path: str | Path, info: GameInfo | None = None) -> "PolicyValueNet":
+        """The network saved at ``path`` (on the CPU, in eval mode). With ``info``, its shapes must match that
+        game's (``CheckpointError`` naming both otherwise); without it, the checkpoint's own ``GameInfo``."""
+        file = Path(path)
+        if not file.is_file():
+            raise CheckpointError(f"{path}: {'not a file' if file.exists() else 'no such file'}")
+        try:
+            saved = torch.load(file, map_location="cpu", weights_only=True)
+            metadata = json.loads(saved["metadata"])
+            state_dict = saved["state_dict"]
+            if metadata.get("format") != FORMAT:
+                raise ValueError(f"format {metadata.get('format')!r}, expected {FORMAT!r}")
+            fields = dict(metadata["info"], observation_shape=tuple(metadata["info"]["observation_shape"]))
+            saved_info = GameInfo(**fields)
+            hidden = tuple(metadata["hidden"])
+        except (OSError, RuntimeError, EOFError, pickle.UnpicklingError, KeyError, TypeError, ValueError) as exc:
+            raise CheckpointError(f"{path}: not a cardboard policy-value checkpoint, or a truncated one "
+                                  f"({type(exc).__name__}: {exc})") from None
+        if info is not None and any(getattr(info, f) != getattr(saved_info, f) for f in SHAPE_FIELDS):
+            raise CheckpointError(f"{path}: the network of game {saved_info.name!r} ({_shapes(saved_info)}) does "
+                                  f"not match game {info.name!r} ({_shapes(info)})")
+        net = cls(info or saved_info, hidden, metadata.get("options"))
+        try:
+            net.load_state_dict(state_dict)
+        except RuntimeError as exc:
+            raise CheckpointError(f"{path}: its weights do not fit its own metadata ({exc})") from None
+        return net.eval()
+
+
+def _shapes(info: GameInfo) -> str:
+    return ", ".join(f"{f}={getattr(info, f)}" for f in SHAPE_FIELDS)
