@@ -37,14 +37,18 @@ def masked_policy(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     return logits.masked_fill(~mask, float("-inf")).softmax(dim=-1)
 
 
+DEFAULT_HIDDEN = (176, 176)  # 279,124 parameters on Lords of War
+
+
 class PolicyValueNet(nn.Module):
     """An MLP policy-value network for the game described by ``info``.
 
-    ``hidden``: the trunk's layer widths (ReLU after each); ``options``: the game's options, recorded in
-    checkpoints so that a network can be matched to the game it was trained on.
+    ``hidden``: the trunk's layer widths (ReLU after each; the default gives Lords of War about 280k parameters,
+    the size of issue 17's reference MLP); ``options``: the game's options, recorded in checkpoints so that a
+    network can be matched to the game it was trained on.
     """
 
-    def __init__(self, info: GameInfo, hidden: Sequence[int] = (256, 256),
+    def __init__(self, info: GameInfo, hidden: Sequence[int] = DEFAULT_HIDDEN,
                  options: Mapping[str, Any] | None = None):
         super().__init__()
         hidden = tuple(hidden)

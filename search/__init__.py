@@ -1,8 +1,9 @@
 """Search over the forward-model protocol: UCT, SO-ISMCTS, DUCT, PIMC and flat Monte Carlo.
 
-``mcts`` holds the engine (one tree policy, pluggable worlds, evaluator, chance
-sampler and final-move selection); ``tree`` its nodes, soft-key table and
-compiled tree step; ``chance`` chance-node bucketing (CNB); ``turn_budget`` 001 §3.3's per-turn time
+``mcts`` holds the engine (one tree loop, pluggable worlds, chance sampler and
+final-move selection); ``strategies`` the tree step (UCB1, PUCT), leaf evaluation and
+rollout objects it takes; ``tree`` its nodes, soft-key table and compiled tree steps;
+``chance`` chance-node bucketing (CNB); ``turn_budget`` 001 §3.3's per-turn time
 policies (one-search, multiple-search); ``agents`` wraps each algorithm as an agent.
 Importing this package registers the agents ``uct``, ``ismcts``, ``duct``, ``pimc`` and ``mc`` (see
 ``cardboard.agents()`` and ``cardboard.make_agent``).

@@ -12,8 +12,9 @@ Agent specs (``cardboard.make_agent``), every parameter optional:
 
 ``iterations=0`` means no iteration limit (then ``seconds`` must be set); ``seconds=0`` no time limit;
 ``depth=0`` rollouts to the end of the game, otherwise for that many player turns and then the game's
-heuristic. ``c`` is the UCB1 exploration constant on rewards in [0, 1]. ``reuse=1`` (uct, ismcts, duct)
-keeps the subtree of the chosen action for the next decision of the same turn. ``cnb=1`` turns on
+heuristic (in a spec ``depth=0`` keeps this meaning; ``SearchConfig(depth=0)``, evaluating the leaf without a
+rollout, has no spec form yet). ``c`` is the UCB1 exploration constant on rewards in [0, 1]. ``reuse=1``
+(uct, ismcts, duct) keeps the subtree of the chosen action for the next decision of the same turn. ``cnb=1`` turns on
 chance-node bucketing with pre-sampling at tree chance nodes (001 §2.6, ``chance``) with the game's own
 buckets and pre-sample counts: its states' ``chance_bucket(outcome)`` and ``chance_samples()`` (hearth:
 draws by mana cost, 001 Table 3.2). ``prune=1`` steps the tree over the game's ``sensible_actions()``

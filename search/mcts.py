@@ -23,11 +23,15 @@ explicit: their successor comes from a pluggable ``chance_sampler(state, rng)``
 (default: by the outcome probabilities), or, with ``bucketing``, from
 chance-node bucketing with pre-sampled successors (``chance``, 001 §2.6).
 
-Rollouts are random to the end of the game, or for ``depth`` player turns
-followed by the ``evaluator`` (default: the game's ``heuristic`` mapped to
-[0, 1]). They use the state's compiled ``random_playout`` (and its documented
-rollout policy) when it has one and the chance sampler is the default, else
-uniformly random moves with chance drawn by ``chance_sampler``.
+The tree step, the leaf evaluation and the rollout are strategy objects
+(``strategies``): ``selection`` (``UCB1()``, or ``PUCT(c_puct)`` over priors
+from the evaluator), ``evaluator`` (values, optionally an ``Evaluation`` with a
+prior) and ``rollout`` (``GameRollout()``: the state's compiled
+``random_playout`` when it has one and the chance sampler is the default, else
+uniformly random moves; ``PolicyRollout(policy)``). Rollouts run to the end of
+the game, or for ``depth`` player turns followed by the ``evaluator``
+(default: the game's ``heuristic`` mapped to [0, 1]); ``depth=0`` evaluates
+the leaf directly, without a rollout.
 ``PIMC`` runs one UCT tree per determinization and adds up root visits.
 """
 from __future__ import annotations
@@ -39,12 +43,11 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..envs.errors import InvalidParameterError
-from ..envs.protocol import CHANCE, HOOKS, TERMINAL, GameState, determinize, sample_chance
+from ..envs.protocol import CHANCE, TERMINAL, GameState, determinize, sample_chance
 from .chance import ChanceBucketing
-from .tree import TOTAL, VISITS, KeyTable, Node, Uniforms, select_edge
+from .strategies import UCB1, Evaluator, GameRollout, Rollout, Selection, evaluation, leaf_prior
+from .tree import TOTAL, VISITS, KeyTable, Node, Uniforms
 
-RANDOM_PLAYOUT = HOOKS["random_playout"].name  # the declared optional hook rollouts use (looked up every rollout)
-Evaluator = Callable[[GameState], np.ndarray]
 Determinizer = Callable[[GameState, int, np.random.Generator], GameState]
 ChanceSampler = Callable[[GameState, np.random.Generator], int]
 FinalSelection = Callable[[dict[Hashable, tuple[int, float, int]], np.random.Generator], Hashable]
@@ -116,9 +119,11 @@ class SearchConfig:
 
     iterations: int | None = 1000
     seconds: float | None = None
-    c: float = 0.7
-    depth: int | None = None  # rollout depth in player turns; None = to the end of the game
+    c: float = 0.7  # UCB1's exploration constant (PUCT carries its own c_puct)
+    depth: int | None = None  # rollout depth in player turns; None = to the end of the game, 0 = evaluate the leaf
     evaluator: Evaluator = heuristic_evaluator
+    selection: Selection = UCB1()
+    rollout: Rollout = GameRollout()
     chance_sampler: ChanceSampler = sample_chance
     final: FinalSelection = robust_child
     bucketing: ChanceBucketing | None = None  # CNB at tree chance nodes (rollouts use chance_sampler)
@@ -134,8 +139,8 @@ class SearchConfig:
             raise InvalidParameterError(f"seconds must be > 0, got {self.seconds}")
         if not self.c >= 0:
             raise InvalidParameterError(f"c must be >= 0, got {self.c}")
-        if self.depth is not None and self.depth < 1:
-            raise InvalidParameterError(f"depth must be >= 1 turn, got {self.depth}")
+        if self.depth is not None and self.depth < 0:
+            raise InvalidParameterError(f"depth must be >= 0 turns, got {self.depth}")
 
 
 def budget_spent(config: SearchConfig, done: int, start: float) -> bool:
@@ -146,22 +151,11 @@ def budget_spent(config: SearchConfig, done: int, start: float) -> bool:
 
 
 def rollout(state: GameState, rng: np.random.Generator, config: SearchConfig) -> np.ndarray:
-    """Random moves in place to the end, or for ``config.depth`` turns then the evaluator; values in [0, 1]."""
-    depth = config.depth
-    if not state.is_terminal():
-        # the game's compiled playout samples chance itself: used only with the default chance sampler
-        playout = getattr(state, RANDOM_PLAYOUT, None) if config.chance_sampler is sample_chance else None
-        if playout is not None:
-            playout(rng, max_turns=depth)
-        else:
-            limit = None if depth is None else state.turn + depth
-            while not state.is_terminal() and (limit is None or state.turn < limit):
-                if state.current_player == CHANCE:
-                    state.apply(config.chance_sampler(state, rng))
-                else:
-                    legal = state.legal_actions()
-                    state.apply(int(legal[rng.integers(len(legal))]))
-    return rewards(state) if state.is_terminal() else config.evaluator(state)
+    """``config.rollout`` in place to the end, or for ``config.depth`` turns (none at depth 0) then the
+    evaluator's values; in [0, 1]."""
+    if config.depth != 0 and not state.is_terminal():
+        config.rollout(state, rng, config)
+    return rewards(state) if state.is_terminal() else evaluation(config.evaluator(state)).values
 
 
 class TreeSearch:
@@ -196,6 +190,8 @@ class TreeSearch:
         worlds = range(self.num_worlds) if self.worlds == "duct" else ()
         fixed = [self.config.determinizer(state, me, rng) for _ in worlds] if iterations != 0 else []
         uniforms = Uniforms(rng)
+        selection = self.config.selection
+        step = selection.kernel, selection.constant(self.config), selection.expands_nodes
         done = 0
         while (done < iterations) if iterations is not None else not budget_spent(self.config, done, start):
             if self.worlds == "uct":
@@ -205,7 +201,7 @@ class TreeSearch:
             else:
                 world = fixed[done % self.num_worlds].clone()
             done += 1
-            self._iterate(root, world, rng, uniforms, self._stamp + done)
+            self._iterate(root, world, rng, step, uniforms, self._stamp + done)
         self._stamp += done
         result = self._result(root, state, rng, done, time.perf_counter() - start)
         if self.reuse:
@@ -243,12 +239,15 @@ class TreeSearch:
         key = self.config.final(edges, rng) if edges else next(iter(actions))
         return SearchResult(actions[key], {k: s[0] for k, s in edges.items()}, done, seconds, root)
 
-    def _iterate(self, root: Node, state: GameState, rng: np.random.Generator, uniforms: Uniforms, stamp: float) -> None:
-        """Selection with availability, one expansion, a rollout, backpropagation (``stamp``: the iteration)."""
+    def _iterate(self, root: Node, state: GameState, rng: np.random.Generator, step: tuple[Callable, float, bool],
+                 uniforms: Uniforms, stamp: float) -> None:
+        """Selection with availability, one expansion, a rollout, backpropagation (``stamp``: the iteration;
+        ``step``: the selection's kernel, constant and whether it expands nodes, read once per search)."""
         cfg = self.config
         table = root.table
+        select, c, by_node = step
         path: list[tuple[Node, int]] = []
-        node, parent, link = root, None, 0
+        node, parent, link, leaf = root, None, 0, None
         while (player := state.current_player) != TERMINAL:
             if parent is not None:
                 node = parent.child_for(link, player, grow=True)
@@ -260,21 +259,30 @@ class TreeSearch:
                 state.apply(link)
             else:
                 legal = state.sensible_actions() if cfg.prune else state.legal_actions()
-                ids = table.legal_ids(state, legal)
+                ids = table.legal_ids(state, legal, not cfg.prune)
+                if by_node and node.size[0] == 0:
+                    leaf = node  # node-wise expansion (PUCT): a node never reached before is the leaf
+                    break
                 u = uniforms.next()
-                i, link, fresh = select_edge(node.slot, node.edge_key, node.stat, node.size, ids, cfg.c, stamp, u)
+                i, link, fresh = select(node.slot, node.edge_key, node.stat, node.size, ids, c, stamp, u)
                 if i < 0:
                     node.reserve(len(ids))
-                    i, link, fresh = select_edge(node.slot, node.edge_key, node.stat, node.size, ids, cfg.c, stamp, u)
+                    i, link, fresh = select(node.slot, node.edge_key, node.stat, node.size, ids, c, stamp, u)
                 state.apply(int(legal[i]))
                 path.append((node, link))
-                if fresh:
+                if fresh and not by_node:
                     break  # expansion: the rollout starts below the new edge
             parent = node
-        values = rollout(state, rng, cfg)
+        if leaf is None:
+            values = rollout(state, rng, cfg)
+        else:  # the leaf's prior: the evaluator's at depth 0, else uniform (a rollout would evaluate another state)
+            found = evaluation(cfg.evaluator(state)) if cfg.depth == 0 else None
+            leaf.expand(ids, leaf_prior(None if found is None else found.prior, legal))
+            values = rollout(state, rng, cfg) if found is None else found.values
         for node, edge in path:
-            node.stat[VISITS, edge] += 1
-            node.stat[TOTAL, edge] += values[node.player]
+            stat = node.stat
+            stat[VISITS, edge] += 1
+            stat[TOTAL, edge] += values[node.player]
 
 
 class PIMC:

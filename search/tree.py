@@ -6,7 +6,8 @@ Edges are identified by *key ids*, small ints. A game that declares
 are interned per search in a ``KeyTable``. A node maps key id -> edge with a
 dense ``slot`` array, so a tree step over ~40 legal actions is one compiled
 call (``select_edge``) instead of 40 dict look-ups and a dozen numpy calls:
-the tree step, not the game, bounded iterations per second before.
+the tree step, not the game, bounded iterations per second before. Two steps share that layout:
+``select_edge`` (UCB1, unvisited edges first) and ``select_puct`` (PUCT over the ``PRIOR`` row).
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from numba import njit
 
 from ..envs.protocol import CHANCE, HOOKS, GameState
 
-VISITS, TOTAL, AVAIL, STAMP = range(4)  # rows of Node.stat
+VISITS, TOTAL, AVAIL, STAMP, PRIOR = range(5)  # rows of Node.stat
 LEGAL_ACTION_KEYS = HOOKS["legal_action_keys"].name  # the declared optional hook the tree step uses
 
 
@@ -43,10 +44,11 @@ class KeyTable:
     def key(self, i: int) -> Hashable:
         return int(i) if self.dense else self._keys[i]
 
-    def legal_ids(self, state: GameState, legal: np.ndarray) -> np.ndarray:
-        """The key id of every action of ``legal`` (all legal actions of ``state``, or a pruned subset), in order."""
+    def legal_ids(self, state: GameState, legal: np.ndarray, complete: bool) -> np.ndarray:
+        """The key id of every action of ``legal``, in order: all legal actions of ``state`` (``complete``), or a
+        pruned subset."""
         keys_of_legal = getattr(state, LEGAL_ACTION_KEYS, None) if self.dense else None  # every tree step: no hook()
-        if keys_of_legal is not None and legal is state.legal_actions():
+        if keys_of_legal is not None and complete:
             return keys_of_legal()
         keys = [state.action_key(int(a)) for a in legal]
         return np.array(keys if self.dense else [self.id(k) for k in keys], dtype=np.int64)
@@ -70,10 +72,11 @@ class Node:
     """A decision node (edge statistics of the ``player`` who chooses here) or a chance node (``player`` < 0).
 
     ``stat[:, e]`` of edge ``e``: visits, total reward of ``player``, availability (iterations in which
-    it was legal) and the last iteration that counted it available; ``edge_key[e]`` its key id;
-    ``slot[key id]`` its edge + 1 (0: none yet, so a fresh node is one calloc). ``child`` maps an edge
-    (chance nodes: an outcome) to the node below, or ``(edge, player)`` to a node of another kind that the
-    same edge leads to in another world; ``presampled`` holds a chance node's CNB successors.
+    it was legal), the last iteration that counted it available and its prior (PUCT, see ``expand``);
+    ``edge_key[e]`` its key id; ``slot[key id]`` its edge + 1 (0: none yet, so a fresh node is one
+    calloc). ``child`` maps an edge (chance nodes: an outcome) to the node below, or ``(edge, player)`` to
+    a node of another kind that the same edge leads to in another world; ``presampled`` holds a chance
+    node's CNB successors.
     """
 
     __slots__ = ("player", "table", "slot", "edge_key", "stat", "size", "child", "presampled")
@@ -83,7 +86,7 @@ class Node:
         self.table = table
         self.slot = np.zeros(table.size, dtype=np.int32)
         self.edge_key = np.empty(capacity, dtype=np.int64)
-        self.stat = np.zeros((4, capacity))
+        self.stat = np.zeros((PRIOR + 1, capacity))
         self.size = np.zeros(1, dtype=np.int64)  # edges in use (an array: the compiled step updates it)
         self.child: dict[int | tuple[int, int], Node] = {}  # (edge, player): another kind of node, see mcts
         self.presampled: dict[Hashable, list[int]] | None = {} if player == CHANCE else None  # CNB: bucket -> successors
@@ -96,7 +99,13 @@ class Node:
         if need > self.edge_key.shape[0]:
             cap = max(need, 2 * self.edge_key.shape[0])
             self.edge_key = np.concatenate([self.edge_key, np.empty(cap - self.edge_key.shape[0], np.int64)])
-            self.stat = np.concatenate([self.stat, np.zeros((4, cap - self.stat.shape[1]))], axis=1)
+            self.stat = np.concatenate([self.stat, np.zeros((PRIOR + 1, cap - self.stat.shape[1]))], axis=1)
+
+    def expand(self, ids: np.ndarray, prior: np.ndarray) -> None:
+        """Make an edge for every legal key id ``ids[i]`` and add ``prior[i]`` to its ``PRIOR`` (two legal actions
+        with one key, two copies of a card, add up)."""
+        self.reserve(len(ids))
+        add_prior(self.slot, self.edge_key, self.stat, self.size, ids, prior)
 
     def child_for(self, edge: int, player: int, grow: bool = False) -> "Node | None":
         """The node below ``edge`` where ``player`` is to move (with ``grow``: made if missing, else None).
@@ -175,3 +184,58 @@ def select_edge(slot, edge_key, stat, size, ids, c, stamp, u):
             best = i
             best_value = value
     return best, slot[ids[best]] - 1, False
+
+
+@njit(cache=True, nogil=True)
+def add_prior(slot, edge_key, stat, size, ids, prior):
+    """``Node.expand``'s compiled loop: the edge of each key id (made when missing) gets ``prior[i]`` added."""
+    for i in range(len(ids)):
+        k = ids[i]
+        e = slot[k] - 1
+        if e < 0:
+            e = size[0]
+            size[0] = e + 1
+            slot[k] = e + 1
+            edge_key[e] = k
+        stat[PRIOR, e] += prior[i]
+
+
+@njit(cache=True, nogil=True)
+def select_puct(slot, edge_key, stat, size, ids, c, stamp, u):
+    """``select_edge`` with PUCT (AlphaZero): the first maximum of ``Q + c P sqrt(avail) / (1 + n)``.
+
+    ``Q`` is the edge's mean reward in [0, 1], 0 while unvisited (a loss: an unvisited edge is tried when its
+    prior bonus beats the visited ones); ``P`` the ``PRIOR`` row; the edge's availability (counted first, as
+    in ``select_edge``) stands in for the parent's visits, as in SO-ISMCTS. An edge first made here (a key
+    the node's ``expand`` did not see: another world offers it) gets the uniform prior ``1 / len(ids)``.
+    ``u`` is unused (same signature as ``select_edge``); ``fresh``: the edge was never visited. ``(-1, -1,
+    False)`` when the node needs ``reserve`` first.
+    """
+    for i in range(len(ids)):
+        k = ids[i]
+        if k >= len(slot):
+            return -1, -1, False
+        e = slot[k] - 1
+        if e < 0:
+            e = size[0]
+            if e == len(edge_key):
+                return -1, -1, False
+            size[0] = e + 1
+            slot[k] = e + 1
+            edge_key[e] = k
+            stat[PRIOR, e] = 1.0 / len(ids)
+        if stat[STAMP, e] != stamp:
+            stat[STAMP, e] = stamp
+            stat[AVAIL, e] += 1.0
+    best = 0
+    best_value = -np.inf
+    for i in range(len(ids)):
+        e = slot[ids[i]] - 1
+        n = stat[VISITS, e]
+        q = stat[TOTAL, e] / n if n > 0.0 else 0.0
+        value = q + c * stat[PRIOR, e] * np.sqrt(stat[AVAIL, e]) / (1.0 + n)
+        if value > best_value:
+            best = i
+            best_value = value
+    e = slot[ids[best]] - 1
+    return best, e, stat[VISITS, e] == 0.0

@@ -63,8 +63,8 @@ def test_shapes_priors_and_values_on_every_game(game):
 
 def test_default_sizes_and_parameter_counts():
     net = network("lords_of_war")
-    assert net.hidden == (256, 256)
-    assert net.num_parameters() == (1066 * 256 + 256) + (256 * 256 + 256) + (256 * 338 + 338) + (256 * 2 + 2)
+    assert net.hidden == (176, 176)
+    assert net.num_parameters() == (1066 * 176 + 176) + (176 * 176 + 176) + (176 * 338 + 338) + (176 * 2 + 2) == 279_124
 
 
 def test_values_reach_the_games_range_scaled():
