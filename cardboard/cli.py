@@ -57,7 +57,7 @@ from cardboard.envs.registration import Entry
 from cardboard.evaluation.match import ROTATIONS, agent_score, game_streams, play_match_specs, summarize, wilson_interval
 from cardboard.evaluation.paired import compare_results, pool
 from cardboard.evaluation.tournament import check_tournament, round_robin
-from cardboard.training import ppo
+from cardboard.training import learn, ppo, selfplay
 
 
 def _agents(text: str | None, game) -> list:
@@ -389,6 +389,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--range", default=":", metavar="FIRST:STOP", help="only games FIRST <= i < STOP (default all)")
     p.add_argument("--confidence", type=float, default=0.95, help="interval level (default 0.95)")
     ppo.add_arguments(sub.add_parser("train-ppo", help="train MaskablePPO on a game against a fixed opponent"))
+    selfplay.add_arguments(sub.add_parser(
+        "selfplay", help="search agents play; each decision becomes a training record (resumable)"))
+    learn.add_arguments(sub.add_parser("train", help="fit a policy-value network to self-play records"))
     return parser
 
 
@@ -403,7 +406,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "agents":
             return cmd_list(registry.describe_agents(), registry.agent_entry, console, args.verbose)
         commands = {"play": cmd_play, "tournament": cmd_tournament, "show": cmd_show, "compare": cmd_compare,
-                    "train-ppo": ppo.run}
+                    "train-ppo": ppo.run, "selfplay": selfplay.run, "train": learn.run}
         return commands[args.command](args, console)
     except CardboardError as exc:
         console.print(f"[red]error:[/red] {exc}", highlight=False)

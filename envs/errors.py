@@ -42,3 +42,8 @@ class ResultsFileError(CardboardError, ValueError):
 
 class CheckpointError(CardboardError):
     """A model checkpoint that cannot be loaded: missing, not a zip, truncated, or not an algorithm it plays."""
+
+
+class DataError(CardboardError, ValueError):
+    """A training-data folder (self-play shards and their header) that cannot be read or resumed: a truncated or
+    corrupt shard, another run's header, a game index twice. The message names the file."""

@@ -2,15 +2,19 @@
 
 ``agents``     ``RandomAgent`` (``random``) and ``GreedyAgent`` (``greedy``);
 ``lookahead``  ``LookaheadAgent`` (``lookahead``), a Silverfish-style turn-level search on the heuristic;
-``human``      ``HumanAgent`` (``human``), a person typing move numbers at the terminal.
+``human``      ``HumanAgent`` (``human``), a person typing move numbers at the terminal;
+``net_agent``  ``NetAgent`` (``net``), a ``PolicyValueNet``'s raw policy, and the ``net=`` knobs of ``ismcts`` /
+               ``duct`` (installed into ``cardboard.search.agents`` here; torch only when built).
 
 Importing this package registers those agents. A game's own scripted baselines
 and feature encoders live in its folder (``cardboard.envs.hearth.greedy``).
 """
 from ..envs.registration import register_agent
+from ..search.agents import set_network_strategies
 from .agents import GreedyAgent, RandomAgent
 from .human import human_agent
 from .lookahead import LookaheadAgent
+from .net_agent import NetAgent, network_strategies
 from .sb3_agent import SB3Agent
 
 register_agent("random", RandomAgent, "uniformly random legal action")
@@ -20,3 +24,6 @@ register_agent("lookahead", LookaheadAgent, "turn-level look-ahead (1 or 3 turns
 register_agent("human", human_agent, "a person at the terminal: their seat's view, moves typed by number")
 register_agent("sb3", SB3Agent, "a PPO / MaskablePPO checkpoint (model.zip of train-ppo), legal moves only: "
                                 "sb3:path=PATH")
+register_agent("net", NetAgent, "a PolicyValueNet checkpoint's raw policy on the player's own observation: "
+                               "net:path=PATH,mode=greedy|sample")
+set_network_strategies(network_strategies)  # the net= knobs of ismcts / duct

@@ -25,19 +25,39 @@ truth), for games whose ``determinize`` takes ``accuracy``. ``turn=T`` (duct; 0 
 turns T iterations, spent with 001 §3.3's ``policy``: ``one`` (one-search) or ``multiple`` (multiple-search)
 (``turn_budget``); ``iterations`` and ``seconds`` are then unused.
 
-Other agents built on the forward model live in ``cardboard.policies`` (``lookahead``, and the
+Network knobs (ismcts, duct): ``net=PATH,prior=1,value=1,netrollout=0,cpuct=1.25`` (a ``PolicyValueNet``
+checkpoint; ``prior``, ``value``, ``netrollout`` and ``cpuct`` are used only with ``net``). This module stays
+torch-free and imports nothing above search: the network strategies are built by a hook that
+``cardboard.policies`` installs when imported (``set_network_strategies``; the registry always imports it);
+without it ``net=`` is refused. What the knobs mean is documented in ``cardboard.policies.net_agent``.
+
+Other agents built on the forward model live in ``cardboard.policies`` (``lookahead``, ``net``, and the
 hearth-only ``greedy_h``).
 """
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 
 import numpy as np
 
+from ..envs.errors import InvalidParameterError
 from ..envs.protocol import Game, GameState, require_hooks
 from .chance import ChanceBucketing
 from .mcts import PIMC, FlatMonteCarlo, InferenceAccuracy, SearchConfig, SearchResult, TreeSearch, uniform_determinizer
 from .turn_budget import TurnBudget, check_policy
+
+NetworkStrategies = Callable[..., SearchConfig]
+"""``build(config, game=, path=, prior=, value=, netrollout=, c_puct=, depth=) -> SearchConfig``: ``config`` with
+the network's selection / evaluator / rollout (``depth`` is the spec's); installed by ``cardboard.policies``."""
+_network_strategies: NetworkStrategies | None = None
+
+
+def set_network_strategies(build: NetworkStrategies | None) -> NetworkStrategies | None:
+    """Install the builder of the ``net=`` knobs (None removes it); returns the one it replaces. A generic hook:
+    search never imports the module that builds networks."""
+    global _network_strategies
+    old, _network_strategies = _network_strategies, build
+    return old
 
 
 def _game_bucket(state: GameState, outcome: int) -> Hashable:
@@ -115,7 +135,13 @@ PARAMETERS = {  # one line per spec parameter: the search agents' docstrings (``
     "accuracy": "inference accuracy of the worlds, paper 001 3.6.1 (-1: off; games whose determinize takes it)",
     "turn": "iterations per turn spent with 001 3.3's policy (0: off; iterations and seconds unused)",
     "policy": "turn-budget policy: one (one-search) or multiple (multiple-search)",
+    "net": "PolicyValueNet checkpoint guiding the search ('': none; then prior, value, netrollout, cpuct unused)",
+    "prior": "with net: PUCT selection over the network's prior (needs value=1)",
+    "value": "with net: the network's value of the leaf, no rollout (depth must be 0)",
+    "netrollout": "with net and value=0: rollouts sample the network's policy",
+    "cpuct": "with net and prior=1: PUCT's exploration constant",
 }
+NET_KNOBS = ("net", "prior", "value", "netrollout", "cpuct")
 
 
 def _documented(summary: str, *names: str):
@@ -128,8 +154,17 @@ def _documented(summary: str, *names: str):
 
 def _tree_agent(game: Game | None, worlds: str, num_worlds: int, iterations: int, c: float, depth: int,
                 seconds: float, reuse: bool, cnb: bool, prune: bool, accuracy: float, turn: int = 0,
-                policy: str = "one") -> SearchAgent:
+                policy: str = "one", net: str = "", prior: bool = True, value: bool = True,
+                netrollout: bool = False, cpuct: float = 1.25) -> SearchAgent:
     config = search_config(iterations, seconds, c, depth, cnb, prune, accuracy)
+    if net:
+        if _network_strategies is None:
+            raise InvalidParameterError("net=PATH needs the network strategies of cardboard.policies: import it "
+                                        "(the registry does)")
+        config = _network_strategies(config, game=game, path=net, prior=prior, value=value,
+                                     netrollout=netrollout, c_puct=cpuct, depth=depth)
+    elif netrollout:
+        raise InvalidParameterError("netrollout=1 needs net=PATH")
     check_policy(policy)  # also when turn=0: a misspelt option is refused, not ignored
     engine = TreeSearch(config, worlds, num_worlds, reuse)
     return SearchAgent(TurnBudget(engine, turn, policy) if turn else engine, worlds, knob_hooks(cnb, prune, accuracy),
@@ -149,18 +184,22 @@ def uct(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float =
 
 
 @_documented("Single-observer ISMCTS with availability counts.", "iterations", "c", "depth", "seconds", "reuse",
-             "cnb", "prune", "accuracy")
+             "cnb", "prune", "accuracy", *NET_KNOBS)
 def ismcts(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0, reuse: bool = False,
-           cnb: bool = False, prune: bool = False, accuracy: float = -1.0, game: Game | None = None) -> SearchAgent:
-    return _tree_agent(game, "ismcts", 1, iterations, c, depth, seconds, reuse, cnb, prune, accuracy)
+           cnb: bool = False, prune: bool = False, accuracy: float = -1.0, net: str = "", prior: bool = True,
+           value: bool = True, netrollout: bool = False, cpuct: float = 1.25, game: Game | None = None) -> SearchAgent:
+    return _tree_agent(game, "ismcts", 1, iterations, c, depth, seconds, reuse, cnb, prune, accuracy, net=net,
+                       prior=prior, value=value, netrollout=netrollout, cpuct=cpuct)
 
 
 @_documented("Determinized UCT (paper 001 Algorithm 3): fixed worlds, pooled soft-key statistics.", "worlds",
-             "iterations", "c", "depth", "seconds", "reuse", "cnb", "prune", "accuracy", "turn", "policy")
+             "iterations", "c", "depth", "seconds", "reuse", "cnb", "prune", "accuracy", "turn", "policy", *NET_KNOBS)
 def duct(worlds: int = 10, iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0,
          reuse: bool = False, cnb: bool = False, prune: bool = False, accuracy: float = -1.0, turn: int = 0,
-         policy: str = "one", game: Game | None = None) -> SearchAgent:
-    return _tree_agent(game, "duct", worlds, iterations, c, depth, seconds, reuse, cnb, prune, accuracy, turn, policy)
+         policy: str = "one", net: str = "", prior: bool = True, value: bool = True, netrollout: bool = False,
+         cpuct: float = 1.25, game: Game | None = None) -> SearchAgent:
+    return _tree_agent(game, "duct", worlds, iterations, c, depth, seconds, reuse, cnb, prune, accuracy, turn, policy,
+                       net, prior, value, netrollout, cpuct)
 
 
 @_documented("One UCT tree per determinization, root votes added up.", "worlds", "iterations", "c", "depth")

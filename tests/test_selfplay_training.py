@@ -1,0 +1,164 @@
+"""Self-play records (training.selfplay) and the learner on them (training.learn), issue 17.
+
+Played on the external plugin's ``demo_tricks`` (tests/external, put on the path by conftest): 2 seats, 16
+actions, six tricks, a few milliseconds a game with a small ISMCTS budget.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+
+import numpy as np
+import pytest
+
+from cardboard import registry
+from cardboard.envs.errors import DataError
+from cardboard.evaluation.match import game_streams, play_game
+from cardboard.training import selfplay
+
+GAME, SPEC = "demo_tricks", "ismcts:iterations=20"
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """One uninterrupted run of 6 games, one shard per game."""
+    out = tmp_path_factory.mktemp("reference")
+    selfplay.generate(GAME, [SPEC, "ismcts:iterations=10"], 6, 7, out)
+    return out
+
+
+def test_records_shapes_and_contents(reference):
+    header, data = selfplay.load_data(reference)
+    game = registry.make_game(GAME)
+    info = game.info
+    assert header["format"] == selfplay.FORMAT and header["games"] == 6 and header["game"] == GAME
+    n = len(data["game"])
+    assert n > 0 and data["obs"].shape == (n, *info.observation_shape) and data["obs"].dtype == np.float32
+    assert data["mask"].shape == data["policy"].shape == (n, info.num_actions) and data["mask"].dtype == bool
+    assert data["returns"].shape == (n, info.num_players)
+    np.testing.assert_allclose(data["policy"].sum(axis=1), 1.0, atol=1e-5)
+    assert (data["policy"][~data["mask"]] == 0).all() and (data["policy"] >= 0).all()
+    assert data["mask"][np.arange(n), data["action"]].all()
+    assert data["searched"].any()
+    np.testing.assert_array_equal(data["games"], np.arange(6))
+    np.testing.assert_array_equal(data["value"], data["returns"][np.arange(n), data["seat"]])
+    agents = [registry.make_agent(SPEC, game), registry.make_agent("ismcts:iterations=10", game)]
+    for index in range(6):  # the same games replayed by the match runner: the same returns, seats and turns
+        streams = game_streams(7, index, info.num_players)
+        returns, turns, decisions, _ = play_game(game, selfplay.seated(agents, index), streams[0], streams[1:])
+        rows = data["game"] == index
+        np.testing.assert_array_equal(data["returns"][rows], np.tile(np.float32(returns), (rows.sum(), 1)))
+        np.testing.assert_array_equal(data["game_returns"][index], np.float32(returns))
+        assert rows.sum() == sum(decisions)  # every decision of a search agent, forced moves included
+        assert np.all(np.diff(data["turn"][rows]) > 0) and data["turn"][rows].max() < turns
+        first = game.new_state(game_streams(7, index, info.num_players)[0])
+        np.testing.assert_array_equal(data["obs"][rows][0], first.observation(first.current_player))
+        assert data["seat"][rows][0] == first.current_player
+
+
+def test_shared_keys_split_their_visits():
+    class Keys:  # actions 1 and 3 mean the same thing (key "x"), action 2 is "y"
+        def action_key(self, a):
+            return {1: "x", 3: "x", 2: "y"}[a]
+
+    policy = selfplay.visit_policy(Keys(), np.array([1, 2, 3]), {"x": 6, "y": 4, "gone": 5}, 5)
+    np.testing.assert_allclose(policy, [0, 0.3, 0.4, 0.3, 0])
+
+
+def test_kill_and_resume_replays_only_missing_games(reference, tmp_path):
+    out = tmp_path / "run"
+    shutil.copytree(reference, out)
+    (out / "shard-000002.npz").unlink()  # killed before game 2 was written
+    truncated = out / "shard-000004.npz"
+    truncated.write_bytes(truncated.read_bytes()[:100])  # a torn write (cannot happen with os.replace, but a disk can)
+    (out / ".shard-000005.npz.tmp").write_bytes(b"partial")  # a write cut short: never read as a shard
+    with pytest.raises(DataError, match="shard-000004.npz"):
+        selfplay.load_data(out)
+    with pytest.raises(DataError, match="shard-000004.npz"):
+        selfplay.generate(GAME, [SPEC, "ismcts:iterations=10"], 6, 7, out)
+    truncated.unlink()
+    played = []
+    selfplay.generate(GAME, [SPEC, "ismcts:iterations=10"], 6, 7, out, on_game=lambda i, _: played.append(i))
+    assert sorted(played) == [2, 4] and not list(out.glob(".*.tmp"))
+    _, resumed = selfplay.load_data(out)
+    _, whole = selfplay.load_data(reference)
+    for key in whole:
+        np.testing.assert_array_equal(resumed[key], whole[key], err_msg=key)
+    played.clear()
+    selfplay.generate(GAME, [SPEC, "ismcts:iterations=10"], 6, 7, out, on_game=lambda i, _: played.append(i))
+    assert played == []  # nothing missing: nothing played, nothing written twice
+    shutil.copy(out / "shard-000001.npz", out / "shard-000009.npz")
+    with pytest.raises(DataError, match="game 1 is also in"):
+        selfplay.load_data(out)
+
+
+def test_workers_and_shards_give_the_same_data(reference, tmp_path):
+    selfplay.generate(GAME, [SPEC, "ismcts:iterations=10"], 6, 7, tmp_path, workers=2, shard_games=4)
+    assert len(selfplay.shard_paths(tmp_path)) == 2
+    _, other = selfplay.load_data(tmp_path)
+    _, whole = selfplay.load_data(reference)
+    for key in whole:
+        np.testing.assert_array_equal(other[key], whole[key], err_msg=key)
+
+
+def test_header_mismatch_is_a_data_error(reference, tmp_path):
+    out = tmp_path / "run"
+    shutil.copytree(reference, out)
+    with pytest.raises(DataError, match="seed"):
+        selfplay.generate(GAME, [SPEC, "ismcts:iterations=10"], 6, 8, out)
+    from cardboard.training import learn
+
+    header = selfplay.read_header(reference)
+    learn.check_header(header, GAME, {}, str(reference))
+    with pytest.raises(DataError, match="header.json"):
+        learn.check_header(header, "demo_pig3", {}, str(reference))
+    with pytest.raises(DataError, match="options"):
+        learn.check_header(header, GAME, {"decks": "handlock"}, str(reference))
+
+
+def test_learner_reduces_training_loss_and_writes_its_outputs(tmp_path):
+    pytest.importorskip("torch")
+    from cardboard.policies.network import PolicyValueNet
+    from cardboard.training import learn
+
+    data = tmp_path / "data"
+    selfplay.generate(GAME, [SPEC], 24, 3, data, shard_games=8)
+    args = learn.to_args(_namespace(learn, game=GAME, data=str(data), out=str(tmp_path / "net"), epochs=25,
+                                    batch_size=32, lr=3e-3, hidden=[64], val_fraction=0.25, patience=25,
+                                    quiet=True))
+    from rich.console import Console
+
+    log = learn.train(args, Console(quiet=True))
+    assert log["epochs"][-1]["train_loss"] < log["initial_train_loss"]["loss"] - 0.1
+    assert set(log["games"]["train"]).isdisjoint(log["games"]["val"]) and len(log["games"]["val"]) == 6
+    assert (tmp_path / "net" / "curve.png").stat().st_size > 1000
+    net = PolicyValueNet.load(tmp_path / "net" / "model.pt", registry.make_game(GAME).info)
+    assert net.hidden == (64,)
+    saved = json.loads((tmp_path / "net" / "log.json").read_text())
+    assert saved["best_epoch"] == log["best_epoch"] >= 1
+
+
+def _namespace(module, **values):
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    module.add_arguments(parser)
+    defaults = vars(parser.parse_args([values["game"], "--data", values["data"]]))
+    return argparse.Namespace(**(defaults | values))
+
+
+def test_cli_selfplay_then_train(tmp_path, capsys):
+    pytest.importorskip("torch")
+    from cardboard.cli import main
+
+    data, net = str(tmp_path / "data"), str(tmp_path / "net")
+    assert main(["selfplay", GAME, "--agents", f"{SPEC},random", "--games", "4", "--seed", "2", "--out", data,
+                 "--quiet"]) == 0
+    _, records = selfplay.load_data(data)
+    assert set(records["game"].tolist()) == {0, 1, 2, 3}  # only the search seat's decisions: the seats rotate
+    assert main(["selfplay", GAME, "--agents", SPEC, "--games", "4", "--seed", "2", "--out", data, "--quiet"]) == 2
+    assert "another run" in capsys.readouterr().out
+    assert main(["train", GAME, "--data", data, "--out", net, "--epochs", "2", "--hidden", "16", "--quiet"]) == 0
+    assert (tmp_path / "net" / "model.pt").exists()
+    assert main(["train", "demo_pig3", "--data", data, "--out", net, "--quiet"]) == 2
+    assert "demo_tricks" in capsys.readouterr().out

@@ -1,0 +1,272 @@
+"""Supervised learning on self-play records (issue 17): a ``PolicyValueNet`` fitted to search's visit counts.
+
+    cardboard train lords_of_war --data runs/selfplay/low --out runs/learn/low
+    python -m cardboard.training.learn hearth --data DIR --out DIR --option decks=face_hunter --epochs 20
+
+Loads the shards of ``--data`` (``training.selfplay``; the header's game and options must be GAME and its
+``--option``s), splits them by game index into training and validation games (``--val-fraction`` of the games,
+drawn with ``--seed``), and trains with Adam on
+
+    loss = cross-entropy(visit distribution, masked policy) + value_weight * MSE(values, final returns)
+
+(the policy's illegal actions get probability 0; the value head predicts every seat's return from the acting
+seat's observation). After each epoch the validation loss decides: the best network so far is written to
+``<out>/model.pt`` (``PolicyValueNet.save``; its metadata add ``training``: data folder, epochs, best epoch,
+losses), and training stops after ``--patience`` epochs without improvement. ``log.json`` holds every epoch's
+losses, ``curve.png`` the learning curves.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from cardboard import registry
+from cardboard.envs.errors import CardboardError, DataError, InvalidParameterError
+from cardboard.training.selfplay import load_data
+
+
+@dataclass
+class Args:
+    game: str
+    """a registered game (see ``cardboard games``)"""
+    data: str = ""
+    """a self-play folder (``cardboard selfplay --out``)"""
+    out: str | None = None
+    """output folder (default runs/learn/GAME)"""
+    option: list[str] = field(default_factory=list)
+    """game options as KEY=VALUE (repeatable); must equal the data's"""
+    epochs: int = 50
+    batch_size: int = 256
+    lr: float = 1e-3
+    hidden: tuple[int, ...] = (176, 176)
+    """the trunk's layer widths"""
+    val_fraction: float = 0.1
+    """share of the games held out for validation (0: none; early stopping then watches the training loss)"""
+    patience: int = 5
+    """epochs without a better validation loss before stopping"""
+    value_weight: float = 1.0
+    weight_decay: float = 0.0
+    seed: int = 0
+    torch_threads: int = 1
+    quiet: bool = False
+    """no progress bar"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """One argument per field of ``Args`` (``GAME``, ``--data``, ``--out``, ``--hidden 176 176``...)."""
+    for f in dataclasses.fields(Args):
+        flag = "--" + f.name.replace("_", "-")
+        default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
+        if f.name == "game":
+            parser.add_argument("game", help="a registered game (see 'cardboard games')")
+        elif f.name == "data":
+            parser.add_argument(flag, required=True, metavar="DIR", help="a self-play folder (cardboard selfplay)")
+        elif f.name == "option":
+            parser.add_argument(flag, action="append", default=[], metavar="KEY=VALUE",
+                                help="a game option (repeatable); must equal the data's")
+        elif f.type == "bool":
+            parser.add_argument(flag, action="store_true")
+        elif f.type.startswith("tuple"):
+            parser.add_argument(flag, type=int, nargs="+", default=default, help=f"default: {default}")
+        elif f.type == "str | None":
+            parser.add_argument(flag, metavar="DIR", default=default)
+        else:
+            parser.add_argument(flag, type=type(default), default=default, help=f"default: {default}")
+
+
+def to_args(namespace: argparse.Namespace) -> Args:
+    """``Args`` from parsed arguments, checked (other attributes, such as the CLI's ``command``, are ignored)."""
+    args = Args(**{f.name: getattr(namespace, f.name) for f in dataclasses.fields(Args)})
+    args.hidden = tuple(args.hidden)
+    for name in ("epochs", "batch_size", "patience", "torch_threads"):
+        if getattr(args, name) < 1:
+            raise InvalidParameterError(f"--{name.replace('_', '-')} must be >= 1, got {getattr(args, name)}")
+    if not 0 <= args.val_fraction < 1:
+        raise InvalidParameterError(f"--val-fraction must be in [0, 1), got {args.val_fraction}")
+    if not args.lr > 0:
+        raise InvalidParameterError(f"--lr must be > 0, got {args.lr}")
+    if args.out is None:
+        args.out = f"runs/learn/{args.game}"
+    return args
+
+
+def split_games(games: np.ndarray, fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(training games, validation games)``: ``ceil(fraction * G)`` of the ``G`` games, drawn with ``seed``,
+    for validation (at least one training game is kept)."""
+    games = np.unique(games)
+    n_val = min(math.ceil(fraction * len(games)), len(games) - 1) if fraction > 0 else 0
+    shuffled = np.random.default_rng(seed).permutation(games)
+    return np.sort(shuffled[n_val:]), np.sort(shuffled[:n_val])
+
+
+def check_header(header: dict[str, Any], game: str, options: dict[str, Any], folder: str) -> None:
+    """``DataError`` unless the data were played on ``game`` with ``options``."""
+    if header.get("game") != game or header.get("options", {}) != json.loads(json.dumps(options)):
+        raise DataError(f"{Path(folder) / 'header.json'}: the data are of game {header.get('game')!r} with options "
+                        f"{header.get('options')!r}, not {game!r} with {options!r}")
+
+
+def losses(net: Any, batch: dict[str, Any], value_weight: float) -> tuple[Any, Any, Any]:
+    """``(total, policy cross-entropy, value MSE)`` of a batch of tensors (obs, mask, policy, returns)."""
+    logits, values = net(batch["obs"])
+    logp = logits.masked_fill(~batch["mask"], float("-inf")).log_softmax(dim=-1).masked_fill(~batch["mask"], 0.0)
+    policy = -(batch["policy"] * logp).sum(dim=-1).mean()
+    value = ((values - batch["returns"]) ** 2).mean()
+    return policy + value_weight * value, policy, value
+
+
+def train(args: Args, console: Console) -> dict[str, Any]:
+    """Train, keep the best network by validation loss, write model.pt / log.json / curve.png; return the log."""
+    import torch
+
+    from cardboard.policies.network import PolicyValueNet
+
+    options = registry.parse_game_options(args.option)
+    game = registry.make_game(args.game, **options)  # unknown names fail first
+    header, data = load_data(args.data)
+    check_header(header, args.game, options, args.data)
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.torch_threads)
+    train_games, val_games = split_games(data["games"], args.val_fraction, args.seed)
+    fields = ("obs", "mask", "policy", "returns")
+    tensors = {k: torch.as_tensor(data[k]) for k in fields}
+
+    def subset(games: np.ndarray) -> dict[str, Any]:
+        rows = torch.as_tensor(np.flatnonzero(np.isin(data["game"], games)))
+        return {k: v[rows] for k, v in tensors.items()}
+
+    train_set, val_set = subset(train_games), subset(val_games)
+    n_train, n_val = len(train_set["obs"]), len(val_set["obs"])
+    if n_train == 0:
+        raise DataError(f"{args.data}: no training records (games without a searched decision?)")
+    net = PolicyValueNet(game.info, args.hidden, options)
+    optimizer = torch.optim.Adam(net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    generator = torch.Generator().manual_seed(args.seed)
+    console.print(f"training on {args.data}: {n_train} records of {len(train_games)} games, validation {n_val} "
+                  f"records of {len(val_games)} games; {net.num_parameters():,} parameters", highlight=False)
+
+    def evaluate(dataset: dict[str, Any]) -> tuple[float, float, float]:
+        net.eval()
+        sums, n = np.zeros(3), len(dataset["obs"])
+        with torch.no_grad():
+            for start in range(0, n, 4096):
+                batch = {k: v[start:start + 4096] for k, v in dataset.items()}
+                sums += len(batch["obs"]) * np.array([float(x) for x in losses(net, batch, args.value_weight)])
+        return tuple(sums / n)
+
+    history: list[dict[str, Any]] = []
+    best, best_epoch, best_state, waited, start = math.inf, -1, None, 0, time.time()
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[status]}"), TimeElapsedColumn())
+    with Progress(*columns, console=console, disable=args.quiet) as progress:
+        task = progress.add_task(f"learn {args.game}", total=args.epochs, status="")
+        initial = evaluate(train_set)
+        for epoch in range(1, args.epochs + 1):
+            net.train()
+            order = torch.randperm(n_train, generator=generator)
+            for first in range(0, n_train, args.batch_size):
+                rows = order[first:first + args.batch_size]
+                loss, _, _ = losses(net, {k: v[rows] for k, v in train_set.items()}, args.value_weight)
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+            train_loss = evaluate(train_set)
+            val_loss = evaluate(val_set) if n_val else (math.nan,) * 3
+            watched = val_loss[0] if n_val else train_loss[0]
+            history.append(dict(epoch=epoch, train_loss=train_loss[0], train_policy=train_loss[1],
+                                train_value=train_loss[2], val_loss=val_loss[0], val_policy=val_loss[1],
+                                val_value=val_loss[2], wall_s=round(time.time() - start, 2)))
+            if watched < best:
+                best, best_epoch, waited = watched, epoch, 0
+                best_state = {k: v.detach().clone() for k, v in net.state_dict().items()}
+            else:
+                waited += 1
+            progress.update(task, advance=1, status=f"train {train_loss[0]:.4f} val {val_loss[0]:.4f} "
+                                                    f"(best {best:.4f} @ {best_epoch})")
+            if waited >= args.patience:
+                break
+    net.load_state_dict(best_state)
+    log = dict(args=dataclasses.asdict(args), data=str(args.data), data_header=header, records=dict(
+        train=n_train, val=n_val), games=dict(train=train_games.tolist(), val=val_games.tolist()),
+        initial_train_loss=dict(zip(("loss", "policy", "value"), initial)), epochs=history, best_epoch=best_epoch,
+        best_loss=best, stopped_early=len(history) < args.epochs)
+    training = dict(data=str(args.data), epochs=len(history), best_epoch=best_epoch, best_loss=best,
+                    train_loss=history[best_epoch - 1]["train_loss"], val_loss=history[best_epoch - 1]["val_loss"],
+                    seed=args.seed, lr=args.lr, batch_size=args.batch_size)
+    _save(net, out / "model.pt", training)
+    (out / "log.json").write_text(json.dumps(log, indent=2, allow_nan=True) + "\n", encoding="utf-8")
+    plot(history, out / "curve.png", args)
+    console.print(f"best epoch {best_epoch} of {len(history)}: loss {best:.4f}; model.pt, log.json and curve.png "
+                  f"in {out}/", highlight=False)
+    return log
+
+
+def _save(net: Any, path: Path, training: dict[str, Any]) -> None:
+    """``net.save`` with a ``training`` entry in its metadata, written to a temporary file and renamed."""
+    base = net.metadata()
+    net.metadata = lambda: base | {"training": json.loads(json.dumps(training))}
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        net.save(tmp)
+        os.replace(tmp, path)
+    finally:
+        del net.metadata
+
+
+def plot(history: list[dict[str, Any]], path: Path, args: Args) -> None:
+    """Training and validation loss (total, and its policy and value parts) against epochs."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    epochs = [h["epoch"] for h in history]
+    fig, axes = plt.subplots(1, 3, figsize=(11, 3.3))
+    for ax, part in zip(axes, ("loss", "policy", "value")):
+        ax.plot(epochs, [h[f"train_{part}"] for h in history], marker=".", label="train")
+        if any(not math.isnan(h[f"val_{part}"]) for h in history):
+            ax.plot(epochs, [h[f"val_{part}"] for h in history], marker=".", label="validation")
+        ax.set(xlabel="epoch", title={"loss": "total", "policy": "policy cross-entropy", "value": "value MSE"}[part])
+        ax.grid(alpha=0.3)
+    axes[0].legend()
+    fig.suptitle(f"{args.game}: policy-value network on {Path(args.data).name}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def run(args: argparse.Namespace, console: Console) -> int:
+    """``cardboard train``: train with the parsed arguments (see ``add_arguments``); 0 on success."""
+    train(to_args(args), console)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m cardboard.training.learn GAME ...``: 0 on success, 2 on a cardboard error (printed)."""
+    parser = argparse.ArgumentParser(prog="python -m cardboard.training.learn", description=__doc__.split("\n", 1)[0])
+    add_arguments(parser)
+    console = Console()
+    try:
+        return run(parser.parse_args(argv), console)
+    except CardboardError as exc:
+        console.print(f"[red]error:[/red] {exc}", soft_wrap=True, highlight=False)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

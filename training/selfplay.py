@@ -1,0 +1,415 @@
+"""Self-play records for expert iteration (issue 17): search agents play, every decision becomes a training record.
+
+    cardboard selfplay lords_of_war --agents ismcts:iterations=100 --games 200 --seed 1 --out runs/selfplay/low
+    cardboard selfplay hearth --agents duct:iterations=300,lookahead:turns=3 --games 50 --out DIR --workers 2
+
+Games
+    ``--agents`` gives one spec for every seat or one spec per seat. Game ``i`` seats the specs by
+    ``evaluation.match.seat_order(i, N)`` (cyclic rotation) and draws from ``game_streams(seed, i, N)`` (stream 0
+    deals and samples chance, stream ``1 + k`` is seat ``k``'s), exactly as ``cardboard play`` would: game ``i``'s
+    records depend on nothing but ``(game, options, specs, seed, i)``, not on the number of games, the workers or
+    on resuming.
+
+Records
+    One per decision of an agent that searches (it has a ``last`` ``SearchResult``, as ``SearchAgent``); other
+    agents' decisions (``random``, ``greedy``) are played but not recorded. A forced move (one legal action) is
+    played without a search: its record has a one-hot policy and ``searched`` False. Fields, N records:
+
+    ==============  ====================  ================================================================
+    ``obs``         float32 [N, *obs]     ``state.observation(seat)`` before the decision
+    ``mask``        bool [N, A]           ``state.action_mask()``
+    ``policy``      float32 [N, A]        the root visit distribution over action ids: each legal action
+                                          gets the visits of its soft key ``state.action_key(a)``, split
+                                          evenly among the legal actions sharing the key; sums to 1 over
+                                          the legal actions, 0 elsewhere
+    ``action``      int32 [N]             the action played
+    ``returns``     float32 [N, P]        the game's final returns, every seat (absolute seat order)
+    ``value``       float32 [N]           ``returns[seat]``: the final return from the acting seat's view
+    ``game``        int64 [N]             game index
+    ``seat``        int32 [N]             the acting seat
+    ``turn``        int32 [N]             ``state.turn`` at the decision
+    ``searched``    bool [N]              False for a forced move
+    ==============  ====================  ================================================================
+
+Files (``--out DIR``)
+    ``header.json``: ``{"format": "cardboard.selfplay/1", "game", "options", "agents", "seed", "games",
+    "rotation", "num_players", "num_actions", "observation_shape"}``. ``shard-IIIIII.npz`` (``IIIIII`` its
+    lowest game index): the fields above for whole games, plus ``games`` (int64 [G], the game indices the shard
+    holds, those without a record included) and ``game_returns`` (float32 [G, P]). Every file is written to a
+    temporary name beside it and renamed (``os.replace``), so a shard is either absent or complete.
+
+Resuming
+    Running again on a folder with a header resumes: the header's game, options, agents and seed must match
+    (more ``--games`` extend the run), every shard is read back, and only the missing game indices are played.
+    A kill loses at most the games not yet written (the games in progress, and with ``shard_games`` > 1 the
+    finished games still buffered for the next shard); a game is never written twice. A truncated or corrupt
+    shard, a game index in two shards or one outside the header's range raises ``DataError`` naming the file:
+    delete that shard and run again to replay its games.
+
+This module does not import torch (``training.learn`` does).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import pickle
+import signal
+import zipfile
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from cardboard import registry
+from cardboard.envs.errors import DataError, InvalidParameterError
+from cardboard.envs.protocol import CHANCE, Agent, Game, GameState, sample_chance
+from cardboard.evaluation.match import _registry_entries, game_streams, seat_order
+
+FORMAT = "cardboard.selfplay/1"
+HEADER = "header.json"
+RECORD_FIELDS = ("obs", "mask", "policy", "action", "returns", "value", "game", "seat", "turn", "searched")
+GAME_FIELDS = ("games", "game_returns")
+MATCHED = ("game", "options", "agents", "seed", "rotation")  # header fields a resumed run must share
+
+
+@dataclass
+class Args:
+    game: str
+    """a registered game (see ``cardboard games``)"""
+    agents: str = "ismcts:iterations=100"
+    """one agent spec for every seat, or one per seat, comma-separated"""
+    games: int = 100
+    seed: int = 0
+    out: str | None = None
+    """output folder (default runs/selfplay/GAME-seedS); resumed when it holds a header"""
+    workers: int = 1
+    shard_games: int = 1
+    """finished games per shard (1: each game is written as soon as it ends)"""
+    option: list[str] = field(default_factory=list)
+    """game options as KEY=VALUE (repeatable)"""
+    quiet: bool = False
+
+
+# -- playing -------------------------------------------------------------------------------------------------
+def visit_policy(state: GameState, legal: np.ndarray, visits: dict[Any, int], num_actions: int) -> np.ndarray:
+    """A search root's visit counts (by soft key) as a dense distribution over action ids: each legal action
+    gets its key's visits split evenly among the legal actions sharing that key; normalised over the legal
+    actions (all-zero visits give a uniform distribution over them)."""
+    keys = [state.action_key(int(a)) for a in legal]
+    sharing: dict[Any, int] = {}
+    for key in keys:
+        sharing[key] = sharing.get(key, 0) + 1
+    policy = np.zeros(num_actions, dtype=np.float64)
+    for a, key in zip(legal, keys):
+        policy[int(a)] = visits.get(key, 0) / sharing[key]
+    total = policy.sum()
+    if total <= 0:
+        policy[np.asarray(legal, dtype=np.int64)] = 1.0
+        total = float(len(legal))
+    return (policy / total).astype(np.float32)
+
+
+def _searches(agent: Agent) -> bool:
+    return hasattr(agent, "last") and hasattr(agent, "searcher")
+
+
+def play_recorded(game: Game, agents: Sequence[Agent], index: int, seed: int) -> dict[str, np.ndarray]:
+    """Play game ``index`` (``agents[k]`` in seat ``k``, streams from ``game_streams``, as ``play_game``) and
+    return its records (``RECORD_FIELDS``) plus ``games`` / ``game_returns`` for this one game."""
+    info = game.info
+    streams = game_streams(seed, index, info.num_players)
+    rng, rngs = streams[0], streams[1:]
+    for agent in agents:
+        agent.reset()
+    state = game.new_state(rng)
+    rows: dict[str, list] = {name: [] for name in ("obs", "mask", "policy", "action", "seat", "turn", "searched")}
+    while not state.is_terminal():
+        player = state.current_player
+        if player == CHANCE:
+            state.apply(sample_chance(state, rng))
+            continue
+        agent = agents[player]
+        record = _searches(agent)
+        if record:
+            legal = np.array(state.legal_actions(), dtype=np.int64)  # copied: a view may change on apply
+            obs = np.asarray(state.observation(player), dtype=np.float32)
+            mask = np.asarray(state.action_mask(), dtype=bool).copy()
+            turn = state.turn
+        action = int(agent.act(state, rngs[player]))
+        if record:
+            result = agent.last
+            if result is None:  # a forced move, played without a search
+                policy = np.zeros(info.num_actions, dtype=np.float32)
+                policy[action] = 1.0
+            else:
+                policy = visit_policy(state, legal, result.visits, info.num_actions)
+            for name, value in (("obs", obs), ("mask", mask), ("policy", policy), ("action", action),
+                                ("seat", player), ("turn", turn), ("searched", result is not None)):
+                rows[name].append(value)
+        state.apply(action)
+    returns = np.asarray(state.returns(), dtype=np.float32)
+    n = len(rows["action"])
+    return {
+        "obs": np.asarray(rows["obs"], dtype=np.float32).reshape((n, *info.observation_shape)),
+        "mask": np.asarray(rows["mask"], dtype=bool).reshape(n, info.num_actions),
+        "policy": np.asarray(rows["policy"], dtype=np.float32).reshape(n, info.num_actions),
+        "action": np.asarray(rows["action"], dtype=np.int32),
+        "returns": np.tile(returns, (n, 1)).astype(np.float32).reshape(n, info.num_players),
+        "value": returns[np.asarray(rows["seat"], dtype=np.int64)].astype(np.float32) if n else np.zeros(0, np.float32),
+        "game": np.full(n, index, dtype=np.int64),
+        "seat": np.asarray(rows["seat"], dtype=np.int32),
+        "turn": np.asarray(rows["turn"], dtype=np.int32),
+        "searched": np.asarray(rows["searched"], dtype=bool),
+        "games": np.array([index], dtype=np.int64),
+        "game_returns": returns.reshape(1, info.num_players),
+    }
+
+
+def seated(agents: Sequence[Agent], index: int) -> list[Agent]:
+    """The agents of game ``index`` by seat (cyclic rotation, as ``cardboard play``)."""
+    return [agents[k] for k in seat_order(index, len(agents))]
+
+
+# -- files ---------------------------------------------------------------------------------------------------
+def concatenate(parts: Sequence[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """Records of several games (or shards) as one set of arrays."""
+    return {name: np.concatenate([p[name] for p in parts]) for name in RECORD_FIELDS + GAME_FIELDS}
+
+
+def _atomic(path: Path, write: Callable[[Any], None], mode: str = "wb") -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, mode) as f:
+        write(f)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def write_shard(folder: Path, data: dict[str, np.ndarray]) -> Path:
+    """Write one shard of whole games atomically; its name comes from its lowest game index."""
+    path = folder / f"shard-{int(data['games'].min()):06d}.npz"
+    _atomic(path, lambda f: np.savez_compressed(f, **data))
+    return path
+
+
+def read_shard(path: Path, header: dict[str, Any]) -> dict[str, np.ndarray]:
+    """A shard's arrays, checked against the run's header; ``DataError`` naming the file otherwise."""
+    try:
+        with np.load(path, allow_pickle=False) as npz:
+            data = {name: npz[name] for name in RECORD_FIELDS + GAME_FIELDS}
+    except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile, pickle.UnpicklingError) as exc:
+        raise DataError(f"{path}: truncated or corrupt self-play shard ({type(exc).__name__}: {exc}); delete it "
+                        "and run selfplay again to replay its games") from None
+    n, a, p = len(data["game"]), header["num_actions"], header["num_players"]
+    shapes = {"obs": (n, *header["observation_shape"]), "mask": (n, a), "policy": (n, a), "returns": (n, p),
+              "game_returns": (len(data["games"]), p)}
+    bad = [f"{k} {data[k].shape} != {s}" for k, s in shapes.items() if data[k].shape != tuple(s)]
+    bad += [f"{k} has {len(data[k])} rows, not {n}" for k in RECORD_FIELDS if len(data[k]) != n]
+    if not set(np.unique(data["game"]).tolist()) <= set(data["games"].tolist()):
+        bad.append("records of games it does not list")
+    if bad:
+        raise DataError(f"{path}: not a shard of this run ({'; '.join(bad)})")
+    return data
+
+
+def read_header(folder: str | os.PathLike) -> dict[str, Any]:
+    """The run's ``header.json`` (``DataError`` naming it when missing, unreadable or of another format)."""
+    path = Path(folder) / HEADER
+    try:
+        header = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise DataError(f"{path}: no readable self-play header ({type(exc).__name__}: {exc})") from None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise DataError(f"{path}: format {header.get('format') if isinstance(header, dict) else None!r}, "
+                        f"expected {FORMAT!r}")
+    return header
+
+
+def shard_paths(folder: str | os.PathLike) -> list[Path]:
+    return sorted(Path(folder).glob("shard-*.npz"))
+
+
+def iter_shards(folder: str | os.PathLike, header: dict[str, Any] | None = None) -> Iterator[tuple[Path, dict]]:
+    """Every shard of a run, checked: no game index twice, none outside the header's ``games``."""
+    header = header or read_header(folder)
+    seen: dict[int, Path] = {}
+    for path in shard_paths(folder):
+        data = read_shard(path, header)
+        for g in data["games"].tolist():
+            if g in seen:
+                raise DataError(f"{path}: game {g} is also in {seen[g]}; delete one of the two shards")
+            if not 0 <= g < header["games"]:
+                raise DataError(f"{path}: game {g} is outside the run's {header['games']} games")
+            seen[g] = path
+        yield path, data
+
+
+def load_data(folder: str | os.PathLike) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """``(header, records)`` of a self-play run: every shard's arrays concatenated, sorted by game index."""
+    header = read_header(folder)
+    parts = [data for _, data in iter_shards(folder, header)]
+    if not parts:
+        raise DataError(f"{folder}: no self-play shards")
+    data = concatenate(parts)
+    order = np.argsort(data["game"], kind="stable")
+    games = np.argsort(data["games"], kind="stable")
+    return header, {k: (v[order] if k in RECORD_FIELDS else v[games]) for k, v in data.items()}
+
+
+def done_games(folder: str | os.PathLike, header: dict[str, Any]) -> set[int]:
+    return {g for _, data in iter_shards(folder, header) for g in data["games"].tolist()}
+
+
+# -- a run ---------------------------------------------------------------------------------------------------
+_WORKER: dict[str, Any] = {}
+
+
+def _build(game_name: str, options: dict[str, Any], specs: Sequence[str]) -> tuple[Game, list[Agent]]:
+    game = registry.make_game(game_name, **options)
+    n = game.info.num_players
+    if len(specs) == 1:
+        specs = list(specs) * n
+    if len(specs) != n:
+        raise InvalidParameterError(f"--agents: game {game_name!r} has {n} seats: give one spec for all of them or "
+                                    f"{n}; got {len(specs)}: {list(specs)}")
+    return game, [registry.make_agent(spec, game) for spec in specs]
+
+
+def _worker_init(entries: bytes, game_name: str, options: dict[str, Any], specs: list[str], seed: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    registry.restore(pickle.loads(entries))
+    _WORKER["game"], _WORKER["agents"] = _build(game_name, options, specs)
+    _WORKER["seed"] = seed
+
+
+def _worker_play(index: int) -> dict[str, np.ndarray]:
+    return play_recorded(_WORKER["game"], seated(_WORKER["agents"], index), index, _WORKER["seed"])
+
+
+def generate(game_name: str, specs: Sequence[str], games: int, seed: int, out: str | os.PathLike, *,
+             options: dict[str, Any] | None = None, workers: int = 1, shard_games: int = 1,
+             on_game: Callable[[int, dict[str, np.ndarray]], None] | None = None,
+             on_start: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Play the missing games of a self-play run in ``out`` and write their shards; returns the header.
+
+    ``on_start(done, games)`` is called once the folder is checked; ``on_game(index, records)`` after every
+    game played. On an exception (``KeyboardInterrupt`` too) every finished game already in a shard stays."""
+    for flag, value, least in (("games", games, 1), ("workers", workers, 1), ("shard_games", shard_games, 1),
+                               ("seed", seed, 0)):
+        if value < least:
+            raise InvalidParameterError(f"{flag} must be at least {least}, got {value}")
+    options = dict(options or {})
+    specs = list(specs)
+    game, agents = _build(game_name, options, specs)  # bad names fail before any file is written
+    info = game.info
+    folder = Path(out)
+    header = json.loads(json.dumps({
+        "format": FORMAT, "game": game_name, "options": options, "agents": specs, "seed": seed, "games": games,
+        "rotation": "cyclic", "num_players": info.num_players, "num_actions": info.num_actions,
+        "observation_shape": list(info.observation_shape)}))
+    if (folder / HEADER).exists():
+        old = read_header(folder)
+        diff = [f"{k}: {old.get(k)!r} there, {header[k]!r} now" for k in MATCHED if old.get(k) != header[k]]
+        if diff:
+            raise DataError(f"{folder / HEADER}: another run's data ({'; '.join(diff)}); use another --out")
+        header["games"] = max(games, int(old["games"]))
+        done = done_games(folder, header)
+        for stale in folder.glob(".*.tmp"):  # a write cut short by a kill: never a shard
+            stale.unlink()
+    else:
+        done = set()
+        folder.mkdir(parents=True, exist_ok=True)
+    _atomic(folder / HEADER, lambda f: f.write(json.dumps(header, indent=2) + "\n"), mode="w")
+    missing = [i for i in range(games) if i not in done]
+    if on_start is not None:
+        on_start(len([i for i in range(games) if i in done]), games)
+    buffer: list[dict[str, np.ndarray]] = []
+
+    def finished(index: int, data: dict[str, np.ndarray]) -> None:
+        buffer.append(data)
+        if len(buffer) >= shard_games:
+            write_shard(folder, concatenate(buffer))
+            buffer.clear()
+        if on_game is not None:
+            on_game(index, data)
+
+    try:
+        if workers > 1 and len(missing) > 1:
+            entries = _registry_entries(game_name, specs)
+            context = multiprocessing.get_context("spawn")
+            with ProcessPoolExecutor(min(workers, len(missing)), mp_context=context, initializer=_worker_init,
+                                     initargs=(entries, game_name, options, specs, seed)) as pool:
+                futures = {pool.submit(_worker_play, i): i for i in missing}
+                try:
+                    for future in as_completed(futures):
+                        finished(futures[future], future.result())
+                except BaseException:
+                    for f in futures:
+                        f.cancel()
+                    for process in list(getattr(pool, "_processes", {}).values()):
+                        process.terminate()
+                    raise
+        else:
+            for i in missing:
+                finished(i, play_recorded(game, seated(agents, i), i, seed))
+    finally:
+        if buffer:  # finished games still buffered: written whole, even on the way out of an exception
+            write_shard(folder, concatenate(buffer))
+    return header
+
+
+# -- command line --------------------------------------------------------------------------------------------
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``GAME --agents SPEC[,SPEC] --games N --seed S --out DIR [--workers W] [--shard-games K] [--option k=v]``."""
+    parser.add_argument("game", help="a registered game (see 'cardboard games')")
+    parser.add_argument("--agents", default=Args.agents,
+                        help=f"one agent spec for every seat, or one per seat (default {Args.agents})")
+    parser.add_argument("--games", type=int, default=Args.games, help=f"games to play (default {Args.games})")
+    parser.add_argument("--seed", type=int, default=Args.seed)
+    parser.add_argument("--out", metavar="DIR", help="output folder (default runs/selfplay/GAME-seedS); resumed "
+                                                     "when it holds a header")
+    parser.add_argument("--workers", type=int, default=1, help="worker processes (the data do not depend on it)")
+    parser.add_argument("--shard-games", type=int, default=1, help="finished games per shard (default 1)")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a game option (repeatable)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def run(args: argparse.Namespace, console: Any) -> int:
+    """``cardboard selfplay``: play and write the records; 0 on success, 130 after Ctrl-C (saved games kept)."""
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                               TimeRemainingColumn)
+
+    specs = registry.split_agent_specs(args.agents)
+    out = args.out or f"runs/selfplay/{args.game}-seed{args.seed}"
+    options = registry.parse_game_options(args.option)
+    counts = {"records": 0, "saved": 0}
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[status]}"), TimeElapsedColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=console, disable=getattr(args, "quiet", False)) as progress:
+        task = progress.add_task(f"self-play {args.game}", total=args.games, status="")
+
+        def on_start(done: int, games: int) -> None:
+            counts["saved"] = done
+            progress.update(task, completed=done, status=f"{done} resumed" if done else "")
+
+        def on_game(index: int, data: dict[str, np.ndarray]) -> None:
+            counts["records"] += len(data["game"])
+            counts["saved"] += 1
+            progress.update(task, advance=1, status=f"{counts['records']} records")
+
+        try:
+            generate(args.game, specs, args.games, args.seed, out, options=options, workers=args.workers,
+                     shard_games=args.shard_games, on_game=on_game, on_start=on_start)
+        except KeyboardInterrupt:
+            progress.stop()
+            console.print(f"interrupted: {counts['saved']} games saved in {out}; run the same command again to "
+                          "play the rest", highlight=False, soft_wrap=True)
+            return 130
+    console.print(f"{args.games} games in {out}/ ({counts['records']} new records)", highlight=False)
+    return 0
