@@ -1,0 +1,102 @@
+"""The expert-iteration loop (training.expert_iteration, ``cardboard expert-iteration``), issue 17.
+
+Played on the external plugin's ``demo_tricks`` (tests/external, put on the path by conftest) with tiny budgets:
+4 self-play games, 10 ISMCTS iterations, 2 epochs of a 16-wide network, 4-game matches.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from cardboard.cli import main
+from cardboard.training import expert_iteration
+
+ARGS = ["expert-iteration", "demo_tricks", "--generations", "2", "--games-per-generation", "4", "--iterations", "10",
+        "--eval-games", "4", "--random-games", "4", "--epochs", "2", "--hidden", "16", "--seed", "3", "--quiet"]
+
+
+def _state(out):
+    return json.loads((out / "state.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """A finished run in ``<folder>/run``, made with ``--out run`` from ``<folder>`` (specs name ``run/...``)."""
+    folder = tmp_path_factory.mktemp("exit")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(folder)
+        assert main([*ARGS, "--out", "run"]) == 0
+    return folder / "run"
+
+
+def _copy(reference, folder, monkeypatch):
+    """A copy of the reference run in ``folder/run``, the working folder moved to ``folder``."""
+    shutil.copytree(reference, folder / "run")
+    monkeypatch.chdir(folder)
+    return folder / "run"
+
+
+def test_two_generations_write_files_state_and_table(reference, capsys, tmp_path, monkeypatch):
+    state = _state(reference)
+    assert state["format"] == expert_iteration.FORMAT and state["completed_generations"] == 2
+    assert (reference / "scores.png").stat().st_size > 0
+    for k, entry in enumerate(state["generations"]):
+        gen = reference / f"gen-{k}"
+        assert (gen / "net" / "model.pt").exists() and (gen / "eval.jsonl").exists()
+        assert (gen / "random.jsonl").exists() and len(list((gen / "data").glob("shard-*.npz"))) == 4
+        assert entry["data"]["games"] == 4 and entry["data"]["records"] > 0
+        assert entry["net"]["window"] == list(range(max(0, k - 1), k + 1))
+        assert entry["eval"]["games"] == 4 and entry["random"]["games"] == 4
+        assert entry["eval"]["low"] <= entry["eval"]["score"] <= entry["eval"]["high"]
+        assert entry["kept"] == (entry["eval"]["score"] > 0.5)
+    assert state["generations"][0]["expert"] == "ismcts:iterations=10"
+    best0 = state["generations"][0]["best_after"]
+    assert state["generations"][1]["expert"] == expert_iteration.expert(10, best0)
+    assert state["best"] == state["generations"][1]["best_after"]
+    # the table, printed again by a rerun that has nothing left to do
+    _copy(reference, tmp_path, monkeypatch)
+    capsys.readouterr()
+    assert main([*ARGS, "--out", "run"]) == 0
+    printed = capsys.readouterr().out
+    assert "new vs best" in printed and "raw net vs" in printed and "kept?" in printed
+
+
+def test_resume_redoes_only_the_deleted_step(reference, tmp_path, monkeypatch):
+    out = _copy(reference, tmp_path, monkeypatch)
+    before = _state(out)
+    model = out / "gen-1" / "net" / "model.pt"
+    shard = out / "gen-1" / "data" / "shard-000002.npz"
+    stamps = {p: p.stat().st_mtime_ns for p in (model, shard, out / "gen-0" / "eval.jsonl")}
+    (out / "gen-1" / "eval.jsonl").unlink()  # the later step of a later generation
+    (out / "gen-0" / "random.jsonl").unlink()
+    assert main([*ARGS, "--out", "run"]) == 0
+    assert {p: p.stat().st_mtime_ns for p in stamps} == stamps  # nothing else was redone
+    assert (out / "gen-1" / "eval.jsonl").exists() and (out / "gen-0" / "random.jsonl").exists()
+    assert _state(out) == before
+    # a network deleted: retrained (deterministic: the same weights), its matches and the rest kept
+    shutil.rmtree(out / "gen-0" / "net")
+    eval0 = (out / "gen-0" / "eval.jsonl").read_text()
+    assert main([*ARGS, "--out", "run"]) == 0
+    assert _state(out) == before and (out / "gen-0" / "eval.jsonl").read_text() == eval0
+
+
+def test_other_arguments_are_refused(reference, tmp_path, capsys, monkeypatch):
+    out = _copy(reference, tmp_path, monkeypatch)
+    before = (out / "state.json").read_text()
+    args = [a if a != "10" else "11" for a in ARGS]  # --iterations 11
+    assert main([*args, "--out", "run"]) == 2
+    assert "other arguments" in capsys.readouterr().out
+    from argparse import Namespace
+
+    namespace = Namespace(**{**vars(_parsed(out)), "iterations": 11})
+    with pytest.raises(expert_iteration.StateMismatchError, match="iterations"):
+        expert_iteration.run_loop(namespace, None)
+    assert (out / "state.json").read_text() == before  # nothing touched
+
+
+def _parsed(out):
+    from cardboard.cli import build_parser
+
+    return build_parser().parse_args([*ARGS, "--out", "run"])

@@ -1,0 +1,314 @@
+"""Expert iteration (issue 17): self-play with the best expert, train a network, keep it if its expert wins.
+
+    cardboard expert-iteration lords_of_war --out runs/exit --generations 3 --games-per-generation 40 \
+        --iterations 100 --eval-games 40 --workers 2
+
+The loop
+    The *expert* of a generation is search guided by the best network so far:
+    ``ismcts:iterations=I,net=BEST,prior=1,value=1``; before any network was kept it is plain
+    ``ismcts:iterations=I``. Generation ``K`` (0, 1, ...) runs four steps, each in ``DIR/gen-K/``:
+
+    1. ``data/``: ``--games-per-generation`` self-play games of the current expert in every seat
+       (``training.selfplay``, seed ``S + 1000 K``).
+    2. ``net/``: a network trained (``training.learn``, seed ``S + K``, ``--epochs``, ``--hidden``) on the data of
+       the last ``--window`` generations (K - window + 1 .. K, default 2), gathered into ``train-data/`` with
+       game indices offset per generation (rebuilt whenever ``net/`` must be trained).
+    3. ``eval.jsonl``: a match of ``--eval-games`` games (seats alternating, seed ``S + 1000 K + 500``) of the new
+       network's expert (agent 0) against the current best expert. The new network becomes the best if it scores
+       strictly more than 50% (win 1, draw 1/2); a tie or less keeps the old one.
+    4. ``random.jsonl``: the raw new network (``net:path=...``, greedy) against ``random``, ``--random-games`` games
+       (seed ``S + 1000 K + 700``): a report only, it decides nothing.
+
+    After every step ``DIR/state.json`` is rewritten (temporary file + ``os.replace``): the arguments, the best
+    network, and per generation the data (games, records), training (epochs, validation loss), both matches
+    (score with its Wilson 95% interval) and whether the network was kept. At the end: a table per generation and
+    ``DIR/scores.png`` (both scores per generation with their intervals).
+
+Resuming
+    Run the same command again: every step resumes from its files, generation by generation. Self-play plays only
+    the missing games (``selfplay.generate``), a network with ``model.pt`` and ``log.json`` is not trained again,
+    the matches play only the games missing from their results files. So a kill at any point loses at most the
+    games in progress and the network being trained; nothing is played twice. Deleting a step's files (a shard,
+    ``net/``, a results file) redoes that step only: every step is seeded, and training on one CPU thread is
+    deterministic, so a redone step gives the same result (a retrained network whose weights differ from the
+    recorded hash is reported and its generation's matches replayed). More ``--generations`` extend a finished
+    run. A ``state.json`` written with other arguments (anything but ``--generations``, ``--workers`` and
+    ``--quiet``) raises ``StateMismatchError``: use another ``--out``. Agent specs name the networks by their path
+    under ``--out`` as typed (``DIR/gen-K/net/model.pt``), and the results files record those specs: resume from
+    the same working folder with the same ``--out`` text (a relative ``--out`` lets the whole folder move).
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from cardboard import registry
+from cardboard.envs.errors import DataError, InvalidParameterError
+from cardboard.evaluation.match import agent_score, play_match_specs, wilson_interval
+from cardboard.training import learn, selfplay
+
+FORMAT = "cardboard.expert_iteration/1"
+STATE = "state.json"
+UNMATCHED = ("generations", "workers", "quiet")  # arguments a resumed run may change
+
+
+class StateMismatchError(DataError):
+    """``DIR/state.json`` was written by a run with other arguments."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", help="a registered game (see 'cardboard games')")
+    parser.add_argument("--out", required=True, metavar="DIR", help="output folder; resumed when it holds state.json")
+    parser.add_argument("--generations", type=int, required=True, help="generations to run (more extend a run)")
+    parser.add_argument("--games-per-generation", type=int, default=40, help="self-play games per generation")
+    parser.add_argument("--iterations", type=int, default=100, help="ISMCTS iterations per decision of the expert")
+    parser.add_argument("--eval-games", type=int, default=40, help="games of new expert vs best expert")
+    parser.add_argument("--random-games", type=int, default=20, help="games of the raw network vs random")
+    parser.add_argument("--window", type=int, default=2, help="train on the data of the last W generations")
+    parser.add_argument("--epochs", type=int, default=20, help="training epochs at most (early stopping)")
+    parser.add_argument("--hidden", type=int, nargs="+", default=list(learn.Args.hidden), help="trunk widths")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=1, help="worker processes (results do not depend on it)")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def config_of(args: argparse.Namespace) -> dict[str, Any]:
+    names = ("game", "games_per_generation", "iterations", "eval_games", "random_games", "window", "epochs",
+             "hidden", "seed", "option")
+    return json.loads(json.dumps({n: getattr(args, n) for n in names}))
+
+
+def _check(args: argparse.Namespace) -> None:
+    for flag in ("generations", "games_per_generation", "iterations", "eval_games", "random_games", "window",
+                 "epochs", "workers"):
+        if getattr(args, flag) < 1:
+            raise InvalidParameterError(f"--{flag.replace('_', '-')} must be at least 1, got {getattr(args, flag)}")
+    if args.seed < 0:
+        raise InvalidParameterError(f"--seed must be at least 0, got {args.seed}")
+
+
+def write_state(path: Path, state: dict[str, Any]) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(json.dumps(state, indent=2) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def load_state(out: Path, config: dict[str, Any]) -> dict[str, Any]:
+    path = out / STATE
+    if not path.exists():
+        return {"format": FORMAT, "config": config, "best": None, "generations": []}
+    try:
+        state = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise DataError(f"{path}: unreadable ({type(exc).__name__}: {exc})") from None
+    if not isinstance(state, dict) or state.get("format") != FORMAT:
+        raise StateMismatchError(f"{path}: not an expert-iteration state ({FORMAT})")
+    old = state.get("config", {})
+    diff = [f"{k}: {old.get(k)!r} there, {config[k]!r} now" for k in config if old.get(k) != config[k]]
+    if diff:
+        raise StateMismatchError(f"{path}: written by a run with other arguments ({'; '.join(diff)}); rerun with "
+                                 "those arguments or use another --out")
+    return state
+
+
+def expert(iterations: int, net: str | None) -> str:
+    return f"ismcts:iterations={iterations}" + (f",net={net},prior=1,value=1" if net else "")
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def gather_window(out: Path, generations: list[int], target: Path) -> None:
+    """The self-play data of ``generations`` as one self-play folder (game indices offset per generation)."""
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    offset, header = 0, None
+    for k in generations:
+        source = out / f"gen-{k}" / "data"
+        head = selfplay.read_header(source)
+        for path, data in selfplay.iter_shards(source, head):
+            data = dict(data)
+            data["game"] = data["game"] + offset
+            data["games"] = data["games"] + offset
+            selfplay.write_shard(target, data)
+        offset += int(head["games"])
+        header = head
+    header = dict(header, agents=[f"generations {generations[0]}-{generations[-1]}"], games=offset, seed=-1)
+    (target / selfplay.HEADER).write_text(json.dumps(header, indent=2) + "\n", encoding="utf-8")
+
+
+def match_score(records: list, agent: int = 0) -> dict[str, Any]:
+    points = sum(agent_score(r, agent) for r in records)
+    lo, hi = wilson_interval(points, len(records))
+    return {"games": len(records), "points": points, "score": points / len(records), "low": lo, "high": hi}
+
+
+def run_loop(args: argparse.Namespace, console: Console) -> dict[str, Any]:
+    _check(args)
+    options = registry.parse_game_options(args.option)
+    registry.make_game(args.game, **options)  # unknown names fail first
+    out = Path(args.out)
+    config = config_of(args)
+    state = load_state(out, config)
+    out.mkdir(parents=True, exist_ok=True)
+    state_path = out / STATE
+    gens: list[dict[str, Any]] = state["generations"]
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[status]}"), TimeElapsedColumn())
+    with Progress(*columns, console=console, disable=args.quiet) as progress:
+        overall = progress.add_task("expert iteration", total=4 * args.generations, status="")
+        games_task = progress.add_task("", total=1, status="", visible=False)
+
+        def step(k: int, name: str, total: int | None = None) -> None:
+            progress.update(overall, status=f"generation {k}: {name}")
+            if total is None:
+                progress.update(games_task, visible=False)
+            else:
+                progress.reset(games_task, total=total, description=f"  gen {k} {name}", visible=True)
+
+        def advance(*_: Any) -> None:
+            progress.update(games_task, advance=1)
+
+        best: str | None = None
+        for k in range(args.generations):
+            if k < len(gens):
+                entry = gens[k]
+            else:
+                entry = {"generation": k}
+                gens.append(entry)
+            gen_dir = out / f"gen-{k}"
+            entry["expert"] = expert(args.iterations, best)
+            # 1. self-play
+            step(k, "self-play", args.games_per_generation)
+            header = selfplay.generate(args.game, [entry["expert"]], args.games_per_generation, args.seed + 1000 * k,
+                                       gen_dir / "data", options=options, workers=args.workers,
+                                       on_game=advance, on_start=lambda done, n: progress.update(
+                                           games_task, completed=done))
+            _, data = selfplay.load_data(gen_dir / "data")
+            entry["data"] = {"games": int(header["games"]), "records": int(len(data["game"]))}
+            write_state(state_path, state)
+            progress.update(overall, completed=4 * k + 1)
+            # 2. training
+            net_dir = gen_dir / "net"
+            model = net_dir / "model.pt"
+            window = list(range(max(0, k - args.window + 1), k + 1))
+            if not (model.exists() and (net_dir / "log.json").exists()):
+                step(k, "training")
+                gather_window(out, window, gen_dir / "train-data")
+                (net_dir / "log.json").unlink(missing_ok=True)
+                learn.train(learn.Args(game=args.game, data=str(gen_dir / "train-data"), out=str(net_dir),
+                                       option=list(args.option), epochs=args.epochs, hidden=tuple(args.hidden),
+                                       seed=args.seed + k, quiet=True), console)
+            log = json.loads((net_dir / "log.json").read_text(encoding="utf-8"))
+            sha = _sha(model)
+            if entry.get("net", {}).get("sha256") not in (None, sha):
+                console.print(f"generation {k}: the retrained network differs from the recorded one; replaying its "
+                              "matches", highlight=False)
+                for name in ("eval.jsonl", "random.jsonl"):
+                    (gen_dir / name).unlink(missing_ok=True)
+            best_epoch = log["best_epoch"]
+            entry["net"] = {"path": str(model), "sha256": sha, "window": window, "epochs": len(log["epochs"]),
+                            "best_epoch": best_epoch, "val_loss": log["epochs"][best_epoch - 1]["val_loss"],
+                            "train_loss": log["epochs"][best_epoch - 1]["train_loss"],
+                            "records": log["records"]}
+            write_state(state_path, state)
+            progress.update(overall, completed=4 * k + 2)
+            # 3. new expert vs best expert
+            new_spec, best_spec = expert(args.iterations, str(model)), entry["expert"]
+            step(k, "new vs best", args.eval_games)
+            records = play_match_specs(args.game, [new_spec, best_spec], args.eval_games, args.seed + 1000 * k + 500,
+                                       game_options=options, workers=args.workers,
+                                       results_path=gen_dir / "eval.jsonl", on_game=advance)
+            entry["eval"] = match_score(records) | {"new": new_spec, "best": best_spec}
+            entry["kept"] = entry["eval"]["score"] > 0.5
+            if entry["kept"]:
+                best = str(model)
+            entry["best_after"] = best
+            state["best"] = best
+            write_state(state_path, state)
+            progress.update(overall, completed=4 * k + 3)
+            # 4. raw network vs random
+            step(k, "net vs random", args.random_games)
+            records = play_match_specs(args.game, [f"net:path={model}", "random"], args.random_games,
+                                       args.seed + 1000 * k + 700, game_options=options, workers=args.workers,
+                                       results_path=gen_dir / "random.jsonl", on_game=advance)
+            entry["random"] = match_score(records)
+            write_state(state_path, state)
+            progress.update(overall, completed=4 * k + 4)
+            step(k, "done")
+            ev, rnd = entry["eval"], entry["random"]
+            progress.console.print(
+                f"generation {k}: {entry['data']['games']} games ({entry['data']['records']} records), val loss "
+                f"{entry['net']['val_loss']:.4f}, new vs best {ev['score']:.1%} ({ev['low']:.1%}-{ev['high']:.1%}) "
+                f"{'kept' if entry['kept'] else 'dropped'}, raw net vs random {rnd['score']:.1%}", highlight=False)
+        progress.update(overall, status="")
+    state["completed_generations"] = args.generations
+    write_state(state_path, state)
+    plot(state, out / "scores.png")
+    return state
+
+
+def table(state: dict[str, Any]) -> Table:
+    t = Table(title=f"expert iteration on {state['config']['game']}")
+    for col in ("gen", "data games", "records", "val loss", "new vs best (95%)", "kept?", "raw net vs random"):
+        t.add_column(col, justify="right")
+    for e in state["generations"][:state.get("completed_generations", len(state["generations"]))]:
+        ev, rnd = e["eval"], e["random"]
+        t.add_row(str(e["generation"]), str(e["data"]["games"]), str(e["data"]["records"]),
+                  f"{e['net']['val_loss']:.4f}", f"{ev['score']:.1%} ({ev['low']:.1%}-{ev['high']:.1%})",
+                  "yes" if e["kept"] else "no", f"{rnd['score']:.1%} ({rnd['low']:.1%}-{rnd['high']:.1%})")
+    return t
+
+
+def plot(state: dict[str, Any], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    gens = state["generations"][:state.get("completed_generations", len(state["generations"]))]
+    x = np.array([e["generation"] for e in gens])
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    for key, label, shift in (("eval", "new expert vs best expert", -0.05), ("random", "raw network vs random", 0.05)):
+        y = np.array([e[key]["score"] for e in gens])
+        err = np.array([[e[key]["score"] - e[key]["low"] for e in gens], [e[key]["high"] - e[key]["score"]
+                                                                         for e in gens]])
+        ax.errorbar(x + shift, y, yerr=err, marker="o", capsize=3, label=label)
+    ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+    ax.set(xlabel="generation", ylabel="score (Wilson 95%)", ylim=(0, 1), xticks=x,
+           title=f"expert iteration on {state['config']['game']}")
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    tmp = path.with_name(f".{path.stem}.tmp.png")
+    fig.savefig(tmp, dpi=110)
+    plt.close(fig)
+    os.replace(tmp, path)
+
+
+def run(args: argparse.Namespace, console: Console) -> int:
+    """``cardboard expert-iteration``: run or resume the loop; 0 on success, 130 after Ctrl-C (files kept)."""
+    try:
+        state = run_loop(args, console)
+    except KeyboardInterrupt:
+        console.print(f"interrupted: everything finished is kept in {args.out}; run the same command again to "
+                      "resume", highlight=False, soft_wrap=True)
+        return 130
+    console.print(table(state))
+    kept = [e["generation"] for e in state["generations"] if e.get("kept")]
+    console.print(f"best network: {state['best'] or 'none kept (plain ISMCTS)'}; kept generations: {kept}; "
+                  f"state.json and scores.png in {args.out}/", highlight=False, soft_wrap=True)
+    return 0
