@@ -34,7 +34,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from cardboard import registry
-from cardboard.envs.errors import CardboardError, DataError, InvalidParameterError
+from cardboard.envs.errors import DataError, InvalidParameterError
+from cardboard.training.script import run_script
 from cardboard.training.selfplay import load_data
 
 
@@ -258,14 +259,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m cardboard.training.learn GAME ...``: 0 on success, 2 on a cardboard error (printed)."""
-    parser = argparse.ArgumentParser(prog="python -m cardboard.training.learn", description=__doc__.split("\n", 1)[0])
-    add_arguments(parser)
-    console = Console()
-    try:
-        return run(parser.parse_args(argv), console)
-    except CardboardError as exc:
-        console.print(f"[red]error:[/red] {exc}", soft_wrap=True, highlight=False)
-        return 2
+    return run_script("python -m cardboard.training.learn", __doc__, add_arguments, run, argv)
 
 
 if __name__ == "__main__":

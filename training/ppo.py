@@ -35,8 +35,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from cardboard import registry
-from cardboard.envs.errors import CardboardError, InvalidParameterError
+from cardboard.envs.errors import InvalidParameterError
 from cardboard.evaluation.match import WILSON_Z, wilson_interval
+from cardboard.training.script import run_script
 
 
 @dataclass
@@ -279,14 +280,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m cardboard.training.ppo GAME ...``: 0 on success, 2 on a cardboard error (printed)."""
-    parser = argparse.ArgumentParser(prog="python -m cardboard.training.ppo", description=__doc__.split("\n", 1)[0])
-    add_arguments(parser)
-    console = Console()
-    try:
-        return run(parser.parse_args(argv), console)
-    except CardboardError as exc:
-        console.print(f"[red]error:[/red] {exc}", soft_wrap=True, highlight=False)
-        return 2
+    return run_script("python -m cardboard.training.ppo", __doc__, add_arguments, run, argv)
 
 
 if __name__ == "__main__":
