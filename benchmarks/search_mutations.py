@@ -53,12 +53,10 @@ class Mutation:
 
 MUTATIONS = [
     # ---- tree.py: the compiled tree step ------------------------------------------------------------
-    Mutation("avail-every-call", "search/tree.py", "edge_key[e] = k\n        if stat[STAMP, e] != stamp:",
-             "edge_key[e] = k\n        if True:",
+    Mutation("avail-every-call", "search/tree.py", "if stat[STAMP, e] != stamp:", "if True:",
              "a key offered twice (or a retried step) counts as available twice"),
     Mutation("avail-never-stamped", "search/tree.py",
-             "edge_key[e] = k\n        if stat[STAMP, e] != stamp:\n            stat[STAMP, e] = stamp\n",
-             "edge_key[e] = k\n        if stat[STAMP, e] != stamp:\n",
+             "            stat[STAMP, e] = stamp\n", "",
              "the availability stamp is never written: duplicates and retries count twice"),
     Mutation("ucb-parent-visits", "search/tree.py", "np.log(stat[AVAIL, e]) / n",
              "np.log(stat[VISITS, :size[0]].sum()) / n",
@@ -184,7 +182,7 @@ MUTATIONS = [
              "PUCT uses the parent's visits instead of the edge's availability"),
     Mutation("puct-unvisited-q-half", "search/tree.py", "if n > 0.0 else 0.0", "if n > 0.0 else 0.5",
              "PUCT's first-play value of an unvisited edge is 0.5 instead of 0"),
-    Mutation("puct-new-edge-no-prior", "search/tree.py", "stat[PRIOR, e] = 1.0 / len(ids)", "stat[PRIOR, e] = 0.0",
+    Mutation("puct-new-edge-no-prior", "search/tree.py", "stamp, 1.0 / len(ids)) < 0:", "stamp, 0.0) < 0:",
              "a key first met after the node's expansion gets prior 0: never explored"),
     Mutation("puct-prior-ignored", "search/mcts.py", "leaf_prior(None if found is None else found.prior, legal)",
              "leaf_prior(None, legal)", "the evaluator's prior never reaches the leaf's PRIOR row"),

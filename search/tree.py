@@ -137,6 +137,35 @@ class Node:
         return out
 
 
+@njit(cache=True, nogil=True, inline="always")
+def count_available(slot, edge_key, stat, size, ids, stamp, new_prior):
+    """The selection kernels' first pass over the legal key ``ids``: make missing edges (with ``PRIOR``
+    ``new_prior`` when it is >= 0) and count each edge available once in iteration ``stamp``. Returns the
+    number of unvisited edges, or -1 when the node needs ``reserve`` first (a key id beyond ``slot``, or no
+    room for a new edge); calling again after it counts nothing twice."""
+    n_fresh = 0
+    for i in range(len(ids)):
+        k = ids[i]
+        if k >= len(slot):
+            return -1
+        e = slot[k] - 1
+        if e < 0:
+            e = size[0]
+            if e == len(edge_key):
+                return -1
+            size[0] = e + 1
+            slot[k] = e + 1
+            edge_key[e] = k
+            if new_prior >= 0.0:
+                stat[PRIOR, e] = new_prior
+        if stat[STAMP, e] != stamp:
+            stat[STAMP, e] = stamp
+            stat[AVAIL, e] += 1.0
+        if stat[VISITS, e] == 0.0:
+            n_fresh += 1
+    return n_fresh
+
+
 @njit(cache=True, nogil=True)
 def select_edge(slot, edge_key, stat, size, ids, c, stamp, u):
     """One tree-policy step over the legal key ``ids``: count availability, then pick.
@@ -148,24 +177,9 @@ def select_edge(slot, edge_key, stat, size, ids, c, stamp, u):
     when the node needs ``reserve`` first (a key id beyond ``slot``, or no room for a new edge);
     calling again after it counts nothing twice.
     """
-    n_fresh = 0
-    for i in range(len(ids)):
-        k = ids[i]
-        if k >= len(slot):
-            return -1, -1, False
-        e = slot[k] - 1
-        if e < 0:
-            e = size[0]
-            if e == len(edge_key):
-                return -1, -1, False
-            size[0] = e + 1
-            slot[k] = e + 1
-            edge_key[e] = k
-        if stat[STAMP, e] != stamp:
-            stat[STAMP, e] = stamp
-            stat[AVAIL, e] += 1.0
-        if stat[VISITS, e] == 0.0:
-            n_fresh += 1
+    n_fresh = count_available(slot, edge_key, stat, size, ids, stamp, -1.0)
+    if n_fresh < 0:
+        return -1, -1, False
     if n_fresh > 0:
         pick = int(u * n_fresh)
         for i in range(len(ids)):
@@ -211,22 +225,8 @@ def select_puct(slot, edge_key, stat, size, ids, c, stamp, u):
     ``u`` is unused (same signature as ``select_edge``); ``fresh``: the edge was never visited. ``(-1, -1,
     False)`` when the node needs ``reserve`` first.
     """
-    for i in range(len(ids)):
-        k = ids[i]
-        if k >= len(slot):
-            return -1, -1, False
-        e = slot[k] - 1
-        if e < 0:
-            e = size[0]
-            if e == len(edge_key):
-                return -1, -1, False
-            size[0] = e + 1
-            slot[k] = e + 1
-            edge_key[e] = k
-            stat[PRIOR, e] = 1.0 / len(ids)
-        if stat[STAMP, e] != stamp:
-            stat[STAMP, e] = stamp
-            stat[AVAIL, e] += 1.0
+    if count_available(slot, edge_key, stat, size, ids, stamp, 1.0 / len(ids)) < 0:
+        return -1, -1, False
     best = 0
     best_value = -np.inf
     for i in range(len(ids)):
