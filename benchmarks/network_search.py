@@ -5,16 +5,22 @@ What is measured: iterations per second (and µs per iteration) of whole ISMCTS 
 ``benchmarks/search.py`` (``new_state("lords_of_war", seed=1)`` then 40 random moves drawn with
 ``default_rng(1)``), timed around the search call. The network is the default-size, untrained
 ``PolicyValueNet`` of Lords of War (weights seeded 0, ``untrained_evaluator``) on CPU, called through
-``NetworkEvaluator`` (one ``BatchedEvaluator.evaluate`` call, a batch of one, per leaf). Rows:
+``NetworkEvaluator`` (a batching evaluator: the search yields its leaves and ``batching.drive`` answers each
+request with one ``BatchedEvaluator`` flush, a single forward pass). Rows:
 
 - ``rollout``: today's default, UCB1 (c 0.7) and a random rollout to the end of the game per iteration;
-- ``net``: the ``ismcts:net=...`` default, ``PUCT(1.25)`` prior + network value, ``depth=0`` (no rollout);
+- ``net``: the ``ismcts:net=...`` default, ``PUCT(1.25)`` prior + network value, ``depth=0`` (no rollout), one
+  leaf per network call;
+- ``net_leaves8``: ``net`` with ``SearchConfig.leaves=8`` (``ismcts:net=...,leaves=8``): iterations descend with
+  virtual loss until 8 leaves wait, then one forward pass answers them all;
 - ``net_value``: UCB1 with the network value only (``prior=0,value=1``), ``depth=0``;
+- ``net_prior_rollout``: ``prior=1,value=0``: ``PUCT(1.25)`` with each new node's prior from the network
+  (``rollout_prior=True``) and a random rollout to the end of the game for the values (``depth`` None);
 - ``call``: context, not a search: one ``NetworkEvaluator`` call on the position's state (observation, mask,
   evaluate, values mapped to [0, 1]), units are calls.
 
-Random rollouts with only the network's prior (``prior=1,value=0``) are not supported (the engine fills a
-PUCT node's prior only at a depth-0 leaf evaluation), so that row is skipped with a note.
+"net calls / iteration" counts the evaluator's requests (each one forward pass); "states / call" the states
+per request (about 8 with ``leaves=8``; fewer at the end of a search, when fewer iterations are left).
 
 Paper 001's 140 µs per network call (state) is printed as context. Rows are interleaved in ``--rounds``
 rounds, each warmed up first; torch runs with ``--threads`` threads (default 1: a batch of one gains nothing
@@ -45,13 +51,23 @@ PAPER_US_PER_CALL = 140.0  # paper 001: 140 µs per state
 
 
 class Counting:
-    """An evaluator wrapper counting its calls (network calls per iteration)."""
+    """A batching evaluator wrapper (``submit`` / ``collect`` / ``queue`` passed through, so the search still
+    batches) counting its requests (network calls: each answered by one flush) and their states."""
 
-    def __init__(self, inner: Callable):
-        self.inner, self.calls = inner, 0
+    def __init__(self, inner: NetworkEvaluator):
+        self.inner, self.queue, self.calls, self.states = inner, inner.queue, 0, 0
+
+    def submit(self, states):
+        self.calls += 1
+        self.states += len(states)
+        return self.inner.submit(states)
+
+    def collect(self, token):
+        return self.inner.collect(token)
 
     def __call__(self, state):
         self.calls += 1
+        self.states += 1
         return self.inner(state)
 
 
@@ -89,21 +105,28 @@ def main() -> None:
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     console = Console()
-    notes = ["random rollouts + network prior only (prior=1,value=0) is not supported (PUCT's node prior is "
-             "filled only at a depth-0 leaf evaluation): row skipped"]
+    notes: list[str] = []
 
     state = lords_of_war_position()
     evaluator = untrained_evaluator(state.info)
     with_prior, value_only = Counting(NetworkEvaluator(evaluator, prior=True)), Counting(NetworkEvaluator(evaluator,
                                                                                                           prior=False))
+    leaves8, prior_rollout = Counting(NetworkEvaluator(evaluator, prior=True)), Counting(NetworkEvaluator(evaluator,
+                                                                                                         prior=True))
     n = args.iterations
     rows = [
         search_row("rollout", "ISMCTS, random rollouts (UCB1)", state, SearchConfig(iterations=n), args.seed),
         search_row("net", "ISMCTS, PUCT prior + net value, depth 0", state,
                    SearchConfig(iterations=n, selection=PUCT(1.25), depth=0, evaluator=with_prior), args.seed,
                    with_prior),
+        search_row("net_leaves8", "ISMCTS, PUCT prior + net value, depth 0, leaves=8", state,
+                   SearchConfig(iterations=n, selection=PUCT(1.25), depth=0, evaluator=leaves8, leaves=8), args.seed,
+                   leaves8),
         search_row("net_value", "ISMCTS, UCB1 + net value, depth 0", state,
                    SearchConfig(iterations=n, depth=0, evaluator=value_only), args.seed, value_only),
+        search_row("net_prior_rollout", "ISMCTS, PUCT net prior + random rollouts (prior=1,value=0)", state,
+                   SearchConfig(iterations=n, selection=PUCT(1.25), rollout_prior=True, evaluator=prior_rollout),
+                   args.seed, prior_rollout),
     ]
     call = NetworkEvaluator(evaluator, prior=True)
     rows.append(Row("call", "one NetworkEvaluator call (context)", lambda: (call(state), 1)[1]))
@@ -112,7 +135,7 @@ def main() -> None:
         row.work()  # warm-up
     for row in rows:
         if row.counter is not None:
-            row.counter.calls = 0
+            row.counter.calls = row.counter.states = 0
     for _ in range(args.rounds):
         for row in rows:
             row.measure(args.seconds / args.rounds)
@@ -120,20 +143,28 @@ def main() -> None:
     base = next(r for r in rows if r.key == "rollout")
     table = Table(title=f"Lords of War ISMCTS with a network at the leaf ({n} iterations a decision, "
                         f"{args.seconds:g} s a row, {args.rounds} rounds, torch {args.threads} thread(s))")
-    for column in ("row", "it/s (calls/s)", "µs / iteration (call)", "vs rollouts", "net calls / iteration"):
+    for column in ("row", "it/s (calls/s)", "µs / iteration (call)", "vs rollouts", "net calls / iteration",
+                   "states / call"):
         table.add_column(column, justify="left" if column == "row" else "right")
     results = {}
     for row in rows:
         per = row.counter.calls / row.units if row.counter is not None else (1.0 if row.key == "call" else 0.0)
+        states = (row.counter.states / row.counter.calls if row.counter is not None and row.counter.calls
+                  else (1.0 if row.key == "call" else 0.0))
         results[row.key] = {"label": row.label, "units": row.units, "seconds": row.seconds, "per_s": row.rate,
-                            "us": 1e6 / row.rate, "vs_rollout": row.rate / base.rate, "net_calls_per_unit": per}
+                            "us": 1e6 / row.rate, "vs_rollout": row.rate / base.rate, "net_calls_per_unit": per,
+                            "states_per_call": states}
         table.add_row(row.label, f"{row.rate:,.0f}", f"{1e6 / row.rate:,.1f}",
-                      "-" if row.key == "call" else f"{row.rate / base.rate:.2f}x", f"{per:.2f}")
+                      "-" if row.key == "call" else f"{row.rate / base.rate:.2f}x", f"{per:.2f}",
+                      f"{states:.2f}" if states else "-")
     console.print(table)
     console.print(f"Position: new_state(lords_of_war, seed={LOW_SEED}) + {LOW_MOVES} random moves; network "
                   f"{evaluator.net.num_parameters():,} parameters, untrained (seed 0), CPU. Paper 001: "
                   f"{PAPER_US_PER_CALL:.0f} µs per network call = at most {1e6 / PAPER_US_PER_CALL:,.0f} "
                   f"it/s with one call per leaf.")
+    net, leaves = results.get("net"), results.get("net_leaves8")
+    if net and leaves:
+        console.print(f"leaves=8 / leaves=1: {leaves['per_s'] / net['per_s']:.2f}x it/s")
     info = machine(["numpy", "numba", "torch"])
     print_machine_and_notes(console, info, notes)
     if args.json:

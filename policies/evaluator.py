@@ -84,6 +84,11 @@ class BatchedEvaluator:
                                         f"{self.net.info.name!r}")
         if not mask.any():
             raise InvalidParameterError("mask has no legal action")
+        return self.enqueue(observation, mask)
+
+    def enqueue(self, observation: np.ndarray, mask: np.ndarray) -> int:
+        """``submit`` without its per-request checks, for callers that build the arrays themselves (search's
+        ``NetworkEvaluator``); ``flush`` still checks the stacked batch's shapes and masks."""
         ticket = self._next_ticket
         self._next_ticket += 1
         self._pending[ticket] = (observation, mask)

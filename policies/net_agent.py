@@ -3,8 +3,8 @@
 Specs::
 
     net:path=PATH[,mode=greedy|sample][,device=cpu]
-    ismcts:net=PATH[,prior=1][,value=1][,netrollout=0][,cpuct=1.25][,iterations=...,...]
-    duct:net=PATH[,prior=1][,value=1][,netrollout=0][,cpuct=1.25][,worlds=...,...]
+    ismcts:net=PATH[,prior=1][,value=1][,netrollout=0][,cpuct=1.25][,leaves=1][,iterations=...,...]
+    duct:net=PATH[,prior=1][,value=1][,netrollout=0][,cpuct=1.25][,leaves=1][,worlds=...,...]
 
 ``net`` without ``path`` plays an untrained network of the game (weights seeded 0: a baseline, and self-play's
 first generation). ``net`` plays the network's masked policy for the player to move: ``greedy`` the legal action
@@ -16,12 +16,15 @@ parameters keep their meaning) replace strategies of the ``SearchConfig``:
 - ``prior=1``: ``PUCT(cpuct)`` selection, each new node's prior filled from the network's policy;
 - ``value=1``: the leaf is evaluated by the network (``SearchConfig.depth=0``: no rollout), its per-player values
   mapped to [0, 1] from [``min_return``, ``max_return``];
-- ``netrollout=1`` (with ``value=0``): rollouts (``PolicyRollout``) sample the network's policy.
+- ``prior=1,value=0``: PUCT over rollouts to the end of the game (``SearchConfig.rollout_prior``): the network
+  gives each new node's prior, the rollout its values;
+- ``netrollout=1`` (with ``value=0``): rollouts (``PolicyRollout``) sample the network's policy;
+- ``leaves=K``: K leaves in flight per network call (virtual loss, ``SearchConfig.leaves``).
 
-Defaults with ``net``: ``prior=1,value=1,netrollout=0``. Refused with ``InvalidParameterError``: ``prior=1`` with
-``value=0`` (the engine fills a PUCT node's prior only at a depth-0 leaf evaluation; PUCT over rollouts is not
-built), ``value=1`` with ``depth`` > 0 or ``netrollout=1``, and all three off. A missing, foreign or truncated
-checkpoint, or one of another game's shapes, raises ``CheckpointError`` when the agent is built.
+Defaults with ``net``: ``prior=1,value=1,netrollout=0``. Refused with ``InvalidParameterError``: ``prior=1,value=0``
+with ``depth`` > 0 (the network would value the rollout's end), ``value=1`` with ``depth`` > 0 or ``netrollout=1``,
+and all three off. A missing, foreign or truncated checkpoint, or one of another game's shapes, raises
+``CheckpointError`` when the agent is built.
 
 Hidden information. The network only ever sees ``state.observation(player)`` of the player to act: in search
 ``state`` is the determinized world the iteration plays in, so the value and prior are those of the world's
@@ -30,8 +33,11 @@ world, never a perfect-information view); the values of every player come from t
 node (only reached with ``value=1`` under UCB1, ``prior=0``) each player's value is read from that player's own
 observation. The raw ``net`` agent evaluates the real state's ``observation(current_player)``.
 
-Evaluation is one ``BatchedEvaluator.evaluate`` call per leaf (a batch of one) for now: batching across leaves
-and games is a later part of issue 17.
+Batching. ``NetworkEvaluator`` is a ``BatchingEvaluator``: a search with ``leaves=K`` sends K leaves per forward
+pass, and the lock-step runner (``search.batching.run_together``: ``cardboard selfplay --concurrent G``) puts the
+leaves of G games' searches in one pass. Network rollouts (``netrollout=1``) still call the network once per
+move. Agents built in one process from the same checkpoint file share one loaded network (``load_evaluator``
+caches by path and content), hence one queue.
 
 search stays torch-free: ``cardboard.search.agents`` holds only a hook (``set_network_strategies``) that
 importing ``cardboard.policies`` fills with ``network_strategies``; torch is imported only when an agent with a
@@ -40,13 +46,16 @@ from their specs, so each worker process loads the checkpoint itself.
 """
 from __future__ import annotations
 
+import hashlib
+import os
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..envs.errors import InvalidParameterError
-from ..envs.protocol import Game, GameInfo, GameState
+from ..envs.protocol import CHANCE, TERMINAL, Game, GameInfo, GameState
 from ..search.mcts import SearchConfig
 from ..search.strategies import PUCT, Evaluation, PolicyRollout
 
@@ -56,15 +65,28 @@ if TYPE_CHECKING:
 MODES = ("greedy", "sample")
 
 
+_LOADED: dict[tuple, tuple[str, BatchedEvaluator]] = {}  # (file, device, game) -> (content hash, evaluator)
+
+
 def load_evaluator(path: str, info: GameInfo | None = None, device: str = "cpu") -> BatchedEvaluator:
     """A ``BatchedEvaluator`` over the ``PolicyValueNet`` saved at ``path``, checked against ``info`` when given
-    (``CheckpointError`` otherwise). Imports torch."""
+    (``CheckpointError`` otherwise). One per file, device and game in a process: agents built from the same
+    checkpoint share it (and its batching queue) while the file's bytes stay the same; a rewritten file is
+    loaded again and replaces the old network. Imports torch."""
     from .evaluator import BatchedEvaluator
     from .network import PolicyValueNet
 
     if not path:
         raise InvalidParameterError("it needs path=PATH to a PolicyValueNet checkpoint")
-    return BatchedEvaluator(PolicyValueNet.load(path, info), device=device)
+    try:
+        digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return BatchedEvaluator(PolicyValueNet.load(path, info), device=device)  # load names the bad file
+    key = (os.path.realpath(path), device, None if info is None else info.name)
+    found = _LOADED.get(key)
+    if found is None or found[0] != digest:
+        found = _LOADED[key] = (digest, BatchedEvaluator(PolicyValueNet.load(path, info), device=device))
+    return found[1]
 
 
 def untrained_evaluator(info: GameInfo, device: str = "cpu") -> BatchedEvaluator:
@@ -81,33 +103,60 @@ def untrained_evaluator(info: GameInfo, device: str = "cpu") -> BatchedEvaluator
     return BatchedEvaluator(net, device=device)
 
 
+def own(array: np.ndarray) -> np.ndarray:
+    """A copy: a game may hand out a buffer it reuses, and a queued request is stacked only at ``flush``."""
+    return np.array(array)
+
+
 class NetworkEvaluator:
-    """A search evaluator (``state -> Evaluation``) from a network: one ``evaluate`` call on the acting player's
-    ``state.observation(player)``; values mapped to [0, 1]; the prior (``prior``) over the legal actions."""
+    """A search evaluator from a network, batching (``search.strategies.BatchingEvaluator``): each state is
+    answered from the acting player's ``state.observation(player)``, values mapped to [0, 1], with the prior
+    (when ``prior``) over the legal actions. ``queue`` is the ``BatchedEvaluator``: every ``NetworkEvaluator``
+    over the same network shares it, so one ``flush`` runs all their pending states in one forward pass."""
 
     def __init__(self, evaluator: BatchedEvaluator, prior: bool = True):
-        self.evaluator, self.prior = evaluator, prior
+        self.queue, self.prior = evaluator, prior
         info = evaluator.net.info
         self.low, self.span = float(info.min_return), float(info.max_return - info.min_return)
-        self.num_actions = info.num_actions
+        self.chance_mask = np.ones(info.num_actions, dtype=bool)  # priors unused at a chance node
 
     def unit(self, values: np.ndarray) -> np.ndarray:
         """Values in [min_return, max_return] mapped to [0, 1]."""
         return np.clip((np.asarray(values, dtype=float) - self.low) / self.span, 0.0, 1.0)
 
+    def submit(self, states: list[GameState]) -> list[tuple[int, Any]]:
+        """Queue every state's observations; the token says per state how to read its answer: a terminal
+        state (search never asks; answered with its returns), a decision (one row), a chance node (a row per
+        player, each player's value from their own view: no one acts there)."""
+        token: list[tuple[int, Any]] = []
+        for state in states:
+            player = state.current_player
+            if state.is_terminal():
+                token.append((TERMINAL, self.unit(state.returns())))
+            elif player >= 0:
+                token.append((player, self.queue.enqueue(own(state.observation(player)), own(state.action_mask()))))
+            else:
+                token.append((CHANCE, [self.queue.enqueue(own(state.observation(p)), self.chance_mask)
+                                       for p in range(state.num_players)]))
+        return token
+
+    def collect(self, token: list[tuple[int, Any]]) -> list[Evaluation]:
+        """The answers of a flushed ``submit``, in its order."""
+        answers = []
+        for kind, held in token:
+            if kind == TERMINAL:
+                answers.append(Evaluation(held))
+            elif kind == CHANCE:
+                answers.append(Evaluation(self.unit([self.queue.result(t)[1][p] for p, t in enumerate(held)])))
+            else:
+                priors, values = self.queue.result(held)
+                answers.append(Evaluation(self.unit(values), priors if self.prior else None))
+        return answers
+
     def __call__(self, state: GameState) -> Evaluation:
-        player = state.current_player
-        if state.is_terminal():  # search never asks; answered with the returns all the same
-            return Evaluation(self.unit(state.returns()))
-        if player >= 0:
-            priors, values = self.evaluator.evaluate(state.observation(player)[None], state.action_mask()[None])
-            return Evaluation(self.unit(values[0]), priors[0] if self.prior else None)
-        # a chance node: no one acts; each player's value from their own view
-        players = range(state.num_players)
-        observations = np.stack([state.observation(p) for p in players])
-        masks = np.ones((len(observations), self.num_actions), dtype=bool)  # priors unused
-        _, values = self.evaluator.evaluate(observations, masks)
-        return Evaluation(self.unit(values[list(players), list(players)]))
+        token = self.submit([state])
+        self.queue.flush()
+        return self.collect(token)[0]
 
 
 class NetworkPolicy:
@@ -133,9 +182,8 @@ def network_strategies(config: SearchConfig, *, game: Game | None, path: str, pr
                        netrollout: bool, c_puct: float, depth: int) -> SearchConfig:
     """``config`` with the network's strategies for the ``net=`` knobs of ``ismcts`` / ``duct`` (see the module);
     installed in ``cardboard.search.agents`` by ``cardboard.policies``."""
-    if prior and not value:
-        raise InvalidParameterError("prior=1 needs value=1: PUCT's node prior is filled at the depth-0 leaf "
-                                    "evaluation (PUCT over rollouts is not built)")
+    if prior and not value and depth:
+        raise InvalidParameterError(f"prior=1,value=0 rolls out to the end of the game: depth must be 0, got {depth}")
     if value and depth:
         raise InvalidParameterError(f"value=1 evaluates the leaf without a rollout: depth must be 0, got {depth}")
     if value and netrollout:
@@ -147,6 +195,8 @@ def network_strategies(config: SearchConfig, *, game: Game | None, path: str, pr
     changes: dict[str, Any] = {"selection": selection}
     if value:
         changes.update(depth=0, evaluator=NetworkEvaluator(evaluator, prior))
+    elif prior:  # PUCT over rollouts to the end: the network gives each new node's prior, rollouts the values
+        changes.update(evaluator=NetworkEvaluator(evaluator, prior=True), rollout_prior=True)
     if netrollout:
         changes["rollout"] = PolicyRollout(NetworkPolicy(evaluator, sample=True))
     return replace(config, **changes)

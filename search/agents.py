@@ -25,8 +25,9 @@ truth), for games whose ``determinize`` takes ``accuracy``. ``turn=T`` (duct; 0 
 turns T iterations, spent with 001 §3.3's ``policy``: ``one`` (one-search) or ``multiple`` (multiple-search)
 (``turn_budget``); ``iterations`` and ``seconds`` are then unused.
 
-Network knobs (ismcts, duct): ``net=PATH,prior=1,value=1,netrollout=0,cpuct=1.25`` (a ``PolicyValueNet``
-checkpoint; ``prior``, ``value``, ``netrollout`` and ``cpuct`` are used only with ``net``). This module stays
+Network knobs (ismcts, duct): ``net=PATH,prior=1,value=1,netrollout=0,cpuct=1.25,leaves=1`` (a
+``PolicyValueNet`` checkpoint; ``prior``, ``value``, ``netrollout`` and ``cpuct`` are used only with ``net``;
+``leaves=K`` keeps K leaves in flight per evaluator call, with virtual loss, with or without a network). This module stays
 torch-free and imports nothing above search: the network strategies are built by a hook that
 ``cardboard.policies`` installs when imported (``set_network_strategies``; the registry always imports it);
 without it ``net=`` is refused. What the knobs mean is documented in ``cardboard.policies.net_agent``.
@@ -42,6 +43,7 @@ import numpy as np
 
 from ..envs.errors import InvalidParameterError
 from ..envs.protocol import Game, GameState, require_hooks
+from .batching import Steps
 from .chance import ChanceBucketing
 from .mcts import PIMC, FlatMonteCarlo, InferenceAccuracy, SearchConfig, SearchResult, TreeSearch, uniform_determinizer
 from .turn_budget import TurnBudget, check_policy
@@ -72,13 +74,13 @@ GAME_CNB = ChanceBucketing(bucket=_game_bucket, samples=_game_samples)  # the ga
 
 
 def search_config(iterations: int, seconds: float, c: float, depth: int, cnb: bool = False, prune: bool = False,
-                  accuracy: float = -1.0) -> SearchConfig:
+                  accuracy: float = -1.0, leaves: int = 1) -> SearchConfig:
     """A ``SearchConfig`` from spec values, where 0 means 'no limit' for iterations, seconds and depth;
     ``cnb`` buckets tree chance nodes with the game's ``chance_bucket`` / ``chance_samples``; ``prune`` steps
     over the game's ``sensible_actions``; ``accuracy`` in [0, 1] draws worlds with 001's inference-accuracy
-    knob (-1: uniformly from the information set)."""
+    knob (-1: uniformly from the information set); ``leaves``: leaves in flight per evaluator call."""
     return SearchConfig(iterations=iterations or None, seconds=seconds or None, c=c, depth=depth or None,
-                        bucketing=GAME_CNB if cnb else None, prune=prune,
+                        bucketing=GAME_CNB if cnb else None, prune=prune, leaves=leaves,
                         determinizer=uniform_determinizer if accuracy < 0 else InferenceAccuracy(accuracy))
 
 
@@ -122,6 +124,19 @@ class SearchAgent:
         self.last = self.searcher.search(state, rng)
         return self.last.action
 
+    def act_steps(self, state: GameState, rng: np.random.Generator) -> Steps[int]:
+        """``act`` as a resumable computation (``batching``): the search's evaluation requests are yielded to
+        the caller, which may answer many games' at once; a searcher without ``steps`` (PIMC, flat Monte
+        Carlo, a turn budget) runs synchronously."""
+        require_hooks(state, self.needs)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            self.last = None
+            return int(legal[0])
+        steps = getattr(self.searcher, "steps", None)
+        self.last = (yield from steps(state, rng)) if steps is not None else self.searcher.search(state, rng)
+        return self.last.action
+
 
 PARAMETERS = {  # one line per spec parameter: the search agents' docstrings (``cardboard agents -v``)
     "worlds": "determinizations sampled once per decision",
@@ -140,8 +155,9 @@ PARAMETERS = {  # one line per spec parameter: the search agents' docstrings (``
     "value": "with net: the network's value of the leaf, no rollout (depth must be 0)",
     "netrollout": "with net and value=0: rollouts sample the network's policy",
     "cpuct": "with net and prior=1: PUCT's exploration constant",
+    "leaves": "leaves in flight per evaluator call, with virtual loss (1: one iteration after another)",
 }
-NET_KNOBS = ("net", "prior", "value", "netrollout", "cpuct")
+NET_KNOBS = ("net", "prior", "value", "netrollout", "cpuct", "leaves")
 
 
 def _documented(summary: str, *names: str):
@@ -155,8 +171,8 @@ def _documented(summary: str, *names: str):
 def _tree_agent(game: Game | None, worlds: str, num_worlds: int, iterations: int, c: float, depth: int,
                 seconds: float, reuse: bool, cnb: bool, prune: bool, accuracy: float, turn: int = 0,
                 policy: str = "one", net: str = "", prior: bool = True, value: bool = True,
-                netrollout: bool = False, cpuct: float = 1.25) -> SearchAgent:
-    config = search_config(iterations, seconds, c, depth, cnb, prune, accuracy)
+                netrollout: bool = False, cpuct: float = 1.25, leaves: int = 1) -> SearchAgent:
+    config = search_config(iterations, seconds, c, depth, cnb, prune, accuracy, leaves)
     if net:
         if _network_strategies is None:
             raise InvalidParameterError("net=PATH needs the network strategies of cardboard.policies: import it "
@@ -187,9 +203,10 @@ def uct(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float =
              "cnb", "prune", "accuracy", *NET_KNOBS)
 def ismcts(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0, reuse: bool = False,
            cnb: bool = False, prune: bool = False, accuracy: float = -1.0, net: str = "", prior: bool = True,
-           value: bool = True, netrollout: bool = False, cpuct: float = 1.25, game: Game | None = None) -> SearchAgent:
+           value: bool = True, netrollout: bool = False, cpuct: float = 1.25, leaves: int = 1,
+           game: Game | None = None) -> SearchAgent:
     return _tree_agent(game, "ismcts", 1, iterations, c, depth, seconds, reuse, cnb, prune, accuracy, net=net,
-                       prior=prior, value=value, netrollout=netrollout, cpuct=cpuct)
+                       prior=prior, value=value, netrollout=netrollout, cpuct=cpuct, leaves=leaves)
 
 
 @_documented("Determinized UCT (paper 001 Algorithm 3): fixed worlds, pooled soft-key statistics.", "worlds",
@@ -197,9 +214,9 @@ def ismcts(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: floa
 def duct(worlds: int = 10, iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0,
          reuse: bool = False, cnb: bool = False, prune: bool = False, accuracy: float = -1.0, turn: int = 0,
          policy: str = "one", net: str = "", prior: bool = True, value: bool = True, netrollout: bool = False,
-         cpuct: float = 1.25, game: Game | None = None) -> SearchAgent:
+         cpuct: float = 1.25, leaves: int = 1, game: Game | None = None) -> SearchAgent:
     return _tree_agent(game, "duct", worlds, iterations, c, depth, seconds, reuse, cnb, prune, accuracy, turn, policy,
-                       net, prior, value, netrollout, cpuct)
+                       net, prior, value, netrollout, cpuct, leaves)
 
 
 @_documented("One UCT tree per determinization, root votes added up.", "worlds", "iterations", "c", "depth")

@@ -44,6 +44,7 @@ import numpy as np
 
 from ..envs.errors import InvalidParameterError
 from ..envs.protocol import CHANCE, TERMINAL, GameState, determinize, sample_chance
+from .batching import Request, Steps, drive
 from .chance import ChanceBucketing
 from .strategies import UCB1, Evaluator, GameRollout, Rollout, Selection, evaluation, leaf_prior
 from .tree import TOTAL, VISITS, KeyTable, Node, Uniforms
@@ -129,6 +130,8 @@ class SearchConfig:
     bucketing: ChanceBucketing | None = None  # CNB at tree chance nodes (rollouts use chance_sampler)
     determinizer: Determinizer = uniform_determinizer  # where the worlds of ismcts / duct / pimc / mc come from
     prune: bool = False  # tree steps over the game's sensible_actions() (heuristic pruning) instead of all legal
+    leaves: int = 1  # leaves in flight: iterations descend (virtual loss) until this many wait for the evaluator
+    rollout_prior: bool = False  # PUCT with a rollout (depth != 0): still ask the evaluator for a new node's prior
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -141,6 +144,8 @@ class SearchConfig:
             raise InvalidParameterError(f"c must be >= 0, got {self.c}")
         if self.depth is not None and self.depth < 0:
             raise InvalidParameterError(f"depth must be >= 0 turns, got {self.depth}")
+        if not (isinstance(self.leaves, int) and not isinstance(self.leaves, bool) and self.leaves >= 1):
+            raise InvalidParameterError(f"leaves must be an int >= 1, got {self.leaves!r}")
 
 
 def budget_spent(config: SearchConfig, done: int, start: float) -> bool:
@@ -150,11 +155,15 @@ def budget_spent(config: SearchConfig, done: int, start: float) -> bool:
     return config.seconds is not None and time.perf_counter() - start >= config.seconds
 
 
-def rollout(state: GameState, rng: np.random.Generator, config: SearchConfig) -> np.ndarray:
-    """``config.rollout`` in place to the end, or for ``config.depth`` turns (none at depth 0) then the
-    evaluator's values; in [0, 1]."""
+def play_out(state: GameState, rng: np.random.Generator, config: SearchConfig) -> None:
+    """``config.rollout`` in place to the end, or for ``config.depth`` turns (none at depth 0)."""
     if config.depth != 0 and not state.is_terminal():
         config.rollout(state, rng, config)
+
+
+def rollout(state: GameState, rng: np.random.Generator, config: SearchConfig) -> np.ndarray:
+    """``play_out``, then the rewards, or the evaluator's values where it stopped short of the end; in [0, 1]."""
+    play_out(state, rng, config)
     return rewards(state) if state.is_terminal() else evaluation(config.evaluator(state)).values
 
 
@@ -181,7 +190,17 @@ class TreeSearch:
     def search(self, state: GameState, rng: np.random.Generator, iterations: int | None = None,
                root: Node | None = None) -> SearchResult:
         """Search from ``state`` for its player. ``iterations`` replaces the configured budget for this call
-        (0: decide from the tree as it is); ``root`` continues that tree instead of the kept one or a new one."""
+        (0: decide from the tree as it is); ``root`` continues that tree instead of the kept one or a new one.
+        The evaluator answers each batch of leaves at once (``batching.drive``)."""
+        return drive(self.steps(state, rng, iterations, root))
+
+    def steps(self, state: GameState, rng: np.random.Generator, iterations: int | None = None,
+              root: Node | None = None) -> Steps[SearchResult]:
+        """``search`` as a resumable computation: it yields a ``Request`` for the states whose evaluation it
+        waits for (``config.leaves`` leaves, more when a PUCT leaf also needs values after a rollout), is sent
+        the evaluator's answers for them in order, and returns the ``SearchResult``. A search that never
+        needs the evaluator (rollouts to the end) runs through without yielding. Many searches driven
+        together (``lockstep``) put their leaves in one network batch."""
         me = state.current_player
         if me < 0:
             raise InvalidParameterError(f"search needs a decision node, current_player is {me}")
@@ -192,6 +211,8 @@ class TreeSearch:
         uniforms = Uniforms(rng)
         selection = self.config.selection
         step = selection.kernel, selection.constant(self.config), selection.expands_nodes
+        in_flight = self.config.leaves
+        waiting: list[Leaf] = []
         done = 0
         while (done < iterations) if iterations is not None else not budget_spent(self.config, done, start):
             if self.worlds == "uct":
@@ -201,7 +222,15 @@ class TreeSearch:
             else:
                 world = fixed[done % self.num_worlds].clone()
             done += 1
-            self._iterate(root, world, rng, step, uniforms, self._stamp + done)
+            leaf = self._descend(root, world, rng, step, uniforms, self._stamp + done)
+            if leaf.asks:
+                waiting.append(leaf)
+                if len(waiting) >= in_flight or not leaf.path:  # a new root is expanded before any other leaf
+                    self._settle(waiting, (yield self._request(waiting)))
+            else:
+                leaf.backup()
+        if waiting:
+            self._settle(waiting, (yield self._request(waiting)))
         self._stamp += done
         result = self._result(root, state, rng, done, time.perf_counter() - start)
         if self.reuse:
@@ -239,15 +268,17 @@ class TreeSearch:
         key = self.config.final(edges, rng) if edges else next(iter(actions))
         return SearchResult(actions[key], {k: s[0] for k, s in edges.items()}, done, seconds, root)
 
-    def _iterate(self, root: Node, state: GameState, rng: np.random.Generator, step: tuple[Callable, float, bool],
-                 uniforms: Uniforms, stamp: float) -> None:
-        """Selection with availability, one expansion, a rollout, backpropagation (``stamp``: the iteration;
-        ``step``: the selection's kernel, constant and whether it expands nodes, read once per search)."""
+    def _descend(self, root: Node, state: GameState, rng: np.random.Generator, step: tuple[Callable, float, bool],
+                 uniforms: Uniforms, stamp: float) -> Leaf:
+        """One iteration up to what it waits for: selection with availability (each edge taken counts its visit
+        now, with no reward yet: the virtual loss of the leaves still in flight), one expansion, the rollout
+        (``stamp``: the iteration; ``step``: the selection's kernel, constant and whether it expands nodes,
+        read once per search). The leaf's ``asks`` are the evaluations it still needs."""
         cfg = self.config
         table = root.table
         select, c, by_node = step
         path: list[tuple[Node, int]] = []
-        node, parent, link, leaf = root, None, 0, None
+        node, parent, link = root, None, 0
         while (player := state.current_player) != TERMINAL:
             if parent is not None:
                 node = parent.child_for(link, player, grow=True)
@@ -260,29 +291,84 @@ class TreeSearch:
             else:
                 legal = state.sensible_actions() if cfg.prune else state.legal_actions()
                 ids = table.legal_ids(state, legal, not cfg.prune)
-                if by_node and node.size[0] == 0:
-                    leaf = node  # node-wise expansion (PUCT): a node never reached before is the leaf
-                    break
+                if by_node and node.size[0] == 0:  # node-wise expansion (PUCT): a node never reached before
+                    return self._expansion(path, node, ids.copy(), legal.copy(), state, rng)
                 u = uniforms.next()
                 i, link, fresh = select(node.slot, node.edge_key, node.stat, node.size, ids, c, stamp, u)
                 if i < 0:
                     node.reserve(len(ids))
                     i, link, fresh = select(node.slot, node.edge_key, node.stat, node.size, ids, c, stamp, u)
+                node.stat[VISITS, link] += 1
                 state.apply(int(legal[i]))
                 path.append((node, link))
                 if fresh and not by_node:
                     break  # expansion: the rollout starts below the new edge
             parent = node
-        if leaf is None:
-            values = rollout(state, rng, cfg)
-        else:  # the leaf's prior: the evaluator's at depth 0, else uniform (a rollout would evaluate another state)
-            found = evaluation(cfg.evaluator(state)) if cfg.depth == 0 else None
-            leaf.expand(ids, leaf_prior(None if found is None else found.prior, legal))
-            values = rollout(state, rng, cfg) if found is None else found.values
-        for node, edge in path:
-            stat = node.stat
-            stat[VISITS, edge] += 1
-            stat[TOTAL, edge] += values[node.player]
+        return self._rolled_out(Leaf(path), state, rng)
+
+    def _rolled_out(self, leaf: Leaf, state: GameState, rng: np.random.Generator) -> Leaf:
+        """``leaf`` after a rollout from ``state`` (none at depth 0): its values, or an ask for them."""
+        play_out(state, rng, self.config)
+        if state.is_terminal():
+            leaf.values = rewards(state)
+        else:
+            leaf.asks.append((state, VALUES))
+        return leaf
+
+    def _expansion(self, path: list[tuple[Node, int]], node: Node, ids: np.ndarray, legal: np.ndarray,
+                   state: GameState, rng: np.random.Generator) -> Leaf:
+        """A PUCT leaf: ``node`` waits for its prior (from the evaluator at depth 0 or with ``leaf_prior``, else
+        uniform) and the iteration for its values (the evaluator's at depth 0, else a rollout's)."""
+        leaf = Leaf(path, node, ids, legal)
+        if self.config.depth == 0:
+            leaf.asks.append((state, PRIOR_AND_VALUES))
+            return leaf
+        if self.config.rollout_prior:
+            leaf.asks.append((state.clone(), PRIOR_ONLY))
+        return self._rolled_out(leaf, state, rng)
+
+    def _request(self, waiting: list[Leaf]) -> Request:
+        return Request(self.config.evaluator, [state for leaf in waiting for state, _ in leaf.asks])
+
+    @staticmethod
+    def _settle(waiting: list[Leaf], answers: list) -> None:
+        """Hand each waiting leaf its answers (in the order of its asks), expand and back up; empties ``waiting``."""
+        answers = iter(answers)
+        for leaf in waiting:
+            for _, use in leaf.asks:
+                found = evaluation(next(answers))
+                if use != VALUES and leaf.node.size[0] == 0:  # another leaf in flight may have expanded it
+                    leaf.node.expand(leaf.ids, leaf_prior(found.prior, leaf.legal))
+                if use != PRIOR_ONLY:
+                    leaf.values = found.values
+            leaf.backup()
+        waiting.clear()
+
+
+VALUES, PRIOR_ONLY, PRIOR_AND_VALUES = range(3)  # what a leaf asks the evaluator for
+
+
+class Leaf:
+    """An iteration waiting to finish: its ``path`` of (node, edge) (visits already counted), the PUCT
+    ``node`` to expand with its legal ``ids`` / ``legal`` actions, the ``asks`` (state, VALUES / PRIOR_ONLY /
+    PRIOR_AND_VALUES) it waits for, and its per-player ``values`` once known."""
+
+    __slots__ = ("path", "node", "ids", "legal", "asks", "values")
+
+    def __init__(self, path: list[tuple[Node, int]], node: Node | None = None, ids: np.ndarray | None = None,
+                 legal: np.ndarray | None = None):
+        self.path, self.node, self.ids, self.legal = path, node, ids, legal
+        self.asks: list[tuple[GameState, int]] = []
+        self.values: np.ndarray | None = None
+
+    def backup(self) -> None:
+        """Expand the PUCT node (uniform prior if nothing filled it) and add the values to the total of every
+        edge on the path, for the player who chose it."""
+        if self.node is not None and self.node.size[0] == 0:
+            self.node.expand(self.ids, leaf_prior(None, self.legal))
+        values = self.values
+        for node, edge in self.path:
+            node.stat[TOTAL, edge] += values[node.player]
 
 
 class PIMC:

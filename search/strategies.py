@@ -51,9 +51,9 @@ class PUCT:
     of the parent's visits. Expansion is by node: a decision node first reached is the leaf; it is
     evaluated (or rolled out from) and its ``PRIOR`` row filled with the evaluator's prior (uniform without
     one, or when a rollout of ``depth`` > 0 turns separates the evaluated state from the node); a new
-    root's first iteration is its expansion. Unvisited edges have ``Q = 0`` (a loss). The search is
-    sequential, so there is no virtual loss; a batched one would add it to the path's visits, which ``Q``
-    and ``n`` here already see."""
+    root's first iteration is its expansion. An unvisited edge's ``Q`` is the node's mean (first-play urgency). With several leaves in
+    flight (``SearchConfig.leaves``) an edge's visit is counted when it is taken and its reward when the leaf
+    is evaluated: ``Q`` and ``n`` see the pending visits as losses (virtual loss)."""
 
     c_puct: float = 1.25
 
@@ -88,6 +88,25 @@ class Evaluation(NamedTuple):
 
 
 Evaluator = Callable[[GameState], "np.ndarray | Evaluation"]
+
+
+class Flushable(Protocol):
+    def flush(self) -> None: ...
+
+
+class BatchingEvaluator(Protocol):
+    """An evaluator that answers many states in one call (a network): ``submit(states)`` queues them and
+    returns a token, ``queue.flush()`` evaluates everything queued by every evaluator sharing that queue (one
+    forward pass), ``collect(token)`` hands back one answer per state. Search and the lock-step runner use it
+    through ``batching.answer`` (checked by ``batching.batches``); it is also a plain ``Evaluator`` (``__call__``)."""
+
+    queue: Flushable
+
+    def __call__(self, state: GameState) -> np.ndarray | Evaluation: ...
+
+    def submit(self, states: list[GameState]) -> object: ...
+
+    def collect(self, token: object) -> list[Evaluation]: ...
 
 
 def evaluation(answer: np.ndarray | Evaluation) -> Evaluation:

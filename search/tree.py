@@ -218,21 +218,29 @@ def add_prior(slot, edge_key, stat, size, ids, prior):
 def select_puct(slot, edge_key, stat, size, ids, c, stamp, u):
     """``select_edge`` with PUCT (AlphaZero): the first maximum of ``Q + c P sqrt(avail) / (1 + n)``.
 
-    ``Q`` is the edge's mean reward in [0, 1], 0 while unvisited (a loss: an unvisited edge is tried when its
-    prior bonus beats the visited ones); ``P`` the ``PRIOR`` row; the edge's availability (counted first, as
-    in ``select_edge``) stands in for the parent's visits, as in SO-ISMCTS. An edge first made here (a key
-    the node's ``expand`` did not see: another world offers it) gets the uniform prior ``1 / len(ids)``.
-    ``u`` is unused (same signature as ``select_edge``); ``fresh``: the edge was never visited. ``(-1, -1,
-    False)`` when the node needs ``reserve`` first.
+    ``Q`` is the edge's mean reward in [0, 1]; an unvisited edge's ``Q`` is the *first-play urgency*: the mean
+    reward of the node's visited legal edges (Leela Chess Zero's FPU with no reduction; mctx fills unvisited
+    edges from the parent's value alike), 0 while none is visited. A fixed pessimistic 0 instead would keep a
+    search with a flat prior on its first edge for about ``(c P)^-2`` visits. ``P`` is the ``PRIOR`` row; the
+    edge's availability (counted first, as in ``select_edge``) stands in for the parent's visits, as in
+    SO-ISMCTS. An edge first made here (a key the node's ``expand`` did not see: another world offers it) gets
+    the uniform prior ``1 / len(ids)``. ``u`` is unused (same signature as ``select_edge``); ``fresh``: the
+    edge was never visited. ``(-1, -1, False)`` when the node needs ``reserve`` first.
     """
     if count_available(slot, edge_key, stat, size, ids, stamp, 1.0 / len(ids)) < 0:
         return -1, -1, False
+    seen, total = 0.0, 0.0
+    for i in range(len(ids)):
+        e = slot[ids[i]] - 1
+        seen += stat[VISITS, e]
+        total += stat[TOTAL, e]
+    first_play = total / seen if seen > 0.0 else 0.0
     best = 0
     best_value = -np.inf
     for i in range(len(ids)):
         e = slot[ids[i]] - 1
         n = stat[VISITS, e]
-        q = stat[TOTAL, e] / n if n > 0.0 else 0.0
+        q = stat[TOTAL, e] / n if n > 0.0 else first_play
         value = q + c * stat[PRIOR, e] * np.sqrt(stat[AVAIL, e]) / (1.0 + n)
         if value > best_value:
             best = i

@@ -219,7 +219,7 @@ def test_missing_and_mismatched_checkpoints_are_refused(game, tmp_path):
 
 
 def test_bad_knob_combinations_are_refused(game, untrained):
-    for spec in (f"net:path={untrained},mode=best", f"ismcts:net={untrained},prior=1,value=0",
+    for spec in (f"net:path={untrained},mode=best", f"ismcts:net={untrained},prior=1,value=0,depth=3", f"ismcts:net={untrained},leaves=0",
                  f"ismcts:net={untrained},depth=3", f"ismcts:net={untrained},netrollout=1",
                  f"duct:net={untrained},prior=0,value=0", "ismcts:netrollout=1", f"ismcts:net={untrained},cpuct=-1"):
         with pytest.raises(InvalidParameterError):

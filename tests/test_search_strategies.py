@@ -19,7 +19,7 @@ def puct_arrays(visits, totals, avail, prior):
 
 
 def test_puct_is_q_plus_c_prior_sqrt_availability_over_one_plus_visits():
-    """Random nodes (some edges unvisited: Q = 0), priors, c and legal subsets: the pick is the first maximum of
+    """Random nodes (some edges unvisited: Q = the legal edges' mean reward), priors, c and legal subsets: the pick is the first maximum of
     ``Q + c P sqrt(avail) / (1 + n)`` with the availability counted first (legal edges only, once)."""
     rng = np.random.default_rng(11)
     for _ in range(400):
@@ -35,7 +35,9 @@ def test_puct_is_q_plus_c_prior_sqrt_availability_over_one_plus_visits():
         i, edge, fresh = select_puct(slot, edge_key, stat, size, ids.astype(np.int64), c, 4.0, 0.5)
         legal = np.isin(np.arange(n), ids)
         counted = avail + legal
-        q = np.divide(totals, visits, out=np.zeros(n), where=visits > 0)
+        seen = visits[ids].sum()
+        first_play = totals[ids].sum() / seen if seen > 0 else 0.0  # the node's mean over its legal edges
+        q = np.divide(totals, visits, out=np.full(n, first_play), where=visits > 0)
         value = (q + c * prior * np.sqrt(counted) / (1 + visits))[ids]
         best = int(np.argmax(value))
         assert (i, edge, fresh) == (best, ids[best], visits[ids[best]] == 0)

@@ -101,6 +101,44 @@ def test_workers_and_shards_give_the_same_data(reference, tmp_path):
         np.testing.assert_array_equal(other[key], whole[key], err_msg=key)
 
 
+@pytest.mark.parametrize("concurrent,workers", [(4, 1), (3, 2)])
+def test_games_in_lock_step_give_the_same_data(reference, tmp_path, concurrent, workers):
+    """Games played together (``--concurrent``, also inside workers) are the games played one at a time: each
+    keeps its own agents and streams."""
+    selfplay.generate(GAME, [SPEC, "ismcts:iterations=10"], 6, 7, tmp_path, concurrent=concurrent, workers=workers)
+    _, other = selfplay.load_data(tmp_path)
+    _, whole = selfplay.load_data(reference)
+    for key in whole:
+        np.testing.assert_array_equal(other[key], whole[key], err_msg=key)
+
+
+def test_network_games_in_lock_step_share_forward_passes(tmp_path):
+    """Four Lords of War games with a network-guided ISMCTS in lock-step: one network (loaded once) answers
+    all their leaves, several per forward pass, and the records are complete."""
+    torch = pytest.importorskip("torch")
+    from cardboard.policies.network import PolicyValueNet
+
+    game = registry.make_game("lords_of_war")
+    torch.manual_seed(0)
+    path = tmp_path / "net.pt"
+    PolicyValueNet(game.info, hidden=(32,)).save(path)
+    spec = f"ismcts:iterations=4,net={path}"
+    sets = [[registry.make_agent(spec, game) for _ in range(2)] for _ in range(4)]
+    queue = sets[0][0].searcher.config.evaluator.queue
+    assert all(a.searcher.config.evaluator.queue is queue for agents in sets for a in agents)
+    sizes = []
+    flush = queue.flush
+    queue.flush = lambda: (sizes.append(queue.pending), flush())
+    done = dict(selfplay.play_many(game, sets, range(4), 3))
+    assert sorted(done) == [0, 1, 2, 3]
+    for index, data in done.items():
+        assert len(data["game"]) > 20 and np.all(data["game"] == index)
+        np.testing.assert_allclose(data["policy"].sum(axis=1), 1.0, rtol=1e-5)
+    searched = sum(int(d["searched"].sum()) for d in done.values())
+    assert max(sizes) == 4 and sum(sizes) / len(sizes) > 2.5  # the four games' leaves share passes
+    assert sum(sizes) >= searched  # at least the root of every search was asked
+
+
 def test_header_mismatch_is_a_data_error(reference, tmp_path):
     out = tmp_path / "run"
     shutil.copytree(reference, out)

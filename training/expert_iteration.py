@@ -5,7 +5,7 @@
 
 The loop
     The *expert* of a generation is search guided by the best network so far:
-    ``ismcts:iterations=I,net=BEST,prior=1,value=1``; before any network was kept it is plain
+    ``ismcts:iterations=I,net=BEST,KNOBS`` (``--net-knobs``, default ``prior=1,value=1``); before any network was kept it is plain
     ``ismcts:iterations=I``. Generation ``K`` (0, 1, ...) runs four steps, each in ``DIR/gen-K/``:
 
     1. ``data/``: ``--games-per-generation`` self-play games of the current expert in every seat
@@ -59,7 +59,9 @@ from cardboard.training import learn, selfplay
 
 FORMAT = "cardboard.expert_iteration/1"
 STATE = "state.json"
-UNMATCHED = ("generations", "workers", "quiet")  # arguments a resumed run may change
+UNMATCHED = ("generations", "workers", "concurrent", "quiet")  # arguments a resumed run may change
+NET_KNOBS = "prior=1,value=1"
+ADDED = {"net_knobs": NET_KNOBS, "target_temperature": 1.0, "value_weight": 1.0}  # flags newer than the format
 
 
 class StateMismatchError(DataError):
@@ -72,26 +74,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--generations", type=int, required=True, help="generations to run (more extend a run)")
     parser.add_argument("--games-per-generation", type=int, default=40, help="self-play games per generation")
     parser.add_argument("--iterations", type=int, default=100, help="ISMCTS iterations per decision of the expert")
+    parser.add_argument("--net-knobs", default=NET_KNOBS,
+                        help=f"how the expert uses the network: ismcts knobs after net=PATH (default {NET_KNOBS}; "
+                             "prior=1,value=0 keeps rollouts and takes the prior)")
     parser.add_argument("--eval-games", type=int, default=40, help="games of new expert vs best expert")
     parser.add_argument("--random-games", type=int, default=20, help="games of the raw network vs random")
     parser.add_argument("--window", type=int, default=2, help="train on the data of the last W generations")
     parser.add_argument("--epochs", type=int, default=20, help="training epochs at most (early stopping)")
     parser.add_argument("--hidden", type=int, nargs="+", default=list(learn.Args.hidden), help="trunk widths")
+    parser.add_argument("--target-temperature", type=float, default=learn.Args.target_temperature,
+                        help="policy targets visits^(1/T) (1: the visits; 0: the moves played)")
+    parser.add_argument("--value-weight", type=float, default=learn.Args.value_weight,
+                        help="weight of the value loss in training")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1, help="worker processes (results do not depend on it)")
+    parser.add_argument("--concurrent", type=int, default=1,
+                        help="self-play games per process in lock-step, their network calls batched")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def config_of(args: argparse.Namespace) -> dict[str, Any]:
-    names = ("game", "games_per_generation", "iterations", "eval_games", "random_games", "window", "epochs",
-             "hidden", "seed", "option")
+    names = ("game", "games_per_generation", "iterations", "net_knobs", "eval_games", "random_games", "window", "epochs",
+             "hidden", "target_temperature", "value_weight", "seed", "option")
     return json.loads(json.dumps({n: getattr(args, n) for n in names}))
 
 
 def _check(args: argparse.Namespace) -> None:
     for flag in ("generations", "games_per_generation", "iterations", "eval_games", "random_games", "window",
-                 "epochs", "workers"):
+                 "epochs", "workers", "concurrent"):
         if getattr(args, flag) < 1:
             raise InvalidParameterError(f"--{flag.replace('_', '-')} must be at least 1, got {getattr(args, flag)}")
     if args.seed < 0:
@@ -114,7 +125,7 @@ def load_state(out: Path, config: dict[str, Any]) -> dict[str, Any]:
         raise DataError(f"{path}: unreadable ({type(exc).__name__}: {exc})") from None
     if not isinstance(state, dict) or state.get("format") != FORMAT:
         raise StateMismatchError(f"{path}: not an expert-iteration state ({FORMAT})")
-    old = state.get("config", {})
+    old = dict(ADDED) | state.get("config", {})  # a state from before a flag existed had its default
     diff = [f"{k}: {old.get(k)!r} there, {config[k]!r} now" for k in config if old.get(k) != config[k]]
     if diff:
         raise StateMismatchError(f"{path}: written by a run with other arguments ({'; '.join(diff)}); rerun with "
@@ -122,8 +133,11 @@ def load_state(out: Path, config: dict[str, Any]) -> dict[str, Any]:
     return state
 
 
-def expert(iterations: int, net: str | None) -> str:
-    return f"ismcts:iterations={iterations}" + (f",net={net},prior=1,value=1" if net else "")
+
+
+def expert(iterations: int, net: str | None, knobs: str = NET_KNOBS) -> str:
+    """The expert's spec: ISMCTS with ``iterations``, guided by ``net`` with ``knobs`` when there is one."""
+    return f"ismcts:iterations={iterations}" + (f",net={net},{knobs}" if net else "")
 
 
 def _sha(path: Path) -> str:
@@ -190,12 +204,12 @@ def run_loop(args: argparse.Namespace, console: Console) -> dict[str, Any]:
                 entry = {"generation": k}
                 gens.append(entry)
             gen_dir = out / f"gen-{k}"
-            entry["expert"] = expert(args.iterations, best)
+            entry["expert"] = expert(args.iterations, best, args.net_knobs)
             # 1. self-play
             step(k, "self-play", args.games_per_generation)
             header = selfplay.generate(args.game, [entry["expert"]], args.games_per_generation, args.seed + 1000 * k,
                                        gen_dir / "data", options=options, workers=args.workers,
-                                       on_game=advance, on_start=lambda done, n: progress.update(
+                                       concurrent=args.concurrent, on_game=advance, on_start=lambda done, n: progress.update(
                                            games_task, completed=done))
             _, data = selfplay.load_data(gen_dir / "data")
             entry["data"] = {"games": int(header["games"]), "records": int(len(data["game"]))}
@@ -211,6 +225,7 @@ def run_loop(args: argparse.Namespace, console: Console) -> dict[str, Any]:
                 (net_dir / "log.json").unlink(missing_ok=True)
                 learn.train(learn.Args(game=args.game, data=str(gen_dir / "train-data"), out=str(net_dir),
                                        option=list(args.option), epochs=args.epochs, hidden=tuple(args.hidden),
+                                       target_temperature=args.target_temperature, value_weight=args.value_weight,
                                        seed=args.seed + k, quiet=True), console)
             log = json.loads((net_dir / "log.json").read_text(encoding="utf-8"))
             sha = _sha(model)
@@ -227,7 +242,7 @@ def run_loop(args: argparse.Namespace, console: Console) -> dict[str, Any]:
             write_state(state_path, state)
             progress.update(overall, completed=4 * k + 2)
             # 3. new expert vs best expert
-            new_spec, best_spec = expert(args.iterations, str(model)), entry["expert"]
+            new_spec, best_spec = expert(args.iterations, str(model), args.net_knobs), entry["expert"]
             step(k, "new vs best", args.eval_games)
             records = play_match_specs(args.game, [new_spec, best_spec], args.eval_games, args.seed + 1000 * k + 500,
                                        game_options=options, workers=args.workers,

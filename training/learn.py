@@ -9,6 +9,8 @@ drawn with ``--seed``), and trains with Adam on
 
     loss = cross-entropy(visit distribution, masked policy) + value_weight * MSE(values, final returns)
 
+(``--target-temperature T`` sharpens the visit distributions to visits^(1/T); 0 trains on the moves played)
+
 (the policy's illegal actions get probability 0; the value head predicts every seat's return from the acting
 seat's observation). After each epoch the validation loss decides: the best network so far is written to
 ``<out>/model.pt`` (``PolicyValueNet.save``; its metadata add ``training``: data folder, epochs, best epoch,
@@ -60,6 +62,8 @@ class Args:
     """epochs without a better validation loss before stopping"""
     value_weight: float = 1.0
     weight_decay: float = 0.0
+    target_temperature: float = 1.0
+    """policy target: visits^(1/T) renormalised (1: the visit distribution; 0: one-hot on the action played)"""
     seed: int = 0
     torch_threads: int = 1
     quiet: bool = False
@@ -120,6 +124,21 @@ def check_header(header: dict[str, Any], game: str, options: dict[str, Any], fol
                         f"{header.get('options')!r}, not {game!r} with {options!r}")
 
 
+def sharpened(policy: np.ndarray, action: np.ndarray, temperature: float) -> np.ndarray:
+    """Policy targets ``policy^(1/temperature)`` renormalised per row (ExIt's visit counts with few iterations
+    over many actions are nearly flat); temperature 0: one-hot on ``action``, the move the search played."""
+    if temperature < 0:
+        raise InvalidParameterError(f"target_temperature must be >= 0, got {temperature}")
+    if temperature == 1.0:
+        return policy
+    if temperature == 0.0:
+        out = np.zeros_like(policy)
+        out[np.arange(len(action)), action] = 1.0
+        return out
+    out = np.power(policy.astype(np.float64), 1.0 / temperature)
+    return (out / out.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
 def losses(net: Any, batch: dict[str, Any], value_weight: float) -> tuple[Any, Any, Any]:
     """``(total, policy cross-entropy, value MSE)`` of a batch of tensors (obs, mask, policy, returns)."""
     logits, values = net(batch["obs"])
@@ -143,6 +162,7 @@ def train(args: Args, console: Console) -> dict[str, Any]:
     torch.set_num_threads(args.torch_threads)
     train_games, val_games = split_games(data["games"], args.val_fraction, args.seed)
     fields = ("obs", "mask", "policy", "returns")
+    data = dict(data, policy=sharpened(data["policy"], data["action"], args.target_temperature))
     tensors = {k: torch.as_tensor(data[k]) for k in fields}
 
     def subset(games: np.ndarray) -> dict[str, Any]:

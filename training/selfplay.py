@@ -2,13 +2,16 @@
 
     cardboard selfplay lords_of_war --agents ismcts:iterations=100 --games 200 --seed 1 --out runs/selfplay/low
     cardboard selfplay hearth --agents duct:iterations=300,lookahead:turns=3 --games 50 --out DIR --workers 2
+    cardboard selfplay lords_of_war --agents ismcts:iterations=200,net=NET.pt --games 256 --concurrent 64 --out DIR
 
 Games
     ``--agents`` gives one spec for every seat or one spec per seat. Game ``i`` seats the specs by
     ``evaluation.match.seat_order(i, N)`` (cyclic rotation) and draws from ``game_streams(seed, i, N)`` (stream 0
     deals and samples chance, stream ``1 + k`` is seat ``k``'s), exactly as ``cardboard play`` would: game ``i``'s
     records depend on nothing but ``(game, options, specs, seed, i)``, not on the number of games, the workers or
-    on resuming.
+    on resuming. ``--concurrent G`` plays G games at once per process in lock-step (``play_many``), their
+    searches' network requests answered together; with a network, batch composition can change results only
+    through floating-point rounding (CPU matrix products differ in the last bit between batch sizes).
 
 Records
     One per decision of an agent that searches (it has a ``last`` ``SearchResult``, as ``SearchAgent``); other
@@ -69,6 +72,7 @@ from cardboard import registry
 from cardboard.envs.errors import DataError, InvalidParameterError
 from cardboard.envs.protocol import CHANCE, Agent, Game, GameState, sample_chance
 from cardboard.evaluation.match import _registry_entries, game_streams, seat_order
+from cardboard.search.batching import Steps, act_steps, drive, run_together
 
 FORMAT = "cardboard.selfplay/1"
 HEADER = "header.json"
@@ -90,6 +94,8 @@ class Args:
     workers: int = 1
     shard_games: int = 1
     """finished games per shard (1: each game is written as soon as it ends)"""
+    concurrent: int = 1
+    """games played at once in lock-step per process, their network calls batched"""
     option: list[str] = field(default_factory=list)
     """game options as KEY=VALUE (repeatable)"""
     quiet: bool = False
@@ -121,6 +127,12 @@ def _searches(agent: Agent) -> bool:
 def play_recorded(game: Game, agents: Sequence[Agent], index: int, seed: int) -> dict[str, np.ndarray]:
     """Play game ``index`` (``agents[k]`` in seat ``k``, streams from ``game_streams``, as ``play_game``) and
     return its records (``RECORD_FIELDS``) plus ``games`` / ``game_returns`` for this one game."""
+    return drive(recorded_steps(game, agents, index, seed))
+
+
+def recorded_steps(game: Game, agents: Sequence[Agent], index: int, seed: int) -> Steps[dict[str, np.ndarray]]:
+    """``play_recorded`` as a resumable computation: the agents' evaluation requests are yielded (see
+    ``search.batching``), so many games can share network batches (``run_together``)."""
     info = game.info
     streams = game_streams(seed, index, info.num_players)
     rng, rngs = streams[0], streams[1:]
@@ -140,7 +152,7 @@ def play_recorded(game: Game, agents: Sequence[Agent], index: int, seed: int) ->
             obs = np.asarray(state.observation(player), dtype=np.float32)
             mask = np.asarray(state.action_mask(), dtype=bool).copy()
             turn = state.turn
-        action = int(agent.act(state, rngs[player]))
+        action = int((yield from act_steps(agent, state, rngs[player])))
         if record:
             result = agent.last
             if result is None:  # a forced move, played without a search
@@ -173,6 +185,25 @@ def play_recorded(game: Game, agents: Sequence[Agent], index: int, seed: int) ->
 def seated(agents: Sequence[Agent], index: int) -> list[Agent]:
     """The agents of game ``index`` by seat (cyclic rotation, as ``cardboard play``)."""
     return [agents[k] for k in seat_order(index, len(agents))]
+
+
+def play_many(game: Game, agent_sets: Sequence[Sequence[Agent]], indices: Sequence[int],
+              seed: int) -> Iterator[tuple[int, dict[str, np.ndarray]]]:
+    """Play games ``indices``, ``len(agent_sets)`` at a time in lock-step (``run_together``: their searches'
+    network requests share forward passes), each game with a set of agents no other running game uses (a search
+    keeps per-game state); yields ``(index, records)`` as games end. A game's moves do not depend on the
+    others, except through the network's floating-point rounding, which can differ in the last bit between
+    batch sizes (torch on CPU)."""
+    free = list(agent_sets)
+
+    def job(index: int) -> Steps[tuple[int, dict[str, np.ndarray]]]:
+        agents = free.pop()
+        try:
+            return index, (yield from recorded_steps(game, seated(agents, index), index, seed))
+        finally:
+            free.append(agents)
+
+    yield from run_together((job(i) for i in indices), len(agent_sets))
 
 
 # -- files ---------------------------------------------------------------------------------------------------
@@ -269,7 +300,9 @@ def done_games(folder: str | os.PathLike, header: dict[str, Any]) -> set[int]:
 _WORKER: dict[str, Any] = {}
 
 
-def _build(game_name: str, options: dict[str, Any], specs: Sequence[str]) -> tuple[Game, list[Agent]]:
+def _build(game_name: str, options: dict[str, Any], specs: Sequence[str],
+           concurrent: int = 1) -> tuple[Game, list[list[Agent]]]:
+    """The game and ``concurrent`` independent sets of its agents, one per seat."""
     game = registry.make_game(game_name, **options)
     n = game.info.num_players
     if len(specs) == 1:
@@ -277,35 +310,39 @@ def _build(game_name: str, options: dict[str, Any], specs: Sequence[str]) -> tup
     if len(specs) != n:
         raise InvalidParameterError(f"--agents: game {game_name!r} has {n} seats: give one spec for all of them or "
                                     f"{n}; got {len(specs)}: {list(specs)}")
-    return game, [registry.make_agent(spec, game) for spec in specs]
+    return game, [[registry.make_agent(spec, game) for spec in specs] for _ in range(concurrent)]
 
 
-def _worker_init(entries: bytes, game_name: str, options: dict[str, Any], specs: list[str], seed: int) -> None:
+def _worker_init(entries: bytes, game_name: str, options: dict[str, Any], specs: list[str], seed: int,
+                 concurrent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     registry.restore(pickle.loads(entries))
-    _WORKER["game"], _WORKER["agents"] = _build(game_name, options, specs)
+    _WORKER["game"], _WORKER["agent_sets"] = _build(game_name, options, specs, concurrent)
     _WORKER["seed"] = seed
 
 
-def _worker_play(index: int) -> dict[str, np.ndarray]:
-    return play_recorded(_WORKER["game"], seated(_WORKER["agents"], index), index, _WORKER["seed"])
+def _worker_play(indices: list[int]) -> list[tuple[int, dict[str, np.ndarray]]]:
+    return list(play_many(_WORKER["game"], _WORKER["agent_sets"], indices, _WORKER["seed"]))
 
 
 def generate(game_name: str, specs: Sequence[str], games: int, seed: int, out: str | os.PathLike, *,
-             options: dict[str, Any] | None = None, workers: int = 1, shard_games: int = 1,
+             options: dict[str, Any] | None = None, workers: int = 1, shard_games: int = 1, concurrent: int = 1,
              on_game: Callable[[int, dict[str, np.ndarray]], None] | None = None,
              on_start: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """Play the missing games of a self-play run in ``out`` and write their shards; returns the header.
 
+    ``concurrent``: games each process plays at once in lock-step (``play_many``); with ``workers`` > 1 each
+    worker is handed ``concurrent`` games at a time.
+
     ``on_start(done, games)`` is called once the folder is checked; ``on_game(index, records)`` after every
     game played. On an exception (``KeyboardInterrupt`` too) every finished game already in a shard stays."""
     for flag, value, least in (("games", games, 1), ("workers", workers, 1), ("shard_games", shard_games, 1),
-                               ("seed", seed, 0)):
+                               ("seed", seed, 0), ("concurrent", concurrent, 1)):
         if value < least:
             raise InvalidParameterError(f"{flag} must be at least {least}, got {value}")
     options = dict(options or {})
     specs = list(specs)
-    game, agents = _build(game_name, options, specs)  # bad names fail before any file is written
+    game, agent_sets = _build(game_name, options, specs, concurrent if workers == 1 else 1)  # fails before writing
     info = game.info
     folder = Path(out)
     header = json.loads(json.dumps({
@@ -343,11 +380,13 @@ def generate(game_name: str, specs: Sequence[str], games: int, seed: int, out: s
             entries = _registry_entries(game_name, specs)
             context = multiprocessing.get_context("spawn")
             with ProcessPoolExecutor(min(workers, len(missing)), mp_context=context, initializer=_worker_init,
-                                     initargs=(entries, game_name, options, specs, seed)) as pool:
-                futures = {pool.submit(_worker_play, i): i for i in missing}
+                                     initargs=(entries, game_name, options, specs, seed, concurrent)) as pool:
+                chunks = [missing[k:k + concurrent] for k in range(0, len(missing), concurrent)]
+                futures = [pool.submit(_worker_play, chunk) for chunk in chunks]
                 try:
                     for future in as_completed(futures):
-                        finished(futures[future], future.result())
+                        for index, data in future.result():
+                            finished(index, data)
                 except BaseException:
                     for f in futures:
                         f.cancel()
@@ -355,8 +394,8 @@ def generate(game_name: str, specs: Sequence[str], games: int, seed: int, out: s
                         process.terminate()
                     raise
         else:
-            for i in missing:
-                finished(i, play_recorded(game, seated(agents, i), i, seed))
+            for index, data in play_many(game, agent_sets, missing, seed):
+                finished(index, data)
     finally:
         if buffer:  # finished games still buffered: written whole, even on the way out of an exception
             write_shard(folder, concatenate(buffer))
@@ -375,6 +414,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                                      "when it holds a header")
     parser.add_argument("--workers", type=int, default=1, help="worker processes (the data do not depend on it)")
     parser.add_argument("--shard-games", type=int, default=1, help="finished games per shard (default 1)")
+    parser.add_argument("--concurrent", type=int, default=1,
+                        help="games played at once in lock-step per process, their network calls batched (default 1)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a game option (repeatable)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -405,7 +446,8 @@ def run(args: argparse.Namespace, console: Any) -> int:
 
         try:
             generate(args.game, specs, args.games, args.seed, out, options=options, workers=args.workers,
-                     shard_games=args.shard_games, on_game=on_game, on_start=on_start)
+                     shard_games=args.shard_games, concurrent=args.concurrent, on_game=on_game,
+                     on_start=on_start)
         except KeyboardInterrupt:
             progress.stop()
             console.print(f"interrupted: {counts['saved']} games saved in {out}; run the same command again to "

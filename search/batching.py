@@ -1,0 +1,105 @@
+"""Searches as resumable computations, and many of them answered in one network batch (issue 17).
+
+A search that needs its evaluator does not call it: ``TreeSearch.steps`` *yields* a ``Request`` (the evaluator
+and the states it should evaluate) and is sent the answers. ``drive`` runs one such computation to its end;
+``run_together`` advances many (the games of a self-play run) in lock-step, so that in each round every
+waiting request of evaluators that share a queue (``BatchingEvaluator.queue``: one network) goes into one
+forward pass. Computations that never yield (rollouts only, scripted agents) simply run through.
+"""
+from __future__ import annotations
+
+from collections.abc import Generator, Iterable, Iterator
+from typing import Any, NamedTuple, TypeVar
+
+import numpy as np
+
+from ..envs.protocol import Agent, GameState
+from .strategies import Evaluator
+
+T = TypeVar("T")
+
+
+class Request(NamedTuple):
+    """What a resumable search waits for: ``evaluator``'s answers for ``states``, in order."""
+
+    evaluator: Evaluator
+    states: list[GameState]
+
+
+Steps = Generator[Request, list, T]
+"""A resumable computation: yields ``Request``s, is sent their answers, returns its result."""
+
+
+def answer(requests: list[Request]) -> list[list]:
+    """The answers of every request: batching evaluators submit all their states first, each distinct queue is
+    flushed once (one forward pass for all the requests that share it), then each collects its own answers;
+    other evaluators are called once per state."""
+    tokens: list[Any] = []
+    queues: dict[int, Any] = {}
+    for request in requests:
+        evaluator = request.evaluator
+        if batches(evaluator):
+            tokens.append(evaluator.submit(request.states))
+            queues[id(evaluator.queue)] = evaluator.queue
+        else:
+            tokens.append(None)
+    for queue in queues.values():
+        queue.flush()
+    return [[r.evaluator(s) for s in r.states] if token is None else r.evaluator.collect(token)
+            for r, token in zip(requests, tokens)]
+
+
+def batches(evaluator: Evaluator) -> bool:
+    """Whether ``evaluator`` is a ``BatchingEvaluator`` (checked by its methods: a runtime protocol check costs
+    microseconds per request)."""
+    kind = type(evaluator)
+    return hasattr(kind, "submit") and hasattr(kind, "collect") and hasattr(evaluator, "queue")
+
+
+def drive(run: Steps[T]) -> T:
+    """Run one resumable computation to its end, answering each request as it comes."""
+    try:
+        request = next(run)
+        while True:
+            request = run.send(answer([request])[0])
+    except StopIteration as stop:
+        return stop.value
+
+
+def run_together(jobs: Iterable[Steps[T]], concurrent: int) -> Iterator[T]:
+    """Advance up to ``concurrent`` computations from ``jobs`` in lock-step and yield each one's result as it
+    finishes (a finished job's place goes to the next). Each round answers every waiting request at once
+    (``answer``), so a network sees up to ``concurrent`` requests' states per forward pass. Results come in
+    the order the jobs finish; each job's own computation does not depend on the others."""
+    if concurrent < 1:
+        raise ValueError(f"concurrent must be >= 1, got {concurrent}")
+    pending = iter(jobs)
+    active: list[tuple[Steps[T], Request]] = []
+    more = True
+    while True:
+        while more and len(active) < concurrent:
+            run = next(pending, None)
+            if run is None:
+                more = False
+                break
+            try:
+                active.append((run, next(run)))
+            except StopIteration as stop:
+                yield stop.value
+        if not active:
+            return
+        current, active = active, []
+        for (run, _), answers in zip(current, answer([request for _, request in current])):
+            try:
+                active.append((run, run.send(answers)))
+            except StopIteration as stop:
+                yield stop.value
+
+
+def act_steps(agent: Agent, state: GameState, rng: np.random.Generator) -> Steps[int]:
+    """``agent.act`` as a resumable computation: the agent's own ``act_steps`` when it has one (search
+    agents), else a plain ``act`` that never yields."""
+    steps = getattr(agent, "act_steps", None)
+    if steps is None:
+        return agent.act(state, rng)
+    return (yield from steps(state, rng))
