@@ -15,7 +15,7 @@ request with one ``BatchedEvaluator`` flush, a single forward pass). Rows:
   virtual loss until 8 leaves wait, then one forward pass answers them all;
 - ``net_value``: UCB1 with the network value only (``prior=0,value=1``), ``depth=0``;
 - ``net_prior_rollout``: ``prior=1,value=0``: ``PUCT(1.25)`` with each new node's prior from the network
-  (``rollout_prior=True``) and a random rollout to the end of the game for the values (``depth`` None);
+  (``SearchConfig.prior``) and a random rollout to the end of the game for the values (``depth`` None);
 - ``call``: context, not a search: one ``NetworkEvaluator`` call on the position's state (observation, mask,
   evaluate, values mapped to [0, 1]), units are calls.
 
@@ -125,7 +125,7 @@ def main() -> None:
         search_row("net_value", "ISMCTS, UCB1 + net value, depth 0", state,
                    SearchConfig(iterations=n, depth=0, evaluator=value_only), args.seed, value_only),
         search_row("net_prior_rollout", "ISMCTS, PUCT net prior + random rollouts (prior=1,value=0)", state,
-                   SearchConfig(iterations=n, selection=PUCT(1.25), rollout_prior=True, evaluator=prior_rollout),
+                   SearchConfig(iterations=n, selection=PUCT(1.25), prior=prior_rollout),
                    args.seed, prior_rollout),
     ]
     call = NetworkEvaluator(evaluator, prior=True)

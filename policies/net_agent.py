@@ -16,14 +16,13 @@ parameters keep their meaning) replace strategies of the ``SearchConfig``:
 - ``prior=1``: ``PUCT(cpuct)`` selection, each new node's prior filled from the network's policy;
 - ``value=1``: the leaf is evaluated by the network (``SearchConfig.depth=0``: no rollout), its per-player values
   mapped to [0, 1] from [``min_return``, ``max_return``];
-- ``prior=1,value=0``: PUCT over rollouts to the end of the game (``SearchConfig.rollout_prior``): the network
-  gives each new node's prior, the rollout its values;
+- ``prior=1,value=0``: PUCT over rollouts (``SearchConfig.prior``): the network gives each new node's prior, the
+  rollout its values (to the end of the game, or ``depth`` turns and then the game's heuristic);
 - ``netrollout=1`` (with ``value=0``): rollouts (``PolicyRollout``) sample the network's policy;
 - ``leaves=K``: K leaves in flight per network call (virtual loss, ``SearchConfig.leaves``).
 
-Defaults with ``net``: ``prior=1,value=1,netrollout=0``. Refused with ``InvalidParameterError``: ``prior=1,value=0``
-with ``depth`` > 0 (the network would value the rollout's end), ``value=1`` with ``depth`` > 0 or ``netrollout=1``,
-and all three off. A missing, foreign or truncated checkpoint, or one of another game's shapes, raises
+Defaults with ``net``: ``prior=1,value=1,netrollout=0``. Refused with ``InvalidParameterError``: ``value=1`` with
+``depth`` > 0 or ``netrollout=1``, and all three off. A missing, foreign or truncated checkpoint, or one of another game's shapes, raises
 ``CheckpointError`` when the agent is built.
 
 Hidden information. The network only ever sees ``state.observation(player)`` of the player to act: in search
@@ -182,8 +181,6 @@ def network_strategies(config: SearchConfig, *, game: Game | None, path: str, pr
                        netrollout: bool, c_puct: float, depth: int) -> SearchConfig:
     """``config`` with the network's strategies for the ``net=`` knobs of ``ismcts`` / ``duct`` (see the module);
     installed in ``cardboard.search.agents`` by ``cardboard.policies``."""
-    if prior and not value and depth:
-        raise InvalidParameterError(f"prior=1,value=0 rolls out to the end of the game: depth must be 0, got {depth}")
     if value and depth:
         raise InvalidParameterError(f"value=1 evaluates the leaf without a rollout: depth must be 0, got {depth}")
     if value and netrollout:
@@ -195,8 +192,9 @@ def network_strategies(config: SearchConfig, *, game: Game | None, path: str, pr
     changes: dict[str, Any] = {"selection": selection}
     if value:
         changes.update(depth=0, evaluator=NetworkEvaluator(evaluator, prior))
-    elif prior:  # PUCT over rollouts to the end: the network gives each new node's prior, rollouts the values
-        changes.update(evaluator=NetworkEvaluator(evaluator, prior=True), rollout_prior=True)
+    elif prior:  # PUCT over rollouts: the network gives each new node's prior; the rollout (and, after ``depth``
+        # turns, the configured evaluator: the game's heuristic) the values
+        changes["prior"] = NetworkEvaluator(evaluator, prior=True)
     if netrollout:
         changes["rollout"] = PolicyRollout(NetworkPolicy(evaluator, sample=True))
     return replace(config, **changes)

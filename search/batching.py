@@ -1,7 +1,7 @@
 """Searches as resumable computations, and many of them answered in one network batch (issue 17).
 
-A search that needs its evaluator does not call it: ``TreeSearch.steps`` *yields* a ``Request`` (the evaluator
-and the states it should evaluate) and is sent the answers. ``drive`` runs one such computation to its end;
+A search that needs an evaluator does not call it: ``TreeSearch.steps`` *yields* a ``Request`` (the states it
+waits for, each with the evaluator that should answer it) and is sent the answers. ``drive`` runs one such computation to its end;
 ``run_together`` advances many (the games of a self-play run) in lock-step, so that in each round every
 waiting request of evaluators that share a queue (``BatchingEvaluator.queue``: one network) goes into one
 forward pass. Computations that never yield (rollouts only, scripted agents) simply run through.
@@ -20,10 +20,16 @@ T = TypeVar("T")
 
 
 class Request(NamedTuple):
-    """What a resumable search waits for: ``evaluator``'s answers for ``states``, in order."""
+    """What a resumable search waits for: the answer of ``evaluators[i]`` for ``states[i]``, in order (a PUCT
+    search over rollouts asks the network for priors and another evaluator for values)."""
 
-    evaluator: Evaluator
+    evaluators: list[Evaluator]
     states: list[GameState]
+
+    @classmethod
+    def of(cls, evaluator: Evaluator, states: list[GameState]) -> Request:
+        """Every state asked of one evaluator."""
+        return cls([evaluator] * len(states), states)
 
 
 Steps = Generator[Request, list, T]
@@ -34,19 +40,31 @@ def answer(requests: list[Request]) -> list[list]:
     """The answers of every request: batching evaluators submit all their states first, each distinct queue is
     flushed once (one forward pass for all the requests that share it), then each collects its own answers;
     other evaluators are called once per state."""
-    tokens: list[Any] = []
+    plans: list[list[tuple[Evaluator, list[int], Any]]] = []
     queues: dict[int, Any] = {}
     for request in requests:
-        evaluator = request.evaluator
-        if batches(evaluator):
-            tokens.append(evaluator.submit(request.states))
-            queues[id(evaluator.queue)] = evaluator.queue
-        else:
-            tokens.append(None)
+        groups: dict[int, tuple[Evaluator, list[int]]] = {}
+        for i, evaluator in enumerate(request.evaluators):
+            groups.setdefault(id(evaluator), (evaluator, []))[1].append(i)
+        plan = []
+        for evaluator, indices in groups.values():
+            token = None
+            if batches(evaluator):
+                token = evaluator.submit([request.states[i] for i in indices])
+                queues[id(evaluator.queue)] = evaluator.queue
+            plan.append((evaluator, indices, token))
+        plans.append(plan)
     for queue in queues.values():
         queue.flush()
-    return [[r.evaluator(s) for s in r.states] if token is None else r.evaluator.collect(token)
-            for r, token in zip(requests, tokens)]
+    out = []
+    for request, plan in zip(requests, plans):
+        answers: list = [None] * len(request.states)
+        for evaluator, indices, token in plan:
+            got = [evaluator(request.states[i]) for i in indices] if token is None else evaluator.collect(token)
+            for i, found in zip(indices, got):
+                answers[i] = found
+        out.append(answers)
+    return out
 
 
 def batches(evaluator: Evaluator) -> bool:

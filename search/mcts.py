@@ -31,7 +31,9 @@ prior) and ``rollout`` (``GameRollout()``: the state's compiled
 uniformly random moves; ``PolicyRollout(policy)``). Rollouts run to the end of
 the game, or for ``depth`` player turns followed by the ``evaluator``
 (default: the game's ``heuristic`` mapped to [0, 1]); ``depth=0`` evaluates
-the leaf directly, without a rollout.
+the leaf directly, without a rollout. With PUCT and a rollout, a new node's
+prior comes from ``prior`` (an evaluator whose answer carries one, e.g. a
+network), the values from the rollout as above.
 ``PIMC`` runs one UCT tree per determinization and adds up root visits.
 """
 from __future__ import annotations
@@ -131,7 +133,7 @@ class SearchConfig:
     determinizer: Determinizer = uniform_determinizer  # where the worlds of ismcts / duct / pimc / mc come from
     prune: bool = False  # tree steps over the game's sensible_actions() (heuristic pruning) instead of all legal
     leaves: int = 1  # leaves in flight: iterations descend (virtual loss) until this many wait for the evaluator
-    rollout_prior: bool = False  # PUCT with a rollout (depth != 0): still ask the evaluator for a new node's prior
+    prior: Evaluator | None = None  # PUCT with a rollout (depth != 0): who gives a new node's prior (None: uniform)
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -312,30 +314,32 @@ class TreeSearch:
         if state.is_terminal():
             leaf.values = rewards(state)
         else:
-            leaf.asks.append((state, VALUES))
+            leaf.asks.append((self.config.evaluator, state, VALUES))
         return leaf
 
     def _expansion(self, path: list[tuple[Node, int]], node: Node, ids: np.ndarray, legal: np.ndarray,
                    state: GameState, rng: np.random.Generator) -> Leaf:
-        """A PUCT leaf: ``node`` waits for its prior (from the evaluator at depth 0 or with ``leaf_prior``, else
-        uniform) and the iteration for its values (the evaluator's at depth 0, else a rollout's)."""
+        """A PUCT leaf: ``node`` waits for its prior (from the evaluator at depth 0, from ``config.prior`` before a
+        rollout, else uniform) and the iteration for its values (the evaluator's at depth 0, else a rollout's)."""
         leaf = Leaf(path, node, ids, legal)
         if self.config.depth == 0:
-            leaf.asks.append((state, PRIOR_AND_VALUES))
+            leaf.asks.append((self.config.evaluator, state, PRIOR_AND_VALUES))
             return leaf
-        if self.config.rollout_prior:
-            leaf.asks.append((state.clone(), PRIOR_ONLY))
+        if self.config.prior is not None:
+            leaf.asks.append((self.config.prior, state.clone(), PRIOR_ONLY))
         return self._rolled_out(leaf, state, rng)
 
-    def _request(self, waiting: list[Leaf]) -> Request:
-        return Request(self.config.evaluator, [state for leaf in waiting for state, _ in leaf.asks])
+    @staticmethod
+    def _request(waiting: list[Leaf]) -> Request:
+        asks = [ask for leaf in waiting for ask in leaf.asks]
+        return Request([evaluator for evaluator, _, _ in asks], [state for _, state, _ in asks])
 
     @staticmethod
     def _settle(waiting: list[Leaf], answers: list) -> None:
         """Hand each waiting leaf its answers (in the order of its asks), expand and back up; empties ``waiting``."""
         answers = iter(answers)
         for leaf in waiting:
-            for _, use in leaf.asks:
+            for _, _, use in leaf.asks:
                 found = evaluation(next(answers))
                 if use != VALUES and leaf.node.size[0] == 0:  # another leaf in flight may have expanded it
                     leaf.node.expand(leaf.ids, leaf_prior(found.prior, leaf.legal))
@@ -345,12 +349,12 @@ class TreeSearch:
         waiting.clear()
 
 
-VALUES, PRIOR_ONLY, PRIOR_AND_VALUES = range(3)  # what a leaf asks the evaluator for
+VALUES, PRIOR_ONLY, PRIOR_AND_VALUES = range(3)  # what a leaf asks an evaluator for
 
 
 class Leaf:
     """An iteration waiting to finish: its ``path`` of (node, edge) (visits already counted), the PUCT
-    ``node`` to expand with its legal ``ids`` / ``legal`` actions, the ``asks`` (state, VALUES / PRIOR_ONLY /
+    ``node`` to expand with its legal ``ids`` / ``legal`` actions, the ``asks`` (evaluator, state, VALUES / PRIOR_ONLY /
     PRIOR_AND_VALUES) it waits for, and its per-player ``values`` once known."""
 
     __slots__ = ("path", "node", "ids", "legal", "asks", "values")
@@ -358,7 +362,7 @@ class Leaf:
     def __init__(self, path: list[tuple[Node, int]], node: Node | None = None, ids: np.ndarray | None = None,
                  legal: np.ndarray | None = None):
         self.path, self.node, self.ids, self.legal = path, node, ids, legal
-        self.asks: list[tuple[GameState, int]] = []
+        self.asks: list[tuple[Evaluator, GameState, int]] = []
         self.values: np.ndarray | None = None
 
     def backup(self) -> None:

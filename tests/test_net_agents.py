@@ -197,6 +197,42 @@ def test_value_calls_the_network_once_per_iteration_and_never_rolls_out(game, un
     assert result.iterations == 25 and len(calls) == 25
 
 
+@pytest.mark.parametrize("depth", [0, 2])
+def test_prior_without_value_asks_the_network_for_priors_and_values_the_rollouts(game, untrained, depth):
+    """prior=1,value=0: each new node's prior from the network; the values from the rollout, to the end (depth
+    0) or for ``depth`` turns and then the game's heuristic, never from the network."""
+    agent = cardboard.make_agent(f"ismcts:net={untrained},iterations=30,prior=1,value=0,depth={depth}", game)
+    config = agent.searcher.config
+    assert isinstance(config.selection, PUCT) and isinstance(config.prior, NetworkEvaluator)
+    assert config.depth == (depth or None) and not isinstance(config.evaluator, NetworkEvaluator)
+    asked, valued = [], []
+
+    def prior(state):
+        asked.append(state.current_player)
+        return config.prior(state)
+
+    def values(state):
+        valued.append(state.turn)
+        return config.evaluator(state)
+
+    agent.searcher.config = replace(config, prior=prior, evaluator=values)
+    state = decision_state(game)
+    result = agent.searcher.search(state, np.random.default_rng(0))
+    expanded = sum(1 for _ in walk(result.root) if _.size[0] > 0)
+    assert result.iterations == 30 and len(asked) == expanded > 1 and all(p >= 0 for p in asked)
+    if depth:
+        assert len(valued) == 30 and all(t >= state.turn + depth for t in valued)  # the heuristic after the rollout
+    else:
+        assert valued == []  # rollouts to the end: no evaluator
+
+
+def walk(root):
+    nodes = [root]
+    for node in nodes:
+        nodes.extend(node.child.values())
+    return nodes
+
+
 def test_network_values_are_mapped_to_unit_interval(game, untrained):
     evaluator = cardboard.make_agent(f"duct:net={untrained},iterations=5,worlds=2", game).searcher.config.evaluator
     answer = evaluator(decision_state(game))
@@ -219,7 +255,7 @@ def test_missing_and_mismatched_checkpoints_are_refused(game, tmp_path):
 
 
 def test_bad_knob_combinations_are_refused(game, untrained):
-    for spec in (f"net:path={untrained},mode=best", f"ismcts:net={untrained},prior=1,value=0,depth=3", f"ismcts:net={untrained},leaves=0",
+    for spec in (f"net:path={untrained},mode=best", f"ismcts:net={untrained},leaves=0",
                  f"ismcts:net={untrained},depth=3", f"ismcts:net={untrained},netrollout=1",
                  f"duct:net={untrained},prior=0,value=0", "ismcts:netrollout=1", f"ismcts:net={untrained},cpuct=-1"):
         with pytest.raises(InvalidParameterError):

@@ -123,7 +123,7 @@ def test_search_and_steps_driven_by_hand_give_the_same_result_with_one_leaf(sele
     driven, requests = by_hand(TreeSearch(config, "uct").steps(state, np.random.default_rng(5)), config.evaluator)
     assert signature(driven) == signature(searched) and driven.iterations == searched.iterations == 80
     assert np.array_equal(driven.root.stat, searched.root.stat)
-    assert all(isinstance(r, Request) and r.evaluator is config.evaluator and len(r.states) == 1 for r in requests)
+    assert all(isinstance(r, Request) and r.evaluators == [config.evaluator] and len(r.states) == 1 for r in requests)
     assert len(requests) == len(calls) > 0  # leaves=1: one state per request, the evaluator asked only through them
 
 
@@ -178,14 +178,14 @@ def test_virtual_loss_sends_the_leaves_in_flight_down_distinct_root_edges(leaves
 
 
 # ---- 4. PUCT over rollouts asks the evaluator for priors only ------------------------------------------
-def test_rollout_prior_asks_only_for_new_nodes_priors_and_ignores_the_values():
+def test_a_prior_evaluator_is_asked_only_for_new_nodes_priors_and_its_values_are_ignored():
     game = nim.NimGame((2, 3, 4))
     state = game.new_state()
     roots, asked = [], []
     for fake in (0.3, 0.9):  # values the search must not use (rollouts to the end give 0 or 1)
         calls = []
-        config = SearchConfig(iterations=60, depth=None, selection=PUCT(1.0), rollout_prior=True,
-                              evaluator=recording(calls, prior=True, values=lambda s, v=fake: np.array([v, v])))
+        config = SearchConfig(iterations=60, depth=None, selection=PUCT(1.0),
+                              prior=recording(calls, prior=True, values=lambda s, v=fake: np.array([v, v])))
         result = TreeSearch(config, "uct").search(state, np.random.default_rng(4))
         roots.append(result.root)
         asked.append(calls)
@@ -203,7 +203,7 @@ def test_rollout_prior_asks_only_for_new_nodes_priors_and_ignores_the_values():
     assert not np.allclose(list(got.values()), 1 / len(legal))  # the prior is the evaluator's, not uniform
 
 
-def test_without_rollout_prior_a_puct_search_over_rollouts_never_asks_the_evaluator():
+def test_without_a_prior_evaluator_a_puct_search_over_rollouts_never_asks_the_evaluator():
     calls = []
     config = SearchConfig(iterations=40, depth=None, selection=PUCT(1.0), evaluator=recording(calls, prior=True))
     run = TreeSearch(config, "uct").steps(nim.NimGame((2, 3, 4)).new_state(), np.random.default_rng(4))
@@ -213,12 +213,13 @@ def test_without_rollout_prior_a_puct_search_over_rollouts_never_asks_the_evalua
 
 
 # ---- 5. a PUCT node reached twice in flight is expanded once --------------------------------------------
-@pytest.mark.parametrize("depth,rollout_prior", [(0, False), (None, True)])
-def test_a_puct_node_reached_by_several_leaves_in_flight_is_expanded_once(depth, rollout_prior):
+@pytest.mark.parametrize("depth,separate_prior", [(0, False), (None, True)])
+def test_a_puct_node_reached_by_several_leaves_in_flight_is_expanded_once(depth, separate_prior):
     game = nim.NimGame((1, 2), max_take=2)  # 3 root moves, a tiny tree: leaves in flight meet in it
     calls = []
-    config = SearchConfig(iterations=48, depth=depth, leaves=8, selection=PUCT(1.0), rollout_prior=rollout_prior,
-                          evaluator=recording(calls, prior=True))
+    asked = recording(calls, prior=True)
+    config = SearchConfig(iterations=48, depth=depth, leaves=8, selection=PUCT(1.0),
+                          **({"prior": asked} if separate_prior else {"evaluator": asked}))
     result = TreeSearch(config, "uct").search(game.new_state(), np.random.default_rng(6))
     states = [tuple(s.heaps) + (s.current_player,) for s in calls]
     assert Counter(states)[(1, 2, 0)] == 1  # a new root is expanded alone, before any leaf goes in flight
@@ -279,7 +280,7 @@ def test_answer_calls_a_plain_evaluator_once_per_state_and_flushes_a_shared_queu
     queue = CountingQueue()
     first, second = FakeBatching(queue), FakeBatching(queue)
     assert batches(first) and not batches(plain)
-    got = answer([Request(first, states[:2]), Request(plain, states[2:4]), Request(second, states[3:])])
+    got = answer([Request.of(first, states[:2]), Request.of(plain, states[2:4]), Request.of(second, states[3:])])
     assert queue.flushes == [4]  # both batching requests in one flush
     assert len(calls) == 2 and [c.heaps for c in calls] == [s.heaps for s in states[2:4]]
     expected = [states[:2], states[2:4], states[3:]]
@@ -362,7 +363,7 @@ def test_network_evaluator_answers_a_batch_as_it_answers_each_state(tmp_path):
     real_flush = evaluator.queue.flush
     evaluator.queue.flush = lambda: (flushes.append(evaluator.queue.pending), real_flush())
     try:
-        got = answer([Request(evaluator, states[:2]), Request(other, states[:2])])
+        got = answer([Request.of(evaluator, states[:2]), Request.of(other, states[:2])])
     finally:
         del evaluator.queue.flush
     assert flushes == [4]

@@ -61,7 +61,7 @@ FORMAT = "cardboard.expert_iteration/1"
 STATE = "state.json"
 UNMATCHED = ("generations", "workers", "concurrent", "quiet")  # arguments a resumed run may change
 NET_KNOBS = "prior=1,value=1"
-ADDED = {"net_knobs": NET_KNOBS, "target_temperature": 1.0, "value_weight": 1.0}  # flags newer than the format
+ADDED = {"search_knobs": "", "net_knobs": NET_KNOBS, "target_temperature": 1.0, "value_weight": 1.0}  # flags newer than the format
 
 
 class StateMismatchError(DataError):
@@ -74,6 +74,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--generations", type=int, required=True, help="generations to run (more extend a run)")
     parser.add_argument("--games-per-generation", type=int, default=40, help="self-play games per generation")
     parser.add_argument("--iterations", type=int, default=100, help="ISMCTS iterations per decision of the expert")
+    parser.add_argument("--search-knobs", default="",
+                        help="more ismcts knobs of the expert, with or without a network (e.g. depth=1: rollouts of "
+                             "one turn, then the game's heuristic)")
     parser.add_argument("--net-knobs", default=NET_KNOBS,
                         help=f"how the expert uses the network: ismcts knobs after net=PATH (default {NET_KNOBS}; "
                              "prior=1,value=0 keeps rollouts and takes the prior)")
@@ -95,7 +98,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def config_of(args: argparse.Namespace) -> dict[str, Any]:
-    names = ("game", "games_per_generation", "iterations", "net_knobs", "eval_games", "random_games", "window", "epochs",
+    names = ("game", "games_per_generation", "iterations", "search_knobs", "net_knobs", "eval_games", "random_games", "window", "epochs",
              "hidden", "target_temperature", "value_weight", "seed", "option")
     return json.loads(json.dumps({n: getattr(args, n) for n in names}))
 
@@ -135,9 +138,11 @@ def load_state(out: Path, config: dict[str, Any]) -> dict[str, Any]:
 
 
 
-def expert(iterations: int, net: str | None, knobs: str = NET_KNOBS) -> str:
-    """The expert's spec: ISMCTS with ``iterations``, guided by ``net`` with ``knobs`` when there is one."""
-    return f"ismcts:iterations={iterations}" + (f",net={net},{knobs}" if net else "")
+def expert(iterations: int, net: str | None, knobs: str = NET_KNOBS, search_knobs: str = "") -> str:
+    """The expert's spec: ISMCTS with ``iterations`` and ``search_knobs``, guided by ``net`` with ``knobs`` when
+    there is one."""
+    return (f"ismcts:iterations={iterations}" + (f",{search_knobs}" if search_knobs else "")
+            + (f",net={net},{knobs}" if net else ""))
 
 
 def _sha(path: Path) -> str:
@@ -204,7 +209,7 @@ def run_loop(args: argparse.Namespace, console: Console) -> dict[str, Any]:
                 entry = {"generation": k}
                 gens.append(entry)
             gen_dir = out / f"gen-{k}"
-            entry["expert"] = expert(args.iterations, best, args.net_knobs)
+            entry["expert"] = expert(args.iterations, best, args.net_knobs, args.search_knobs)
             # 1. self-play
             step(k, "self-play", args.games_per_generation)
             header = selfplay.generate(args.game, [entry["expert"]], args.games_per_generation, args.seed + 1000 * k,
@@ -242,7 +247,7 @@ def run_loop(args: argparse.Namespace, console: Console) -> dict[str, Any]:
             write_state(state_path, state)
             progress.update(overall, completed=4 * k + 2)
             # 3. new expert vs best expert
-            new_spec, best_spec = expert(args.iterations, str(model), args.net_knobs), entry["expert"]
+            new_spec, best_spec = expert(args.iterations, str(model), args.net_knobs, args.search_knobs), entry["expert"]
             step(k, "new vs best", args.eval_games)
             records = play_match_specs(args.game, [new_spec, best_spec], args.eval_games, args.seed + 1000 * k + 500,
                                        game_options=options, workers=args.workers,
