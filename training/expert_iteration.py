@@ -136,8 +136,6 @@ def load_state(out: Path, config: dict[str, Any]) -> dict[str, Any]:
     return state
 
 
-
-
 def expert(iterations: int, net: str | None, knobs: str = NET_KNOBS, search_knobs: str = "") -> str:
     """The expert's spec: ISMCTS with ``iterations`` and ``search_knobs``, guided by ``net`` with ``knobs`` when
     there is one."""
