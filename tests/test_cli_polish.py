@@ -27,9 +27,11 @@ def test_ctrl_c_stops_at_once_keeps_whole_games_and_resumes(tmp_path):
             "--results", str(results)]
     proc = subprocess.Popen([str(CARDBOARD), *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             cwd=ROOT, start_new_session=True)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 180  # cold numba caches on a busy machine: compiling takes a while
     while not (results.exists() and len(results.read_text().splitlines()) >= 3) and time.monotonic() < deadline:
         time.sleep(0.05)  # the header and two games
+    assert proc.poll() is None, f"the match ended before Ctrl-C: {proc.communicate()}"
+    assert len(results.read_text().splitlines()) >= 3, "no two games within 180 s: Ctrl-C would test nothing"
     os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C in a terminal: the parent and its workers
     sent = time.monotonic()
     out, err = proc.communicate(timeout=30)
