@@ -25,8 +25,10 @@ def test_ctrl_c_stops_at_once_keeps_whole_games_and_resumes(tmp_path):
     results = tmp_path / "m.jsonl"
     argv = ["play", "lords_of_war", "--agents", "ismcts:iterations=300,random", "--games", "12", "--workers", "2",
             "--results", str(results)]
+    # SIGINT as in a terminal: a job started with '&' (CI scripts, nohup) inherits it ignored, and so would the CLI
     proc = subprocess.Popen([str(CARDBOARD), *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            cwd=ROOT, start_new_session=True)
+                            cwd=ROOT, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 180  # cold numba caches on a busy machine: compiling takes a while
     while not (results.exists() and len(results.read_text().splitlines()) >= 3) and time.monotonic() < deadline:
         time.sleep(0.05)  # the header and two games
