@@ -5,6 +5,8 @@
 ``human``      ``HumanAgent`` (``human``), a person typing move numbers at the terminal;
 ``net_agent``  ``NetAgent`` (``net``), a ``PolicyValueNet``'s raw policy, and the ``net=`` knobs of ``ismcts`` /
                ``duct`` (installed into ``cardboard.search.agents`` here; torch only when built).
+``card_play``  paper 001's card-play networks ``CardPlayCNNMerge`` / ``CardPlayDNNMerge`` over Hearth's Table 4.1
+               features, with the thesis's four sizes as presets (torch; not imported here).
 
 Importing this package registers those agents. A game's own scripted baselines
 and feature encoders live in its folder (``cardboard.envs.hearth.greedy``).
