@@ -20,8 +20,6 @@ is not the game's card pool raises ``CheckpointError`` naming what differs.
 """
 from __future__ import annotations
 
-import json
-import pickle
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -31,6 +29,7 @@ import torch
 from torch import nn
 
 from ..envs.errors import CheckpointError, InvalidParameterError
+from .network import load_weights, read_checkpoint, save_checkpoint
 
 FORMAT = "cardboard.card_play_net/1"
 GLOBAL_SIZE, HAND_ROWS, BOARD_PLANES, HP_BUCKETS = 47, 16, 18, 5  # Table 4.1 (envs/hearth/features.py)
@@ -105,27 +104,18 @@ class CardPlayNet(nn.Module):
         """Write the weights and metadata (architecture, K, widths) to ``path``."""
         metadata = {"format": FORMAT, "architecture": self.architecture, "num_cards": self.num_cards,
                     "widths": asdict(self.widths), "torch": torch.__version__}
-        state = {k: v.detach().cpu() for k, v in self.state_dict().items()}
-        torch.save({"metadata": json.dumps(metadata), "state_dict": state}, Path(path))
+        save_checkpoint(self, metadata, path)
 
     @classmethod
     def load(cls, path: str | Path, num_cards: int | None = None) -> "CardPlayNet":
         """The network at ``path`` (CPU, eval mode). Called on a subclass, the checkpoint must be of that
         architecture; with ``num_cards``, its K must be the game's (``features_for(game).K``)."""
-        file = Path(path)
-        if not file.is_file():
-            raise CheckpointError(f"{path}: {'not a file' if file.exists() else 'no such file'}")
+        metadata, state_dict = read_checkpoint(path, FORMAT, "card-play")
         try:
-            saved = torch.load(file, map_location="cpu", weights_only=True)
-            metadata = json.loads(saved["metadata"])
-            if metadata.get("format") != FORMAT:
-                raise ValueError(f"format {metadata.get('format')!r}, expected {FORMAT!r}")
             kind = ARCHITECTURES[metadata["architecture"]]
             widths = dict(metadata["widths"], merge=tuple(metadata["widths"]["merge"]))
             net = kind(int(metadata["num_cards"]), kind.widths_type(**widths))
-            state_dict = saved["state_dict"]
-        except (OSError, RuntimeError, EOFError, pickle.UnpicklingError, KeyError, TypeError, ValueError,
-                InvalidParameterError) as exc:
+        except (KeyError, TypeError, ValueError, InvalidParameterError) as exc:
             raise CheckpointError(f"{path}: not a cardboard card-play checkpoint, or a truncated one "
                                   f"({type(exc).__name__}: {exc})") from None
         if cls is not CardPlayNet and kind is not cls:
@@ -133,11 +123,7 @@ class CardPlayNet(nn.Module):
         if num_cards is not None and net.num_cards != num_cards:
             raise CheckpointError(f"{path}: a network over K = {net.num_cards} cards; this game's card pool has "
                                   f"K = {num_cards}")
-        try:
-            net.load_state_dict(state_dict)
-        except RuntimeError as exc:
-            raise CheckpointError(f"{path}: its weights do not fit its own metadata ({exc})") from None
-        return net.eval()
+        return load_weights(net, state_dict, path)
 
 
 class CardPlayCNNMerge(CardPlayNet):

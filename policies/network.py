@@ -85,37 +85,58 @@ class PolicyValueNet(nn.Module):
 
     def save(self, path: str | Path) -> None:
         """Write the weights and ``metadata()`` to ``path`` (one file, loadable with ``weights_only=True``)."""
-        state = {k: v.detach().cpu() for k, v in self.state_dict().items()}
-        torch.save({"metadata": json.dumps(self.metadata()), "state_dict": state}, Path(path))
+        save_checkpoint(self, self.metadata(), path)
 
     @classmethod
     def load(cls, path: str | Path, info: GameInfo | None = None) -> "PolicyValueNet":
         """The network saved at ``path`` (on the CPU, in eval mode). With ``info``, its shapes must match that
         game's (``CheckpointError`` naming both otherwise); without it, the checkpoint's own ``GameInfo``."""
-        file = Path(path)
-        if not file.is_file():
-            raise CheckpointError(f"{path}: {'not a file' if file.exists() else 'no such file'}")
+        metadata, state_dict = read_checkpoint(path, FORMAT, "policy-value")
         try:
-            saved = torch.load(file, map_location="cpu", weights_only=True)
-            metadata = json.loads(saved["metadata"])
-            state_dict = saved["state_dict"]
-            if metadata.get("format") != FORMAT:
-                raise ValueError(f"format {metadata.get('format')!r}, expected {FORMAT!r}")
             fields = dict(metadata["info"], observation_shape=tuple(metadata["info"]["observation_shape"]))
             saved_info = GameInfo(**fields)
             hidden = tuple(metadata["hidden"])
-        except (OSError, RuntimeError, EOFError, pickle.UnpicklingError, KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError) as exc:
             raise CheckpointError(f"{path}: not a cardboard policy-value checkpoint, or a truncated one "
                                   f"({type(exc).__name__}: {exc})") from None
         if info is not None and any(getattr(info, f) != getattr(saved_info, f) for f in SHAPE_FIELDS):
             raise CheckpointError(f"{path}: the network of game {saved_info.name!r} ({_shapes(saved_info)}) does "
                                   f"not match game {info.name!r} ({_shapes(info)})")
-        net = cls(info or saved_info, hidden, metadata.get("options"))
-        try:
-            net.load_state_dict(state_dict)
-        except RuntimeError as exc:
-            raise CheckpointError(f"{path}: its weights do not fit its own metadata ({exc})") from None
-        return net.eval()
+        return load_weights(cls(info or saved_info, hidden, metadata.get("options")), state_dict, path)
+
+
+def save_checkpoint(module: nn.Module, metadata: dict[str, Any], path: str | Path) -> None:
+    """One ``torch.save`` file: ``module``'s weights (CPU tensors) and ``metadata`` as a JSON string, so that
+    ``read_checkpoint`` can load it with ``weights_only=True`` (no code unpickled)."""
+    state = {k: v.detach().cpu() for k, v in module.state_dict().items()}
+    torch.save({"metadata": json.dumps(metadata), "state_dict": state}, Path(path))
+
+
+def read_checkpoint(path: str | Path, fmt: str, what: str) -> tuple[dict[str, Any], dict[str, torch.Tensor]]:
+    """``(metadata, state_dict)`` of a ``save_checkpoint`` file whose metadata has format ``fmt``;
+    ``CheckpointError`` naming the file for a missing, truncated or foreign one (``what``: the kind, for it)."""
+    file = Path(path)
+    if not file.is_file():
+        raise CheckpointError(f"{path}: {'not a file' if file.exists() else 'no such file'}")
+    try:
+        saved = torch.load(file, map_location="cpu", weights_only=True)
+        metadata, state_dict = json.loads(saved["metadata"]), saved["state_dict"]
+        if metadata.get("format") != fmt:
+            raise ValueError(f"format {metadata.get('format')!r}, expected {fmt!r}")
+    except (OSError, RuntimeError, EOFError, pickle.UnpicklingError, KeyError, TypeError, ValueError,
+            AttributeError) as exc:
+        raise CheckpointError(f"{path}: not a cardboard {what} checkpoint, or a truncated one "
+                              f"({type(exc).__name__}: {exc})") from None
+    return metadata, state_dict
+
+
+def load_weights(net: nn.Module, state_dict: dict[str, torch.Tensor], path: str | Path) -> Any:
+    """``net`` with ``state_dict`` loaded, in eval mode; ``CheckpointError`` when the weights do not fit."""
+    try:
+        net.load_state_dict(state_dict)
+    except RuntimeError as exc:
+        raise CheckpointError(f"{path}: its weights do not fit its own metadata ({exc})") from None
+    return net.eval()
 
 
 def _shapes(info: GameInfo) -> str:
