@@ -41,9 +41,10 @@ def test_presets_match_the_thesis_parameter_counts_within_ten_percent(preset, de
     assert abs(net.num_parameters() / PRESETS[preset][2] - 1) <= 0.10, (preset, k, net.num_parameters())
 
 
+@pytest.mark.parametrize("deck", MIRRORS)  # odd and even K: the board's max-pool floors
 @pytest.mark.parametrize("kind", [CardPlayCNNMerge, CardPlayDNNMerge])
-def test_forward_gives_one_logit_per_card_column_and_learns_a_turn_card_set(kind):
-    k, (g, h, b) = _features("mech_mage")
+def test_forward_gives_one_logit_per_card_column_and_learns_a_turn_card_set(kind, deck):
+    k, (g, h, b) = _features(deck)
     torch.manual_seed(0)
     net = kind(k)
     assert net(g, h, b).shape == (len(g), k)
