@@ -111,8 +111,8 @@ def main() -> None:
     evaluator = untrained_evaluator(state.info)
     with_prior, value_only = Counting(NetworkEvaluator(evaluator, prior=True)), Counting(NetworkEvaluator(evaluator,
                                                                                                           prior=False))
-    leaves8, prior_rollout = Counting(NetworkEvaluator(evaluator, prior=True)), Counting(NetworkEvaluator(evaluator,
-                                                                                                         prior=True))
+    leaves8 = Counting(NetworkEvaluator(evaluator, prior=True))
+    prior_rollout = Counting(NetworkEvaluator(evaluator, prior=True))
     n = args.iterations
     rows = [
         search_row("rollout", "ISMCTS, random rollouts (UCB1)", state, SearchConfig(iterations=n), args.seed),

@@ -39,7 +39,8 @@ SUBPACKAGES = ("envs", "search", "policies", "training", "evaluation")
 # behaviour tests first: with -x the first failure names the test that caught the mutation
 TESTS = ("tests/test_search_behaviour.py", "tests/test_search_strategies.py", "tests/test_search.py",
          "tests/test_chance_bucketing.py", "tests/test_turn_budget.py", "tests/test_search_golden.py")
-IGNORED = shutil.ignore_patterns(".venv", ".git", ".pytest_cache", "*.egg-info", "runs")  # runs/: outputs, often large or being written
+# runs/: outputs, often large, possibly being written
+IGNORED = shutil.ignore_patterns(".venv", ".git", ".pytest_cache", "*.egg-info", "runs")
 
 
 @dataclass(frozen=True)

@@ -25,8 +25,8 @@ parameters keep their meaning) replace strategies of the ``SearchConfig``:
 - ``leaves=K``: K leaves in flight per network call (virtual loss, ``SearchConfig.leaves``).
 
 Defaults with ``net``: ``prior=1,value=1,netrollout=0``. Refused with ``InvalidParameterError``: ``value=1`` with
-``depth`` > 0 or ``netrollout=1``, and all three off. A missing, foreign or truncated checkpoint, or one of another game's shapes, raises
-``CheckpointError`` when the agent is built.
+``depth`` > 0 or ``netrollout=1``, and all three off. A missing, foreign or truncated checkpoint, or one of
+another game's shapes, raises ``CheckpointError`` when the agent is built.
 
 Hidden information. The network only ever sees ``state.observation(player)`` of the player to act: in search
 ``state`` is the determinized world the iteration plays in, so the value and prior are those of the world's

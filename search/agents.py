@@ -27,8 +27,8 @@ turns T iterations, spent with 001 §3.3's ``policy``: ``one`` (one-search) or `
 
 Network knobs (ismcts, duct): ``net=PATH,prior=1,value=1,netrollout=0,cpuct=1.25,leaves=1`` (a
 ``PolicyValueNet`` checkpoint; ``prior``, ``value``, ``netrollout`` and ``cpuct`` are used only with ``net``;
-``leaves=K`` keeps K leaves in flight per evaluator call, with virtual loss, with or without a network). This module stays
-torch-free and imports nothing above search: the network strategies are built by a hook that
+``leaves=K`` keeps K leaves in flight per evaluator call, with virtual loss, with or without a network).
+This module stays torch-free and imports nothing above search: the network strategies are built by a hook that
 ``cardboard.policies`` installs when imported (``set_network_strategies``; the registry always imports it);
 without it ``net=`` is refused. What the knobs mean is documented in ``cardboard.policies.net_agent``.
 

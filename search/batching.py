@@ -1,10 +1,10 @@
 """Searches as resumable computations, and many of them answered in one network batch (issue 17).
 
 A search that needs an evaluator does not call it: ``TreeSearch.steps`` *yields* a ``Request`` (the states it
-waits for, each with the evaluator that should answer it) and is sent the answers. ``drive`` runs one such computation to its end;
-``run_together`` advances many (the games of a self-play run) in lock-step, so that in each round every
-waiting request of evaluators that share a queue (``BatchingEvaluator.queue``: one network) goes into one
-forward pass. Computations that never yield (rollouts only, scripted agents) simply run through.
+waits for, each with the evaluator that should answer it) and is sent the answers. ``drive`` runs one such
+computation to its end; ``run_together`` advances many (the games of a self-play run) in lock-step, so that
+in each round every waiting request of evaluators that share a queue (``BatchingEvaluator.queue``: one
+network) goes into one forward pass. Computations that never yield (rollouts only, scripted agents) simply run through.
 """
 from __future__ import annotations
 

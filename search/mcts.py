@@ -202,7 +202,7 @@ class TreeSearch:
         waits for (``config.leaves`` leaves, more when a PUCT leaf also needs values after a rollout), is sent
         the evaluator's answers for them in order, and returns the ``SearchResult``. A search that never
         needs the evaluator (rollouts to the end) runs through without yielding. Many searches driven
-        together (``lockstep``) put their leaves in one network batch."""
+        together (``batching.run_together``) put their leaves in one network batch."""
         me = state.current_player
         if me < 0:
             raise InvalidParameterError(f"search needs a decision node, current_player is {me}")

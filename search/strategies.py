@@ -51,9 +51,9 @@ class PUCT:
     of the parent's visits. Expansion is by node: a decision node first reached is the leaf; it is
     evaluated (or rolled out from) and its ``PRIOR`` row filled with the evaluator's prior (uniform without
     one, or when a rollout of ``depth`` > 0 turns separates the evaluated state from the node); a new
-    root's first iteration is its expansion. An unvisited edge's ``Q`` is the node's mean (first-play urgency). With several leaves in
-    flight (``SearchConfig.leaves``) an edge's visit is counted when it is taken and its reward when the leaf
-    is evaluated: ``Q`` and ``n`` see the pending visits as losses (virtual loss)."""
+    root's first iteration is its expansion. An unvisited edge's ``Q`` is the node's mean (first-play
+    urgency). With several leaves in flight (``SearchConfig.leaves``) an edge's visit is counted when it is
+    taken and its reward when the leaf is evaluated: ``Q`` and ``n`` see the pending visits as losses (virtual loss)."""
 
     c_puct: float = 1.25
 

@@ -100,3 +100,22 @@ def _parsed(out):
     from cardboard.cli import build_parser
 
     return build_parser().parse_args([*ARGS, "--out", "run"])
+
+
+def test_expert_specs_carry_the_search_and_network_knobs():
+    assert expert_iteration.expert(400, None, "prior=1,value=0", "depth=1") == "ismcts:iterations=400,depth=1"
+    assert (expert_iteration.expert(400, "g/net.pt", "prior=1,value=0,cpuct=0.25", "depth=1")
+            == "ismcts:iterations=400,depth=1,net=g/net.pt,prior=1,value=0,cpuct=0.25")
+    assert expert_iteration.expert(10, "n.pt") == "ismcts:iterations=10,net=n.pt,prior=1,value=1"
+
+
+def test_a_state_from_before_newer_flags_resumes_with_their_defaults_only(reference, tmp_path, monkeypatch):
+    out = _copy(reference, tmp_path, monkeypatch)
+    state = _state(out)
+    for flag in expert_iteration.ADDED:  # as written before these flags existed
+        del state["config"][flag]
+    (out / "state.json").write_text(json.dumps(state))
+    config = expert_iteration.config_of(_parsed(out))
+    assert expert_iteration.load_state(out, config)["config"] == state["config"]
+    with pytest.raises(expert_iteration.StateMismatchError, match="target_temperature"):
+        expert_iteration.load_state(out, {**config, "target_temperature": 0.0})

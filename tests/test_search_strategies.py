@@ -19,8 +19,9 @@ def puct_arrays(visits, totals, avail, prior):
 
 
 def test_puct_is_q_plus_c_prior_sqrt_availability_over_one_plus_visits():
-    """Random nodes (some edges unvisited: Q = the legal edges' mean reward), priors, c and legal subsets: the pick is the first maximum of
-    ``Q + c P sqrt(avail) / (1 + n)`` with the availability counted first (legal edges only, once)."""
+    """Random nodes (some edges unvisited: Q = the legal edges' mean reward), priors, c and legal subsets: the
+    pick is the first maximum of ``Q + c P sqrt(avail) / (1 + n)`` with the availability counted first (legal
+    edges only, once)."""
     rng = np.random.default_rng(11)
     for _ in range(400):
         n = int(rng.integers(2, 8))

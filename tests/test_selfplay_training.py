@@ -154,6 +154,21 @@ def test_header_mismatch_is_a_data_error(reference, tmp_path):
         learn.check_header(header, GAME, {"decks": "handlock"}, str(reference))
 
 
+def test_sharpened_targets_power_the_visits_or_take_the_move_played():
+    from cardboard.envs.errors import InvalidParameterError
+    from cardboard.training.learn import sharpened
+
+    policy = np.array([[0.5, 0.3, 0.2, 0.0], [0.25, 0.25, 0.25, 0.25]], dtype=np.float32)
+    action = np.array([1, 3])
+    assert sharpened(policy, action, 1.0) is policy
+    np.testing.assert_array_equal(sharpened(policy, action, 0.0), [[0, 1, 0, 0], [0, 0, 0, 1]])
+    squared = sharpened(policy, action, 0.5)
+    np.testing.assert_allclose(squared[0], np.array([25, 9, 4, 0]) / 38, rtol=1e-6)
+    np.testing.assert_allclose(squared[1], 0.25)  # a flat row stays flat
+    with pytest.raises(InvalidParameterError, match="target_temperature"):
+        sharpened(policy, action, -1.0)
+
+
 def test_learner_reduces_training_loss_and_writes_its_outputs(tmp_path):
     pytest.importorskip("torch")
     from cardboard.policies.network import PolicyValueNet

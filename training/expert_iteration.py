@@ -5,7 +5,8 @@
 
 The loop
     The *expert* of a generation is search guided by the best network so far:
-    ``ismcts:iterations=I,net=BEST,KNOBS`` (``--net-knobs``, default ``prior=1,value=1``); before any network was kept it is plain
+    ``ismcts:iterations=I[,SEARCH_KNOBS],net=BEST,NET_KNOBS`` (``--search-knobs``, ``--net-knobs``, default
+    ``prior=1,value=1``); before any network was kept it is plain
     ``ismcts:iterations=I``. Generation ``K`` (0, 1, ...) runs four steps, each in ``DIR/gen-K/``:
 
     1. ``data/``: ``--games-per-generation`` self-play games of the current expert in every seat
@@ -61,7 +62,8 @@ FORMAT = "cardboard.expert_iteration/1"
 STATE = "state.json"
 UNMATCHED = ("generations", "workers", "concurrent", "quiet")  # arguments a resumed run may change
 NET_KNOBS = "prior=1,value=1"
-ADDED = {"search_knobs": "", "net_knobs": NET_KNOBS, "target_temperature": 1.0, "value_weight": 1.0}  # flags newer than the format
+# flags newer than the format: a state written before them had their defaults
+ADDED = {"search_knobs": "", "net_knobs": NET_KNOBS, "target_temperature": 1.0, "value_weight": 1.0}
 
 
 class StateMismatchError(DataError):
@@ -98,8 +100,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def config_of(args: argparse.Namespace) -> dict[str, Any]:
-    names = ("game", "games_per_generation", "iterations", "search_knobs", "net_knobs", "eval_games", "random_games", "window", "epochs",
-             "hidden", "target_temperature", "value_weight", "seed", "option")
+    names = ("game", "games_per_generation", "iterations", "search_knobs", "net_knobs", "eval_games", "random_games",
+             "window", "epochs", "hidden", "target_temperature", "value_weight", "seed", "option")
     return json.loads(json.dumps({n: getattr(args, n) for n in names}))
 
 
@@ -128,7 +130,7 @@ def load_state(out: Path, config: dict[str, Any]) -> dict[str, Any]:
         raise DataError(f"{path}: unreadable ({type(exc).__name__}: {exc})") from None
     if not isinstance(state, dict) or state.get("format") != FORMAT:
         raise StateMismatchError(f"{path}: not an expert-iteration state ({FORMAT})")
-    old = dict(ADDED) | state.get("config", {})  # a state from before a flag existed had its default
+    old = dict(ADDED) | state.get("config", {})
     diff = [f"{k}: {old.get(k)!r} there, {config[k]!r} now" for k in config if old.get(k) != config[k]]
     if diff:
         raise StateMismatchError(f"{path}: written by a run with other arguments ({'; '.join(diff)}); rerun with "
@@ -212,8 +214,8 @@ def run_loop(args: argparse.Namespace, console: Console) -> dict[str, Any]:
             step(k, "self-play", args.games_per_generation)
             header = selfplay.generate(args.game, [entry["expert"]], args.games_per_generation, args.seed + 1000 * k,
                                        gen_dir / "data", options=options, workers=args.workers,
-                                       concurrent=args.concurrent, on_game=advance, on_start=lambda done, n: progress.update(
-                                           games_task, completed=done))
+                                       concurrent=args.concurrent, on_game=advance,
+                                       on_start=lambda done, n: progress.update(games_task, completed=done))
             _, data = selfplay.load_data(gen_dir / "data")
             entry["data"] = {"games": int(header["games"]), "records": int(len(data["game"]))}
             write_state(state_path, state)
@@ -245,7 +247,8 @@ def run_loop(args: argparse.Namespace, console: Console) -> dict[str, Any]:
             write_state(state_path, state)
             progress.update(overall, completed=4 * k + 2)
             # 3. new expert vs best expert
-            new_spec, best_spec = expert(args.iterations, str(model), args.net_knobs, args.search_knobs), entry["expert"]
+            new_spec = expert(args.iterations, str(model), args.net_knobs, args.search_knobs)
+            best_spec = entry["expert"]
             step(k, "new vs best", args.eval_games)
             records = play_match_specs(args.game, [new_spec, best_spec], args.eval_games, args.seed + 1000 * k + 500,
                                        game_options=options, workers=args.workers,

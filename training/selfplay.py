@@ -332,7 +332,8 @@ def generate(game_name: str, specs: Sequence[str], games: int, seed: int, out: s
     """Play the missing games of a self-play run in ``out`` and write their shards; returns the header.
 
     ``concurrent``: games each process plays at once in lock-step (``play_many``); with ``workers`` > 1 each
-    worker is handed ``concurrent`` games at a time.
+    worker is handed ``concurrent`` games at a time and returns them together, so a kill there also loses the
+    finished games of a chunk not yet returned (replayed on resume, never written twice).
 
     ``on_start(done, games)`` is called once the folder is checked; ``on_game(index, records)`` after every
     game played. On an exception (``KeyboardInterrupt`` too) every finished game already in a shard stays."""
