@@ -57,7 +57,7 @@ from cardboard.envs.registration import Entry
 from cardboard.evaluation.match import ROTATIONS, agent_score, game_streams, play_match_specs, summarize, wilson_interval
 from cardboard.evaluation.paired import compare_results, pool
 from cardboard.evaluation.tournament import check_tournament, round_robin
-from cardboard.training import expert_iteration, learn, ppo, selfplay
+from cardboard.training import card_play_learn, expert_iteration, learn, ppo, selfplay
 
 
 def _agents(text: str | None, game) -> list:
@@ -394,6 +394,8 @@ def build_parser() -> argparse.ArgumentParser:
     learn.add_arguments(sub.add_parser("train", help="fit a policy-value network to self-play records"))
     expert_iteration.add_arguments(sub.add_parser(
         "expert-iteration", help="self-play, train, keep the better expert; repeat (resumable)"))
+    card_play_learn.add_arguments(sub.add_parser(
+        "train-card-play", help="fit paper 001's card-play network to turn-card sets of self-play"))
     return parser
 
 
@@ -409,7 +411,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_list(registry.describe_agents(), registry.agent_entry, console, args.verbose)
         commands = {"play": cmd_play, "tournament": cmd_tournament, "show": cmd_show, "compare": cmd_compare,
                     "train-ppo": ppo.run, "selfplay": selfplay.run, "train": learn.run,
-                    "expert-iteration": expert_iteration.run}
+                    "expert-iteration": expert_iteration.run, "train-card-play": card_play_learn.run}
         return commands[args.command](args, console)
     except CardboardError as exc:
         console.print(f"[red]error:[/red] {exc}", highlight=False)

@@ -35,3 +35,9 @@ def xorshift64star(stream):
 def rand_below(stream, n):
     """A uniform int in [0, n) (n < 2**31) from the top 31 bits of the next output of ``stream``."""
     return np.int64(xorshift64star(stream) >> np.uint64(33)) % n
+
+
+@njit(cache=True, nogil=True, inline="always")
+def rand_unit(stream):
+    """A uniform float in [0, 1) from the top 53 bits of the next output of ``stream``."""
+    return np.float64(xorshift64star(stream) >> np.uint64(11)) * (1.0 / 9007199254740992.0)

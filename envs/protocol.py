@@ -268,6 +268,21 @@ HOOKS: dict[str, Hook] = {h.name if h.keyword is None else h.keyword: h for h in
          "suite judges 'unchanged' and 'resampled' by it; without it, by pickle)"),
     Hook("card_multiset", "card_multiset() -> tuple",
          "every card in every zone, sorted: determinize must conserve it (checked by the conformance suite)"),
+    Hook("played_card", "played_card(action) -> int",
+         "the card id that decision action plays from the hand of the player to move, -1 for any other action "
+         "(paper 001's turn-card-set targets: cardboard.training.card_play_data)"),
+    Hook("card_play_features", "card_play_features() -> encoder",
+         "the card-play network input of this match-up: an encoder with K card columns, column_of (card id -> "
+         "column, -1 none), columns, and sparse_indices(states, players, perfect) / encode_batch (paper 001 "
+         "Table 4.1; cardboard.policies.card_play)"),
+    Hook("greedy_action", "greedy_action(rng, cards=None) -> int",
+         "the game's greedy baseline's decision at this state, playing only the card ids in cards when given and "
+         "not passing while one can be played (paper 001's CNN + greedy agent, cardboard.policies.card_play_agent)"),
+    Hook("settle_chance", "settle_chance(rng) -> None",
+         "sample chance outcomes by their probabilities, in place, until a decision node or the end"),
+    Hook("hlr_turn", "hlr_turn(scores, rng, tau_high, tau_low, chi) -> int",
+         "play the rest of this turn by paper 001's multi-level rollout policy (Algorithm 5) given per-card-id "
+         "scores of the player to move; returns the decisions made (search agents' hlr=PATH)"),
 )}
 
 

@@ -100,11 +100,18 @@ class CardPlayNet(nn.Module):
         """The number of trainable parameters."""
         return sum(p.numel() for p in self.parameters())
 
-    def save(self, path: str | Path) -> None:
-        """Write the weights and metadata (architecture, K, widths) to ``path``."""
+    def save(self, path: str | Path, training: dict[str, Any] | None = None) -> None:
+        """Write the weights and metadata (architecture, K, widths; ``training``: what produced them) to ``path``."""
         metadata = {"format": FORMAT, "architecture": self.architecture, "num_cards": self.num_cards,
                     "widths": asdict(self.widths), "torch": torch.__version__}
+        if training is not None:
+            metadata["training"] = training
         save_checkpoint(self, metadata, path)
+
+    @staticmethod
+    def metadata(path: str | Path) -> dict[str, Any]:
+        """The metadata of the checkpoint at ``path`` (``CheckpointError`` for a bad file)."""
+        return read_checkpoint(path, FORMAT, "card-play")[0]
 
     @classmethod
     def load(cls, path: str | Path, num_cards: int | None = None) -> "CardPlayNet":

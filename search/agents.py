@@ -25,6 +25,10 @@ truth), for games whose ``determinize`` takes ``accuracy``. ``turn=T`` (duct; 0 
 turns T iterations, spent with 001 §3.3's ``policy``: ``one`` (one-search) or ``multiple`` (multiple-search)
 (``turn_budget``); ``iterations`` and ``seconds`` are then unused.
 
+Paper 001's network-guided rollouts (ismcts, duct): ``hlr=PATH,chi=0.5`` (a card-play network checkpoint,
+``cardboard.policies.card_play``; rollouts by Algorithm 5, ``cardboard.policies.hlr``; games with the hooks
+``card_play_features`` / ``settle_chance`` / ``hlr_turn``; use ``leaves=K`` so K rollouts share each network call).
+
 Network knobs (ismcts, duct): ``net=PATH,prior=1,value=1,netrollout=0,cpuct=1.25,leaves=1`` (a
 ``PolicyValueNet`` checkpoint; ``prior``, ``value``, ``netrollout`` and ``cpuct`` are used only with ``net``;
 ``leaves=K`` keeps K leaves in flight per evaluator call, with virtual loss, with or without a network).
@@ -52,6 +56,15 @@ NetworkStrategies = Callable[..., SearchConfig]
 """``build(config, game=, path=, prior=, value=, netrollout=, c_puct=, depth=) -> SearchConfig``: ``config`` with
 the network's selection / evaluator / rollout (``depth`` is the spec's); installed by ``cardboard.policies``."""
 _network_strategies: NetworkStrategies | None = None
+_hlr_strategies: Callable[..., SearchConfig] | None = None  # ``build(config, game=, path=, chi=)``: the hlr= knob
+
+
+def set_hlr_strategies(build: Callable[..., SearchConfig] | None) -> Callable[..., SearchConfig] | None:
+    """Install the builder of the ``hlr=`` knob (paper 001's network-guided rollouts; None removes it); returns the
+    one it replaces."""
+    global _hlr_strategies
+    old, _hlr_strategies = _hlr_strategies, build
+    return old
 
 
 def set_network_strategies(build: NetworkStrategies | None) -> NetworkStrategies | None:
@@ -84,12 +97,14 @@ def search_config(iterations: int, seconds: float, c: float, depth: int, cnb: bo
                         determinizer=uniform_determinizer if accuracy < 0 else InferenceAccuracy(accuracy))
 
 
-KNOB_HOOKS = {"cnb": ("chance_bucket", "chance_samples"), "prune": ("sensible_actions",), "accuracy": ("accuracy",)}
+KNOB_HOOKS = {"cnb": ("chance_bucket", "chance_samples"), "prune": ("sensible_actions",), "accuracy": ("accuracy",),
+              "hlr": ("card_play_features", "settle_chance", "hlr_turn")}
 
 
-def knob_hooks(cnb: bool = False, prune: bool = False, accuracy: float = -1.0) -> dict[str, tuple[str, ...]]:
+def knob_hooks(cnb: bool = False, prune: bool = False, accuracy: float = -1.0,
+               hlr: str = "") -> dict[str, tuple[str, ...]]:
     """The declared hooks (``protocol.HOOKS``) each knob that is on needs, keyed as the user writes the knob."""
-    on = {"cnb=1": cnb, "prune=1": prune, f"accuracy={accuracy:g}": accuracy >= 0}
+    on = {"cnb=1": cnb, "prune=1": prune, f"accuracy={accuracy:g}": accuracy >= 0, f"hlr={hlr}": bool(hlr)}
     return {knob: KNOB_HOOKS[knob.split("=")[0]] for knob, used in on.items() if used}
 
 
@@ -156,8 +171,10 @@ PARAMETERS = {  # one line per spec parameter: the search agents' docstrings (``
     "netrollout": "with net and value=0: rollouts sample the network's policy",
     "cpuct": "with net and prior=1: PUCT's exploration constant",
     "leaves": "leaves in flight per evaluator call, with virtual loss (1: one iteration after another)",
+    "hlr": "card-play network checkpoint for paper 001's multi-level rollouts (Algorithm 5; '': none; depth > 0)",
+    "chi": "with hlr: chance of a low-level action when both kinds are available (001: 0.5)",
 }
-NET_KNOBS = ("net", "prior", "value", "netrollout", "cpuct", "leaves")
+NET_KNOBS = ("net", "prior", "value", "netrollout", "cpuct", "leaves", "hlr", "chi")
 
 
 def _documented(summary: str, *names: str):
@@ -171,8 +188,16 @@ def _documented(summary: str, *names: str):
 def _tree_agent(game: Game | None, worlds: str, num_worlds: int, iterations: int, c: float, depth: int,
                 seconds: float, reuse: bool, cnb: bool, prune: bool, accuracy: float, turn: int = 0,
                 policy: str = "one", net: str = "", prior: bool = True, value: bool = True,
-                netrollout: bool = False, cpuct: float = 1.25, leaves: int = 1) -> SearchAgent:
+                netrollout: bool = False, cpuct: float = 1.25, leaves: int = 1, hlr: str = "",
+                chi: float = 0.5) -> SearchAgent:
     config = search_config(iterations, seconds, c, depth, cnb, prune, accuracy, leaves)
+    if hlr:
+        if _hlr_strategies is None:
+            raise InvalidParameterError("hlr=PATH needs the strategies of cardboard.policies: import it (the registry "
+                                        "does)")
+        if game is not None:
+            require_hooks(game, knob_hooks(hlr=hlr))
+        config = _hlr_strategies(config, game=game, path=hlr, chi=chi)
     if net:
         if _network_strategies is None:
             raise InvalidParameterError("net=PATH needs the network strategies of cardboard.policies: import it "
@@ -183,8 +208,8 @@ def _tree_agent(game: Game | None, worlds: str, num_worlds: int, iterations: int
         raise InvalidParameterError("netrollout=1 needs net=PATH")
     check_policy(policy)  # also when turn=0: a misspelt option is refused, not ignored
     engine = TreeSearch(config, worlds, num_worlds, reuse)
-    return SearchAgent(TurnBudget(engine, turn, policy) if turn else engine, worlds, knob_hooks(cnb, prune, accuracy),
-                       game)
+    return SearchAgent(TurnBudget(engine, turn, policy) if turn else engine, worlds,
+                       knob_hooks(cnb, prune, accuracy, hlr), game)
 
 
 @_documented("Flat Monte Carlo over determinizations.", "iterations", "depth")
@@ -203,10 +228,10 @@ def uct(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float =
              "cnb", "prune", "accuracy", *NET_KNOBS)
 def ismcts(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0, reuse: bool = False,
            cnb: bool = False, prune: bool = False, accuracy: float = -1.0, net: str = "", prior: bool = True,
-           value: bool = True, netrollout: bool = False, cpuct: float = 1.25, leaves: int = 1,
-           game: Game | None = None) -> SearchAgent:
+           value: bool = True, netrollout: bool = False, cpuct: float = 1.25, leaves: int = 1, hlr: str = "",
+           chi: float = 0.5, game: Game | None = None) -> SearchAgent:
     return _tree_agent(game, "ismcts", 1, iterations, c, depth, seconds, reuse, cnb, prune, accuracy, net=net,
-                       prior=prior, value=value, netrollout=netrollout, cpuct=cpuct, leaves=leaves)
+                       prior=prior, value=value, netrollout=netrollout, cpuct=cpuct, leaves=leaves, hlr=hlr, chi=chi)
 
 
 @_documented("Determinized UCT (paper 001 Algorithm 3): fixed worlds, pooled soft-key statistics.", "worlds",
@@ -214,9 +239,10 @@ def ismcts(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: floa
 def duct(worlds: int = 10, iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0,
          reuse: bool = False, cnb: bool = False, prune: bool = False, accuracy: float = -1.0, turn: int = 0,
          policy: str = "one", net: str = "", prior: bool = True, value: bool = True, netrollout: bool = False,
-         cpuct: float = 1.25, leaves: int = 1, game: Game | None = None) -> SearchAgent:
+         cpuct: float = 1.25, leaves: int = 1, hlr: str = "", chi: float = 0.5,
+         game: Game | None = None) -> SearchAgent:
     return _tree_agent(game, "duct", worlds, iterations, c, depth, seconds, reuse, cnb, prune, accuracy, turn, policy,
-                       net, prior, value, netrollout, cpuct, leaves)
+                       net, prior, value, netrollout, cpuct, leaves, hlr, chi)
 
 
 @_documented("One UCT tree per determinization, root votes added up.", "worlds", "iterations", "c", "depth")

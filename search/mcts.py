@@ -225,14 +225,14 @@ class TreeSearch:
                 world = fixed[done % self.num_worlds].clone()
             done += 1
             leaf = self._descend(root, world, rng, step, uniforms, self._stamp + done)
-            if leaf.asks:
+            if leaf.asks or leaf.rollout is not None:
                 waiting.append(leaf)
                 if len(waiting) >= in_flight or not leaf.path:  # a new root is expanded before any other leaf
-                    self._settle(waiting, (yield self._request(waiting)))
+                    yield from self._settle(waiting)
             else:
                 leaf.backup()
         if waiting:
-            self._settle(waiting, (yield self._request(waiting)))
+            yield from self._settle(waiting)
         self._stamp += done
         result = self._result(root, state, rng, done, time.perf_counter() - start)
         if self.reuse:
@@ -309,12 +309,15 @@ class TreeSearch:
         return self._rolled_out(Leaf(path), state, rng)
 
     def _rolled_out(self, leaf: Leaf, state: GameState, rng: np.random.Generator) -> Leaf:
-        """``leaf`` after a rollout from ``state`` (none at depth 0): its values, or an ask for them."""
-        play_out(state, rng, self.config)
-        if state.is_terminal():
-            leaf.values = rewards(state)
-        else:
-            leaf.asks.append((self.config.evaluator, state, VALUES))
+        """``leaf`` after a rollout from ``state`` (none at depth 0): its values, or an ask for them. A resumable
+        rollout (one with ``steps``, e.g. a network's rollout policy) is started here and left in ``leaf.rollout``
+        when it waits for an evaluator: the leaves in flight advance it together (``_settle``)."""
+        steps = getattr(self.config.rollout, "steps", None)
+        if steps is None or self.config.depth == 0 or state.is_terminal():
+            play_out(state, rng, self.config)
+            return leaf.rolled_out(state, self.config.evaluator)
+        leaf.rollout, leaf.state = steps(state, rng, self.config), state
+        leaf.advance(None, self.config.evaluator)
         return leaf
 
     def _expansion(self, path: list[tuple[Node, int]], node: Node, ids: np.ndarray, legal: np.ndarray,
@@ -329,24 +332,25 @@ class TreeSearch:
             leaf.asks.append((self.config.prior, state.clone(), PRIOR_ONLY))
         return self._rolled_out(leaf, state, rng)
 
-    @staticmethod
-    def _request(waiting: list[Leaf]) -> Request:
-        asks = [ask for leaf in waiting for ask in leaf.asks]
-        return Request([evaluator for evaluator, _, _ in asks], [state for _, state, _ in asks])
-
-    @staticmethod
-    def _settle(waiting: list[Leaf], answers: list) -> None:
-        """Hand each waiting leaf its answers (in the order of its asks), expand and back up; empties ``waiting``."""
-        answers = iter(answers)
-        for leaf in waiting:
-            for _, _, use in leaf.asks:
-                found = evaluation(next(answers))
-                if use != VALUES and leaf.node.size[0] == 0:  # another leaf in flight may have expanded it
-                    leaf.node.expand(leaf.ids, leaf_prior(found.prior, leaf.legal))
-                if use != PRIOR_ONLY:
-                    leaf.values = found.values
-            leaf.backup()
-        waiting.clear()
+    def _settle(self, waiting: list[Leaf]) -> Steps[None]:
+        """Finish every waiting leaf, then empty ``waiting``. Each round yields one ``Request``: the states of
+        every leaf whose rollout waits (its rollout's request) and the asks of every leaf whose rollout is done
+        (in the leaves' order); it hands each leaf its answers, advances the rollouts, and expands and backs up
+        the leaves whose asks were answered. Without resumable rollouts this is one round."""
+        evaluator = self.config.evaluator
+        while waiting:
+            parts = [leaf.pending if leaf.rollout is not None else Request(*leaf.ask_lists()) for leaf in waiting]
+            request = Request([e for p in parts for e in p.evaluators], [s for p in parts for s in p.states])
+            answers = (yield request) if request.states else []
+            first, still = 0, []
+            for leaf, part in zip(waiting, parts):
+                got, first = answers[first:first + len(part.states)], first + len(part.states)
+                if leaf.rollout is not None:
+                    leaf.advance(got, evaluator)
+                    still.append(leaf)
+                else:
+                    leaf.settle(got)
+            waiting[:] = still
 
 
 VALUES, PRIOR_ONLY, PRIOR_AND_VALUES = range(3)  # what a leaf asks an evaluator for
@@ -357,13 +361,47 @@ class Leaf:
     ``node`` to expand with its legal ``ids`` / ``legal`` actions, the ``asks`` (evaluator, state, VALUES / PRIOR_ONLY /
     PRIOR_AND_VALUES) it waits for, and its per-player ``values`` once known."""
 
-    __slots__ = ("path", "node", "ids", "legal", "asks", "values")
+    __slots__ = ("path", "node", "ids", "legal", "asks", "values", "rollout", "state", "pending")
 
     def __init__(self, path: list[tuple[Node, int]], node: Node | None = None, ids: np.ndarray | None = None,
                  legal: np.ndarray | None = None):
         self.path, self.node, self.ids, self.legal = path, node, ids, legal
         self.asks: list[tuple[Evaluator, GameState, int]] = []
         self.values: np.ndarray | None = None
+        self.rollout: Steps[None] | None = None  # a resumable rollout still running, from ``state``
+        self.state: GameState | None = None
+        self.pending: Request | None = None  # what the running rollout waits for
+
+    def rolled_out(self, state: GameState, evaluator: Evaluator) -> Leaf:
+        """After the rollout: the rewards at a terminal ``state``, else an ask for the evaluator's values."""
+        if state.is_terminal():
+            self.values = rewards(state)
+        else:
+            self.asks.append((evaluator, state, VALUES))
+        return self
+
+    def advance(self, answers: list | None, evaluator: Evaluator) -> None:
+        """Send the running rollout ``answers`` (None: start it); when it returns, ``rolled_out``."""
+        try:
+            self.pending = self.rollout.send(answers)
+        except StopIteration:
+            self.rollout, self.pending = None, None
+            self.rolled_out(self.state, evaluator)
+            self.state = None
+
+    def ask_lists(self) -> tuple[list[Evaluator], list[GameState]]:
+        """The evaluators and states of the asks, in order."""
+        return [evaluator for evaluator, _, _ in self.asks], [state for _, state, _ in self.asks]
+
+    def settle(self, answers: list) -> None:
+        """Take the answers of the asks (in order): expand the PUCT node with a prior, keep the values; back up."""
+        for (_, _, use), answer in zip(self.asks, answers):
+            found = evaluation(answer)
+            if use != VALUES and self.node.size[0] == 0:  # another leaf in flight may have expanded it
+                self.node.expand(self.ids, leaf_prior(found.prior, self.legal))
+            if use != PRIOR_ONLY:
+                self.values = found.values
+        self.backup()
 
     def backup(self) -> None:
         """Expand the PUCT node (uniform prior if nothing filled it) and add the values to the total of every

@@ -206,6 +206,33 @@ def play_many(game: Game, agent_sets: Sequence[Sequence[Agent]], indices: Sequen
     yield from run_together((job(i) for i in indices), len(agent_sets))
 
 
+def replay_game(game: Game, seed: int, records: dict[str, np.ndarray], index: int) -> Iterator[tuple[GameState, int]]:
+    """Game ``index`` of a run played again from its records: each decision's state (before it; do not change it)
+    and the action played. Chance is drawn from the game's stream 0 (``game_streams(seed, index, N)``) as the run
+    drew it, so every decision must have been recorded (all seats searching agents); a record that does not fit
+    (another seat or turn, an illegal action, too few or too many records) raises ``DataError``."""
+    rows = np.flatnonzero(records["game"] == index)
+    rng = game_streams(seed, index, game.info.num_players)[0]
+    state = game.new_state(rng)
+    done = 0
+    while not state.is_terminal():
+        if state.current_player == CHANCE:
+            state.apply(sample_chance(state, rng))
+            continue
+        if done == len(rows):
+            raise DataError(f"game {index}: a decision without a record (replay needs every seat recorded)")
+        row = rows[done]
+        seat, turn, action = int(records["seat"][row]), int(records["turn"][row]), int(records["action"][row])
+        if (seat, turn) != (state.current_player, state.turn) or not state.action_mask()[action]:
+            raise DataError(f"game {index}, record {done}: seat {seat} turn {turn} action {action} does not fit the "
+                            f"replayed state (seat {state.current_player}, turn {state.turn}); another game version?")
+        yield state, action
+        state.apply(action)
+        done += 1
+    if done != len(rows):
+        raise DataError(f"game {index}: {len(rows) - done} records after the replayed game's end")
+
+
 # -- files ---------------------------------------------------------------------------------------------------
 def concatenate(parts: Sequence[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     """Records of several games (or shards) as one set of arrays."""

@@ -150,6 +150,7 @@ ALWAYS_IN_GAME = (THE_COIN,)  # the second player's Coin
 
 # the paper's 9-state order of a joint (P_a, P_o) value in 0..2: JOINT9[own, opp]
 JOINT9 = np.array([[3, 1, 0], [7, 4, 2], [8, 6, 5]], dtype=np.int64)
+OWN_HELD_ROWS = np.sort(JOINT9[1:].ravel())  # hand rows where P_a holds 1 or 2 copies
 MAX_COUNT = 2
 HERO_HP_EDGES = np.array([7, 13, 19, 25], dtype=np.int64)  # hero health levels: <=6, 7-12, 13-18, 19-24, >=25
 HP_LEVELS = len(HERO_HP_EDGES) + 1
@@ -234,6 +235,11 @@ class HearthFeatures:
             dense.reshape(-1)[hot] = 1.0
             out.append(dense)
         return tuple(out)
+
+    @staticmethod
+    def held(hand: np.ndarray) -> np.ndarray:
+        """bool ``[B, K]``: the columns of which ``P_a`` holds a copy, from hand arrays ``[B, 16, K]`` (rows 0..8)."""
+        return hand[:, OWN_HELD_ROWS, :].max(axis=1) > 0
 
     def encode(self, state, player: int, perfect: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """float32 arrays global ``[G]``, hand ``[16, K]``, board ``[18, K, 5]`` of one state from ``player``'s view."""

@@ -122,13 +122,18 @@ class GreedyHAgent:
     def reset(self) -> None:
         """Nothing to forget between games."""
 
-    def act(self, state: GameState, rng: np.random.Generator) -> int:
+    def act(self, state: GameState, rng: np.random.Generator, cards: frozenset[int] | None = None) -> int:
+        """The action of highest H (see the module). ``cards``: play only these card ids, and do not end the
+        turn while one of them can be played (001 §4.8's "CNN + greedy": a network picks the cards, H orders
+        them and picks targets and attacks); None: any card."""
         if state.info.name != GAME_NAME:
             raise InvalidParameterError(f"greedy_h plays only {GAME_NAME!r}, not {state.info.name!r}")
         me = state.current_player
         legal = state.legal_actions().copy()
         if state.phase == "mulligan":
             return self._mulligan(state, me, legal)
+        if cards is not None and state.phase == "main":
+            legal = self._restricted(state, legal, cards)
         if len(legal) == 1:
             return int(legal[0])
         world = determinize(state, me, rng)
@@ -166,6 +171,15 @@ class GreedyHAgent:
             return best
         spent = mana - int(state.s[player_base(me) + P_MANA])
         return h_value(before, characters(state), me, spent)
+
+    @staticmethod
+    def _restricted(state: GameState, legal: np.ndarray, cards: frozenset[int]) -> np.ndarray:
+        """``legal`` without plays of other cards, and without END_TURN while a play of ``cards`` is left."""
+        plays = np.array([state.played_card(int(a)) for a in legal])
+        keep = (plays < 0) | np.isin(plays, list(cards))
+        if ((plays >= 0) & keep).any():
+            keep &= legal != END_TURN
+        return legal[keep]
 
     @staticmethod
     def _mulligan(state: GameState, me: int, legal: np.ndarray) -> int:

@@ -19,6 +19,7 @@ from ..flat_state import FlatState
 from ..kernels import seed_stream
 from ..protocol import CHANCE, TERMINAL, GameInfo
 from . import layout as L
+from . import rollout_policy as HLR
 from . import rules as R
 from .cards import Deck, build_card_table, load_deck, load_pool
 from .evaluation import heuristic
@@ -306,6 +307,53 @@ class HearthState(FlatState):
         self._forget_legal()
         return int(R.random_playout(self.s, self.cards, self._buf, self._ids, self._weights, seed_stream(rng), limit,
                                     self.game.no_pass, self.game.prune))
+
+    def played_card(self, action: int) -> int:
+        """The card id that decision ``action`` plays from the hand of the player to move (``PLAY + slot`` in the
+        main phase), else -1. Paper 001's turn-card-set target (§3.1) collects these over a turn."""
+        if self.s[L.G_PHASE] != L.PH_MAIN or self.current_player < 0 or not L.PLAY <= action < L.TARGET:
+            return -1
+        return int(self.s[self._base(self.current_player) + L.P_HAND + action - L.PLAY])
+
+    def card_play_features(self):
+        """The Table 4.1 encoder of this match-up (``features.HearthFeatures``: K card columns, ``column_of``,
+        ``sparse_indices`` / ``encode_batch``), the input of paper 001's card-play networks."""
+        from .features import features_for
+
+        return features_for(self.game)
+
+    def greedy_action(self, rng: np.random.Generator, cards: frozenset[int] | None = None) -> int:
+        """Paper 001's Greedy player's decision here (H(a), §4.7; ``greedy.GreedyHAgent``, on a determinization
+        for the player to move); with ``cards``, it plays only those card ids and does not end the turn while
+        one of them can be played (§4.8's "CNN + greedy")."""
+        from .greedy import GreedyHAgent
+
+        return GreedyHAgent().act(self, rng, cards)
+
+    def settle_chance(self, rng: np.random.Generator) -> None:
+        """Sample chance outcomes by their probabilities (compiled), in place, until a decision node or the end."""
+        self._forget_legal()
+        HLR.settle_chance(self.s, self.cards, self._ids, self._weights, seed_stream(rng))
+
+    def hlr_turn(self, scores: np.ndarray, rng: np.random.Generator, tau_high: float = 0.4, tau_low: float = 0.3,
+                 chi: float = 0.5) -> int:
+        """Play the rest of this turn by paper 001's multi-level rollout policy (Algorithm 5; compiled,
+        ``rollout_policy``), in place; returns the number of decisions. ``scores``: per card id (length
+        ``layout.NUM_CARDS``), the card-play network's probability that the player to move plays the card this
+        turn; π_h is a softmax over them with ``tau_high``, π_l a softmax over H(a) with ``tau_low``, ``chi`` the
+        chance of a low-level action when both kinds are available. The game's ``rollout`` option decides
+        pruning (``sensible``: ``sensible_actions``). A mulligan decision is uniform and ends the call."""
+        scores = np.asarray(scores, dtype=np.float64)
+        if scores.shape != (L.NUM_CARDS,):
+            raise InvalidParameterError(f"scores of shape {scores.shape}: expected ({L.NUM_CARDS},), one per card id")
+        if not (tau_high > 0 and tau_low > 0 and 0.0 <= chi <= 1.0):
+            raise InvalidParameterError(f"need tau_high > 0, tau_low > 0 and chi in [0, 1]; got {tau_high}, "
+                                        f"{tau_low}, {chi}")
+        if self.current_player < 0:
+            raise ProtocolError("hlr_turn() needs a decision node")
+        self._forget_legal()
+        return int(HLR.hlr_turn(self.s, self.cards, self._buf, self._ids, self._weights, seed_stream(rng), scores,
+                                tau_high, tau_low, chi, self.game.prune))
 
     # -- information ---------------------------------------------------------------------------------
     def determinize(self, player: int, rng: np.random.Generator, accuracy: float | None = None) -> "HearthState":
