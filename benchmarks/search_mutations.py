@@ -38,7 +38,8 @@ REPO = Path(__file__).resolve().parents[1]
 SUBPACKAGES = ("envs", "search", "policies", "training", "evaluation")
 # behaviour tests first: with -x the first failure names the test that caught the mutation
 TESTS = ("tests/test_search_behaviour.py", "tests/test_search_strategies.py", "tests/test_search.py",
-         "tests/test_chance_bucketing.py", "tests/test_turn_budget.py", "tests/test_search_golden.py")
+         "tests/test_chance_bucketing.py", "tests/test_turn_budget.py", "tests/test_search_golden.py",
+         "tests/test_hlr.py")
 # runs/: outputs, often large, possibly being written
 IGNORED = shutil.ignore_patterns(".venv", ".git", ".pytest_cache", "*.egg-info", "runs")
 
@@ -185,8 +186,12 @@ MUTATIONS = [
              "PUCT's first-play value of an unvisited edge is 0 (a loss) instead of the node's mean"),
     Mutation("puct-new-edge-no-prior", "search/tree.py", "stamp, 1.0 / len(ids)) < 0:", "stamp, 0.0) < 0:",
              "a key first met after the node's expansion gets prior 0: never explored"),
-    Mutation("puct-prior-ignored", "search/mcts.py", "leaf_prior(found.prior, leaf.legal)",
-             "leaf_prior(None, leaf.legal)", "the evaluator's prior never reaches the leaf's PRIOR row"),
+    Mutation("puct-prior-ignored", "search/mcts.py", "leaf_prior(found.prior, self.legal)",
+             "leaf_prior(None, self.legal)", "the evaluator's prior never reaches the leaf's PRIOR row"),
+    Mutation("resumable-rollout-run-alone", "search/mcts.py", 'steps = getattr(self.config.rollout, "steps", None)',
+             "steps = None", "a resumable rollout runs to its end inside its iteration: no batching across leaves"),
+    Mutation("rollout-answers-dropped", "search/mcts.py", "leaf.advance(got, evaluator)",
+             "leaf.advance([None] * len(got), evaluator)", "a waiting rollout is sent no answers"),
     Mutation("depth-zero-rolls-out", "search/mcts.py", "if config.depth != 0 and not state.is_terminal():",
              "if not state.is_terminal():", "depth=0 rolls out before evaluating instead of evaluating the leaf"),
     # ---- chance.py: chance-node bucketing -----------------------------------------------------------

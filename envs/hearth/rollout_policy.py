@@ -142,6 +142,8 @@ def _softmax_pick(values, n, tau, stream):
     top = values[0]
     for i in range(1, n):
         top = max(top, values[i])
+    if top == -np.inf:  # nothing scored (cannot happen with legal continuations): uniform
+        return rand_below(stream, n)
     total = 0.0
     for i in range(n):
         values[i] = np.exp((values[i] - top) / tau)
