@@ -35,6 +35,23 @@ def timed(work: Callable[[], int], seconds: float) -> tuple[int, int, float]:
             return units, calls, now - start
 
 
+def interleaved_rates(rows: dict[str, Callable[[int], int]], seconds: float, rounds: int) -> dict[str, float]:
+    """Units per second of each row: ``work(i)`` (i = 0, 1, ...: the call's index) returns the units it did.
+    Each row is warmed up (three calls: compile, fill caches), then gets ``seconds / rounds`` per round, the
+    rows interleaved round by round so that a change of load mid-run hits all of them alike."""
+    for work in rows.values():
+        for i in range(3):
+            work(i)
+    totals = {name: [0, 0.0] for name in rows}
+    for _ in range(rounds):
+        for name, work in rows.items():
+            calls = iter(range(1 << 30))
+            units, _, elapsed = timed(lambda: work(next(calls)), seconds / rounds)
+            totals[name][0] += units
+            totals[name][1] += elapsed
+    return {name: units / elapsed for name, (units, elapsed) in totals.items()}
+
+
 @dataclass(frozen=True)
 class Comparison:
     """``row``'s rate over ``baseline``'s (or the absolute rate when ``baseline`` is None) against ``target``."""

@@ -30,7 +30,8 @@ from rich.console import Console
 from rich.table import Table
 
 import cardboard
-from harness import Comparison, compare, machine, print_machine_and_notes, ratio_table, timed, timing_arguments
+from harness import (Comparison, compare, interleaved_rates, machine, print_machine_and_notes, ratio_table,
+                     timing_arguments)
 from cardboard.envs.protocol import CHANCE, sample_chance
 from cardboard.search.agents import duct
 
@@ -89,17 +90,7 @@ def main() -> None:
         "duct_prune_d5": lambda i: agents["duct_prune_d5"].searcher.search(positions[i % 3], rng).iterations,
         "lords_of_war_playout": lambda i: low.clone().random_playout(rng),
     }
-    for work in rows.values():  # warm-up: compile and fill caches
-        for i in range(3):
-            work(i)
-    totals = {name: [0, 0.0] for name in rows}
-    for _ in range(args.rounds):
-        for name, work in rows.items():
-            calls = iter(range(1 << 30))
-            units, _, elapsed = timed(lambda: work(next(calls)), args.seconds / args.rounds)
-            totals[name][0] += units
-            totals[name][1] += elapsed
-    rates = {name: units / elapsed for name, (units, elapsed) in totals.items()}
+    rates = interleaved_rates(rows, args.seconds, args.rounds)
     table = Table(title=f"Hearth throughput ({args.seconds:.0f} s a row, {args.rounds} rounds)")
     table.add_column("row")
     table.add_column("rate", justify="right")

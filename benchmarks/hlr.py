@@ -27,7 +27,8 @@ from rich.console import Console
 from rich.table import Table
 
 import cardboard
-from harness import Comparison, compare, machine, print_machine_and_notes, ratio_table, timed, timing_arguments
+from harness import (Comparison, compare, interleaved_rates, machine, print_machine_and_notes, ratio_table,
+                     timing_arguments)
 from hearth import DECKS, position
 from cardboard.envs.hearth import layout as L
 from cardboard.policies.card_play import make_card_play_net
@@ -90,17 +91,7 @@ def main() -> None:
     rows["hlr_rollout_nonet"] = lambda i: lockstep(plain, [positions[i % 3]] * 10, rng)
     rows["duct_prune_d5"] = lambda i: agents[i % 3][0].searcher.search(positions[i % 3], rng).iterations
     rows["duct_hlr_d5"] = lambda i: agents[i % 3][1].searcher.search(positions[i % 3], rng).iterations
-    for work in rows.values():  # warm-up: compile and fill caches
-        for i in range(3):
-            work(i)
-    totals = {name: [0, 0.0] for name in rows}
-    for _ in range(args.rounds):
-        for name, work in rows.items():
-            calls = iter(range(1 << 30))
-            units, _, elapsed = timed(lambda: work(next(calls)), args.seconds / args.rounds)
-            totals[name][0] += units
-            totals[name][1] += elapsed
-    rates = {name: units / elapsed for name, (units, elapsed) in totals.items()}
+    rates = interleaved_rates(rows, args.seconds, args.rounds)
     table = Table(title=f"HLR rollouts, d = {DEPTH} turns ({args.seconds:.0f} s a row, {args.rounds} rounds)")
     table.add_column("row")
     table.add_column("rate", justify="right")

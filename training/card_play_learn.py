@@ -34,6 +34,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from cardboard.envs.errors import DataError, InvalidParameterError
 from cardboard.training.card_play_data import encoder_of, features, turn_card_sets
+from cardboard.training.learn import BestSoFar
 from cardboard.training.script import run_script
 
 BATCH = 200  # 001 §4.5
@@ -131,7 +132,7 @@ def train(data: str, preset: str, out: str, *, epochs: int = 200, patience: int 
         return bce, float(hits[first].mean()) if first.any() else math.nan
 
     history: list[dict[str, Any]] = []
-    best, best_epoch, best_state, waited, start = math.inf, 0, None, 0, time.time()
+    keeper, start = BestSoFar(patience), time.time()
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[status]}"), TimeElapsedColumn())
     with Progress(*columns, console=console, disable=quiet) as progress:
@@ -151,16 +152,13 @@ def train(data: str, preset: str, out: str, *, epochs: int = 200, patience: int 
             watched = val_bce if len(rows["val"]) else train_bce
             history.append(dict(epoch=epoch, train_bce=train_bce, train_accuracy=train_acc, val_bce=val_bce,
                                 val_accuracy=val_acc, wall_s=round(time.time() - start, 2)))
-            if watched < best:
-                best, best_epoch, waited = watched, epoch, 0
-                best_state = {k: v.detach().clone() for k, v in net.state_dict().items()}
-            else:
-                waited += 1
-            progress.update(task, advance=1, status=f"val BCE {val_bce:.4f} acc {val_acc:.3f} (best {best:.4f} "
-                                                    f"@ {best_epoch})")
-            if waited >= patience:
+            stop = keeper.update(net, watched, epoch)
+            progress.update(task, advance=1, status=f"val BCE {val_bce:.4f} acc {val_acc:.3f} (best "
+                                                    f"{keeper.loss:.4f} @ {keeper.epoch})")
+            if stop:
                 break
-    net.load_state_dict(best_state)
+    net.load_state_dict(keeper.state)
+    best, best_epoch = keeper.loss, keeper.epoch
     chosen = history[best_epoch - 1]
     training = dict(data=str(data), preset=preset, seed=seed, test_fraction=test_fraction,
                     val_fraction=val_fraction, games=dict(train=len(train_games), val=len(val_games),

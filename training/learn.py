@@ -148,6 +148,23 @@ def losses(net: Any, batch: dict[str, Any], value_weight: float) -> tuple[Any, A
     return policy + value_weight * value, policy, value
 
 
+class BestSoFar:
+    """Early stopping: keeps a copy of the weights of the epoch with the lowest watched loss; ``update`` says
+    when ``patience`` epochs in a row have not improved on it."""
+
+    def __init__(self, patience: int):
+        self.patience, self.loss, self.epoch, self.state, self.waited = patience, math.inf, 0, None, 0
+
+    def update(self, net: Any, loss: float, epoch: int) -> bool:
+        """Record epoch ``epoch``'s watched ``loss``; True when training should stop."""
+        if loss < self.loss:
+            self.loss, self.epoch, self.waited = loss, epoch, 0
+            self.state = {k: v.detach().clone() for k, v in net.state_dict().items()}
+        else:
+            self.waited += 1
+        return self.waited >= self.patience
+
+
 def train(args: Args, console: Console) -> dict[str, Any]:
     """Train, keep the best network by validation loss, write model.pt / log.json / curve.png; return the log."""
     import torch
@@ -191,7 +208,7 @@ def train(args: Args, console: Console) -> dict[str, Any]:
         return tuple(sums / n)
 
     history: list[dict[str, Any]] = []
-    best, best_epoch, best_state, waited, start = math.inf, -1, None, 0, time.time()
+    keeper, start = BestSoFar(args.patience), time.time()
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[status]}"), TimeElapsedColumn())
     with Progress(*columns, console=console, disable=args.quiet) as progress:
@@ -212,16 +229,13 @@ def train(args: Args, console: Console) -> dict[str, Any]:
             history.append(dict(epoch=epoch, train_loss=train_loss[0], train_policy=train_loss[1],
                                 train_value=train_loss[2], val_loss=val_loss[0], val_policy=val_loss[1],
                                 val_value=val_loss[2], wall_s=round(time.time() - start, 2)))
-            if watched < best:
-                best, best_epoch, waited = watched, epoch, 0
-                best_state = {k: v.detach().clone() for k, v in net.state_dict().items()}
-            else:
-                waited += 1
+            stop = keeper.update(net, watched, epoch)
             progress.update(task, advance=1, status=f"train {train_loss[0]:.4f} val {val_loss[0]:.4f} "
-                                                    f"(best {best:.4f} @ {best_epoch})")
-            if waited >= args.patience:
+                                                    f"(best {keeper.loss:.4f} @ {keeper.epoch})")
+            if stop:
                 break
-    net.load_state_dict(best_state)
+    net.load_state_dict(keeper.state)
+    best, best_epoch = keeper.loss, keeper.epoch
     log = dict(args=dataclasses.asdict(args), data=str(args.data), data_header=header, records=dict(
         train=n_train, val=n_val), games=dict(train=train_games.tolist(), val=val_games.tolist()),
         initial_train_loss=dict(zip(("loss", "policy", "value"), initial)), epochs=history, best_epoch=best_epoch,
