@@ -101,7 +101,7 @@ def ratio_table(comparisons: list[dict[str, Any]], unit: str) -> Table:
     for c in comparisons:
         absolute = c["baseline"] is None
         value = f"{c['value']:,.0f} {unit}" if absolute else f"{c['value']:.2f}x"
-        target = "-" if c["target"] is None else (f">= {c['target']:,.0f}" if absolute else f">= {c['target']:.0f}x")
+        target = "-" if c["target"] is None else (f">= {c['target']:,.0f}" if absolute else f">= {c['target']:g}x")
         met = "-" if c["met"] is None else ("[green]yes[/]" if c["met"] else "[red]NO[/]")
         table.add_row(c["what"], value, target, met)
     return table
