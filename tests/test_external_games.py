@@ -27,7 +27,8 @@ TWO, THREE = "demo_tricks", "demo_pig3"
 PLUGIN_GAMES = (TWO, THREE)
 CLI = str(Path(sys.executable).with_name("cardboard"))
 BUDGET = {"iterations": 30, "worlds": 2}  # small search budgets, where an agent has the knob
-NOT_AUTOMATIC = {"human": "reads a person's moves from the terminal", "sb3": "plays a trained checkpoint (path=...)"}
+NOT_AUTOMATIC = {"human": "reads a person's moves from the terminal", "sb3": "plays a trained checkpoint (path=...)",
+                 "cardplay": "plays a trained card-play checkpoint (path=...)"}
 
 
 def small(name: str) -> str:

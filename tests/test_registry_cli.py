@@ -18,7 +18,7 @@ from cardboard.envs.errors import CardboardError, InvalidParameterError, Unknown
 from cardboard.evaluation.match import play_match
 
 GAME_SPECIFIC_AGENTS = {"greedy_h"}  # refuse every game but theirs
-NOT_AUTOMATIC = {"human", "sb3"}  # a person at the terminal; a trained checkpoint (path=...)
+NOT_AUTOMATIC = {"human", "sb3", "cardplay"}  # a person at the terminal; trained checkpoints (path=...)
 
 
 @pytest.fixture(autouse=True)
