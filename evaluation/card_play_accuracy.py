@@ -12,6 +12,7 @@ here every turn start of the test games). Its target is the turn-card set the se
   holds (``card_play_learn.decode``).
 - A baseline agent (a registry spec, e.g. ``greedy_h``, ``lookahead:turns=3``) plays the rest of the turn on a
   copy of the state (chance drawn with ``--seed``); its set is the cards it played.
+- ``nothing`` always predicts the empty set: the share of turns that play no card, the floor to beat.
 
 Accuracy is strict set equality (001 §3.1), per bucket of the player's mana (1-2, 3-4, 5-7, 8-10) and pooled
 over the folders as in the thesis, with Wilson 95% intervals; per-folder numbers go to the JSON.
@@ -40,6 +41,7 @@ from cardboard.training.script import run_script
 from cardboard.training.selfplay import load_data, replay_game
 
 BUCKETS = ((1, 2), (3, 4), (5, 7), (8, 10))  # 001 Table 4.2's mana columns
+NOTHING = "nothing"  # the reference predictor: the empty set (the turn plays no card)
 THESIS = {  # 001 Table 4.2, pooled over the three mirrors
     "cnn_1.75m": (91.9, 74.9, 76.6, 79.3), "cnn_290k": (91.5, 71.7, 75.4, 77.8), "dnn_230k": (89.9, 66.6, 69.2, 73.2),
     "Silverfish": (86.7, 66.2, 67.0, 73.8), "greedy_h": (82.7, 50.3, 50.4, 55.5)}
@@ -129,8 +131,12 @@ def measure(folders: Sequence[str], models: Sequence[str], baselines: Sequence[s
         for method in list(models) + list(baselines):
             console.print(f"{folder.name}: {method} on {len(rows)} turn starts of {len(held)} test games",
                           highlight=False)
-            hits = (network_hits(folder, method, samples, rows, encoder) if method in models
-                    else baseline_hits(folder, method, samples, rows, seed))
+            if method in models:
+                hits = network_hits(folder, method, samples, rows, encoder)
+            elif method == NOTHING:
+                hits = samples["target"][rows].sum(axis=1) == 0
+            else:
+                hits = baseline_hits(folder, method, samples, rows, seed)
             entry[method] = [[int(hits[bucket[rows] == i].sum()), int((bucket[rows] == i).sum())]
                              for i in range(len(BUCKETS))]
         result["folders"][folder.name] = entry
@@ -159,7 +165,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     def add(parser: argparse.ArgumentParser) -> None:
         parser.add_argument("folders", nargs="+", help="self-play folders with trained models in <folder>/<model>")
         parser.add_argument("--models", nargs="*", default=["cnn_1.75m", "cnn_290k", "dnn_230k", "dnn_140k"])
-        parser.add_argument("--baselines", nargs="*", default=["greedy_h", "lookahead:turns=3"])
+        parser.add_argument("--baselines", nargs="*", default=["greedy_h", "lookahead:turns=3", NOTHING],
+                            help=f"agent specs, and {NOTHING!r}: always the empty set")
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument("--max-states", type=int, help="at most this many test states per folder (sampled)")
         parser.add_argument("--out", help="JSON file for every count")

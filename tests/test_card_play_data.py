@@ -145,3 +145,18 @@ def test_a_truncated_shard_is_named_and_nothing_is_trained(run, tmp_path):
     with pytest.raises(DataError, match=shard.name):
         train(str(copy), "dnn_140k", str(tmp_path / "out"), epochs=1, quiet=True)
     assert not (tmp_path / "out").exists() and not (copy / CACHE).exists()
+
+
+def test_the_empty_set_reference_counts_the_turns_without_a_card(run):
+    from rich.console import Console
+
+    from cardboard.evaluation.card_play_accuracy import bucket_of, measure, test_games
+
+    train(str(run), "dnn_140k", str(run / "dnn_140k"), epochs=1, test_fraction=0.5, val_fraction=0.0, quiet=True)
+    entry = measure([str(run)], ["dnn_140k"], ["nothing"], 0, None, Console(quiet=True))["folders"]["handlock"]
+    _, samples = turn_card_sets(run)
+    bucket = bucket_of(samples["mana"].astype(np.int64))
+    rows = np.isin(samples["game"], test_games(run, ["dnn_140k"])) & samples["first"] & (bucket >= 0)
+    empty = samples["target"].sum(axis=1) == 0
+    assert entry["nothing"] == [[int((rows & empty & (bucket == i)).sum()), int((rows & (bucket == i)).sum())]
+                                for i in range(4)]
