@@ -52,8 +52,8 @@ class CardPlayAgent:
         """Nothing to forget between games."""
 
     def act(self, state: GameState, rng: np.random.Generator) -> int:
-        if self.match_up != state.card_play_features().deck_keys:  # built for another match-up, or not yet
-            self._build(state)
+        if hook(state, "card_play_features") is None or self.match_up != state.card_play_features().deck_keys:
+            self._build(state)  # not built yet, or for another match-up (another game: a clear error)
         playable = [card for card in (state.played_card(int(a)) for a in state.legal_actions()) if card >= 0]
         if not playable:
             return int(state.greedy_action(rng))

@@ -180,3 +180,10 @@ def test_cnn_greedy_needs_a_checkpoint_of_the_match_up(tmp_path):
     agent = cardboard.registry.make_agent(f"cardplay:path={checkpoint(tmp_path, preset='cnn_290k')}", hearth())
     state = decision()
     assert state.action_mask()[agent.act(state, np.random.default_rng(0))]
+
+
+def test_cnn_greedy_handed_a_state_of_another_game_says_so(tmp_path):
+    agent = CardPlayAgent(checkpoint(tmp_path))
+    lords = cardboard.registry.make_game("lords_of_war").new_state(0)
+    with pytest.raises(InvalidParameterError, match="'lords_of_war' offers no card_play_features"):
+        agent.act(lords, np.random.default_rng(0))
