@@ -17,6 +17,7 @@ and feature encoders live in its folder (``cardboard.envs.hearth.greedy``).
 from ..envs.registration import register_agent
 from ..search.agents import set_hlr_strategies, set_network_strategies
 from .agents import GreedyAgent, RandomAgent
+from .card_play_agent import CardPlayAgent
 from .human import human_agent
 from .lookahead import LookaheadAgent
 from .net_agent import NetAgent, network_strategies
@@ -31,6 +32,7 @@ register_agent("sb3", SB3Agent, "a PPO / MaskablePPO checkpoint (model.zip of tr
                                 "sb3:path=PATH")
 register_agent("net", NetAgent, "a PolicyValueNet checkpoint's raw policy on the player's own observation: "
                                "net:path=PATH,mode=greedy|sample")
+register_agent("cardplay", CardPlayAgent, "paper 001's CNN + greedy (hearth): cardplay:path=PATH")
 set_network_strategies(network_strategies)  # the net= knobs of ismcts / duct
 
 
@@ -42,15 +44,3 @@ def _hlr_strategies(config, **knobs):
 
 set_hlr_strategies(_hlr_strategies)  # the hlr= knob of ismcts / duct
 
-
-def card_play_agent(path: str = "", game=None):
-    """Paper 001's CNN + greedy: a card-play network picks the cards, the game's greedy orders them and the rest.
-
-    path: card-play network checkpoint (cardboard train-card-play)
-    """
-    from .card_play_agent import CardPlayAgent
-
-    return CardPlayAgent(path, game)
-
-
-register_agent("cardplay", card_play_agent, "paper 001's CNN + greedy (hearth): cardplay:path=PATH")

@@ -187,3 +187,9 @@ def test_cnn_greedy_handed_a_state_of_another_game_says_so(tmp_path):
     lords = cardboard.registry.make_game("lords_of_war").new_state(0)
     with pytest.raises(InvalidParameterError, match="'lords_of_war' offers no card_play_features"):
         agent.act(lords, np.random.default_rng(0))
+
+
+def test_every_registered_agent_can_be_sent_to_worker_processes():
+    from cardboard.evaluation.match import _registry_entries
+
+    _registry_entries("hearth", list(cardboard.registry.agents()))  # cardplay's factory once shadowed by its module
