@@ -171,7 +171,7 @@ PARAMETERS = {  # one line per spec parameter: the search agents' docstrings (``
     "netrollout": "with net and value=0: rollouts sample the network's policy",
     "cpuct": "with net and prior=1: PUCT's exploration constant",
     "leaves": "leaves in flight per evaluator call, with virtual loss (1: one iteration after another)",
-    "hlr": "card-play network checkpoint for paper 001's multi-level rollouts (Algorithm 5; '': none; depth > 0)",
+    "hlr": "card-play network checkpoint for paper 001's multi-level rollouts (Algorithm 5; '': none)",
     "chi": "with hlr: chance of a low-level action when both kinds are available (001: 0.5)",
 }
 NET_KNOBS = ("net", "prior", "value", "netrollout", "cpuct", "leaves", "hlr", "chi")
