@@ -23,7 +23,10 @@ scores are those of the turn's start, not renormalised after a card is played.
 """
 from __future__ import annotations
 
+import hashlib
+import os
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -143,10 +146,25 @@ def load_scorer(path: str, game: Game, device: str = "cpu") -> CardScorer:
     return load_scorer_for(path, probe, device)
 
 
+_LOADED: dict[tuple, tuple[str, CardScorer]] = {}  # (file, device, match-up) -> (content hash, scorer)
+
+
 def load_scorer_for(path: str, state: GameState, device: str = "cpu") -> CardScorer:
-    """A ``CardScorer`` over the checkpoint at ``path`` for the match-up of ``state`` (``card_play_features``)."""
+    """A ``CardScorer`` over the checkpoint at ``path`` for the match-up of ``state`` (``card_play_features``). One
+    per file, device and match-up in a process while the file's bytes stay the same: agents built from the same
+    checkpoint share it, so searches run together (``batching.run_together``: games in lock-step) put their
+    rollouts' states in one network batch."""
     features = state.card_play_features()
-    return CardScorer(CardPlayNet.load(path, num_cards=features.K), features, num_card_ids(state), device)
+    try:
+        digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        digest = None  # CardPlayNet.load names the missing or unreadable file
+    key = (os.path.realpath(path), device, features.deck_keys)
+    found = _LOADED.get(key)
+    if digest is None or found is None or found[0] != digest:
+        scorer = CardScorer(CardPlayNet.load(path, num_cards=features.K), features, num_card_ids(state), device)
+        found = _LOADED[key] = (digest, scorer)
+    return found[1]
 
 
 def num_card_ids(state: GameState) -> int:

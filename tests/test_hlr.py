@@ -193,3 +193,13 @@ def test_every_registered_agent_can_be_sent_to_worker_processes():
     from cardboard.evaluation.match import _registry_entries
 
     _registry_entries("hearth", list(cardboard.registry.agents()))  # cardplay's factory once shadowed by its module
+
+
+def test_agents_of_one_checkpoint_share_its_scorer_and_a_rewritten_file_is_loaded_again(tmp_path):
+    path = checkpoint(tmp_path)
+    a, b = (cardboard.registry.make_agent(f"duct:depth=3,leaves=4,hlr={path}", hearth()) for _ in range(2))
+    assert a.searcher.config.rollout.scorer is b.searcher.config.rollout.scorer  # one queue: one batch per round
+    torch.manual_seed(1)
+    make_card_play_net("dnn_140k", 27).save(path)
+    c = cardboard.registry.make_agent(f"duct:depth=3,hlr={path}", hearth())
+    assert c.searcher.config.rollout.scorer is not a.searcher.config.rollout.scorer
