@@ -272,9 +272,11 @@ HOOKS: dict[str, Hook] = {h.name if h.keyword is None else h.keyword: h for h in
          "the card id that decision action plays from the hand of the player to move, -1 for any other action "
          "(paper 001's turn-card-set targets: cardboard.training.card_play_data)"),
     Hook("card_play_features", "card_play_features() -> encoder",
-         "the card-play network input of this match-up: an encoder with K card columns, column_of (card id -> "
-         "column, -1 none), columns, and sparse_indices(states, players, perfect) / encode_batch (paper 001 "
-         "Table 4.1; cardboard.policies.card_play)"),
+         "the card-play network input of this match-up (paper 001 Table 4.1; cardboard.policies.card_play): an "
+         "encoder with K card columns, columns (their card ids), column_of (card id -> column, -1 none), deck_keys "
+         "(the match-up), global_shape / hand_shape / board_shape, encode_batch(states, players, perfect) -> "
+         "(global, hand, board) arrays, held(hand) -> bool [B, K] (the player holds the card), mana(global) -> "
+         "int [B] (the player's mana)"),
     Hook("greedy_action", "greedy_action(rng, cards=None) -> int",
          "the game's greedy baseline's decision at this state, playing only the card ids in cards when given and "
          "not passing while one can be played (paper 001's CNN + greedy agent, cardboard.policies.card_play_agent)"),

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..envs.errors import InvalidParameterError
-from ..envs.protocol import Game, GameState, determinize, hook
+from ..envs.protocol import Game, GameState, determinize, hook, require_hooks
 
 NEEDED = ("card_play_features", "played_card", "greedy_action")
 
@@ -42,9 +42,7 @@ class CardPlayAgent:
     def _build(self, probe: GameState) -> None:
         from .hlr import load_scorer_for
 
-        missing = [name for name in NEEDED if hook(probe, name) is None]
-        if missing:
-            raise InvalidParameterError(f"cardplay: game {probe.info.name!r} offers no {', '.join(missing)}")
+        require_hooks(probe, {"cardplay": NEEDED})
         self.scorer = load_scorer_for(self.path, probe)
         self.match_up = probe.card_play_features().deck_keys
 

@@ -33,7 +33,8 @@ import numpy as np
 import torch
 
 from ..envs.errors import InvalidParameterError
-from ..envs.protocol import Game, GameState, hook
+from ..envs.protocol import Game, GameState, require_hooks
+from ..search.agents import KNOB_HOOKS
 from ..search.batching import Request, Steps, drive
 from ..search.mcts import SearchConfig
 from .card_play import CardPlayNet
@@ -134,16 +135,11 @@ class HLRRollout:
         drive(self.steps(state, rng, config))
 
 
-HLR_HOOKS = ("card_play_features", "settle_chance", "hlr_turn")
-
-
 def load_scorer(path: str, game: Game, device: str = "cpu") -> CardScorer:
-    """A ``CardScorer`` over the card-play checkpoint at ``path`` for ``game``'s match-up (its K checked)."""
-    probe = game.new_state(0)
-    missing = [name for name in HLR_HOOKS if hook(probe, name) is None]
-    if missing:
-        raise InvalidParameterError(f"hlr=PATH: game {game.info.name!r} offers no {', '.join(missing)}")
-    return load_scorer_for(path, probe, device)
+    """A ``CardScorer`` over the card-play checkpoint at ``path`` for ``game``'s match-up (its K checked); a game
+    without the hooks HLR needs (``search.agents.KNOB_HOOKS["hlr"]``) is refused."""
+    require_hooks(game, {"hlr=PATH": KNOB_HOOKS["hlr"]})
+    return load_scorer_for(path, game.new_state(0), device)
 
 
 _LOADED: dict[tuple, tuple[str, CardScorer]] = {}  # (file, device, match-up) -> (content hash, scorer)

@@ -212,7 +212,8 @@ class TreeSearch:
         fixed = [self.config.determinizer(state, me, rng) for _ in worlds] if iterations != 0 else []
         uniforms = Uniforms(rng)
         selection = self.config.selection
-        step = selection.kernel, selection.constant(self.config), selection.expands_nodes
+        resumable = getattr(self.config.rollout, "steps", None) if self.config.depth != 0 else None
+        step = selection.kernel, selection.constant(self.config), selection.expands_nodes, resumable
         in_flight = self.config.leaves
         waiting: list[Leaf] = []
         done = 0
@@ -270,15 +271,15 @@ class TreeSearch:
         key = self.config.final(edges, rng) if edges else next(iter(actions))
         return SearchResult(actions[key], {k: s[0] for k, s in edges.items()}, done, seconds, root)
 
-    def _descend(self, root: Node, state: GameState, rng: np.random.Generator, step: tuple[Callable, float, bool],
-                 uniforms: Uniforms, stamp: float) -> Leaf:
+    def _descend(self, root: Node, state: GameState, rng: np.random.Generator,
+                 step: tuple[Callable, float, bool, Callable | None], uniforms: Uniforms, stamp: float) -> Leaf:
         """One iteration up to what it waits for: selection with availability (each edge taken counts its visit
         now, with no reward yet: the virtual loss of the leaves still in flight), one expansion, the rollout
         (``stamp``: the iteration; ``step``: the selection's kernel, constant and whether it expands nodes,
         read once per search). The leaf's ``asks`` are the evaluations it still needs."""
         cfg = self.config
         table = root.table
-        select, c, by_node = step
+        select, c, by_node, resumable = step
         path: list[tuple[Node, int]] = []
         node, parent, link = root, None, 0
         while (player := state.current_player) != TERMINAL:
@@ -294,7 +295,7 @@ class TreeSearch:
                 legal = state.sensible_actions() if cfg.prune else state.legal_actions()
                 ids = table.legal_ids(state, legal, not cfg.prune)
                 if by_node and node.size[0] == 0:  # node-wise expansion (PUCT): a node never reached before
-                    return self._expansion(path, node, ids.copy(), legal.copy(), state, rng)
+                    return self._expansion(path, node, ids.copy(), legal.copy(), state, rng, resumable)
                 u = uniforms.next()
                 i, link, fresh = select(node.slot, node.edge_key, node.stat, node.size, ids, c, stamp, u)
                 if i < 0:
@@ -306,22 +307,23 @@ class TreeSearch:
                 if fresh and not by_node:
                     break  # expansion: the rollout starts below the new edge
             parent = node
-        return self._rolled_out(Leaf(path), state, rng)
+        return self._rolled_out(Leaf(path), state, rng, resumable)
 
-    def _rolled_out(self, leaf: Leaf, state: GameState, rng: np.random.Generator) -> Leaf:
+    def _rolled_out(self, leaf: Leaf, state: GameState, rng: np.random.Generator,
+                    resumable: Callable | None) -> Leaf:
         """``leaf`` after a rollout from ``state`` (none at depth 0): its values, or an ask for them. A resumable
-        rollout (one with ``steps``, e.g. a network's rollout policy) is started here and left in ``leaf.rollout``
-        when it waits for an evaluator: the leaves in flight advance it together (``_settle``)."""
-        steps = getattr(self.config.rollout, "steps", None)
-        if steps is None or self.config.depth == 0 or state.is_terminal():
+        rollout (``resumable``: the rollout strategy's ``steps``, e.g. a network's rollout policy; read once per
+        search) is started here and left in ``leaf.rollout`` when it waits for an evaluator: the leaves in flight
+        advance it together (``_settle``)."""
+        if resumable is None or state.is_terminal():
             play_out(state, rng, self.config)
             return leaf.rolled_out(state, self.config.evaluator)
-        leaf.rollout, leaf.state = steps(state, rng, self.config), state
+        leaf.rollout, leaf.state = resumable(state, rng, self.config), state
         leaf.advance(None, self.config.evaluator)
         return leaf
 
     def _expansion(self, path: list[tuple[Node, int]], node: Node, ids: np.ndarray, legal: np.ndarray,
-                   state: GameState, rng: np.random.Generator) -> Leaf:
+                   state: GameState, rng: np.random.Generator, resumable: Callable | None) -> Leaf:
         """A PUCT leaf: ``node`` waits for its prior (from the evaluator at depth 0, from ``config.prior`` before a
         rollout, else uniform) and the iteration for its values (the evaluator's at depth 0, else a rollout's)."""
         leaf = Leaf(path, node, ids, legal)
@@ -330,7 +332,7 @@ class TreeSearch:
             return leaf
         if self.config.prior is not None:
             leaf.asks.append((self.config.prior, state.clone(), PRIOR_ONLY))
-        return self._rolled_out(leaf, state, rng)
+        return self._rolled_out(leaf, state, rng, resumable)
 
     def _settle(self, waiting: list[Leaf]) -> Steps[None]:
         """Finish every waiting leaf, then empty ``waiting``. Each round yields one ``Request``: the states of

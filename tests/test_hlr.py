@@ -185,7 +185,7 @@ def test_cnn_greedy_needs_a_checkpoint_of_the_match_up(tmp_path):
 def test_cnn_greedy_handed_a_state_of_another_game_says_so(tmp_path):
     agent = CardPlayAgent(checkpoint(tmp_path))
     lords = cardboard.registry.make_game("lords_of_war").new_state(0)
-    with pytest.raises(InvalidParameterError, match="'lords_of_war' offers no card_play_features"):
+    with pytest.raises(InvalidParameterError, match="cardplay: game 'lords_of_war' does not support it"):
         agent.act(lords, np.random.default_rng(0))
 
 

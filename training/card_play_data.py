@@ -14,7 +14,7 @@ so each game is replayed (``selfplay.replay_game``) and
   rest of the turn (``state.played_card(action)`` of the decisions until the turn changes), a K-vector of 0/1
   (§3.1; a card played twice is one column);
 - ``first`` marks a turn's first decision (Table 4.2 measures turn-start states), ``mana`` the mana the player
-  has then (Table 4.1's mana block: 1-10, 0 for none).
+  has then (the encoder's ``mana``: 1-10, 0 for none).
 
 Features are the game's ``card_play_features()`` (Table 4.1, open view: the thesis's open-hand states), stored
 bit-packed (``bits``: global, hand and board flattened in that order, ``np.packbits``); ``features(data, rows)``
@@ -35,24 +35,20 @@ from typing import Any
 import numpy as np
 
 from cardboard import registry
-from cardboard.envs.errors import DataError, InvalidParameterError
-from cardboard.envs.protocol import Game, hook
+from cardboard.envs.errors import DataError
+from cardboard.envs.protocol import Game, require_hooks
 from cardboard.training.script import run_script
 from cardboard.training.selfplay import _atomic, load_data, replay_game
 
 CACHE = "turn-card-sets.npz"
 FIELDS = ("bits", "target", "game", "seat", "turn", "first", "mana")
-MANA_BLOCK = 10  # Table 4.1's first global block: one-hot of the mana the player has, 1..10 (features.py)
 NEEDED = ("played_card", "card_play_features")
 
 
 def check_game(game: Game) -> Any:
     """The game's card-play encoder; ``InvalidParameterError`` if it lacks the hooks this data needs."""
-    probe = game.new_state(0)
-    missing = [name for name in NEEDED if hook(probe, name) is None]
-    if missing:
-        raise InvalidParameterError(f"turn-card sets: game {game.info.name!r} offers no {', '.join(missing)}")
-    return probe.card_play_features()
+    require_hooks(game, {"turn-card sets": NEEDED})
+    return game.new_state(0).card_play_features()
 
 
 def game_samples(game: Game, encoder: Any, seed: int, records: dict[str, np.ndarray], index: int
@@ -83,8 +79,7 @@ def game_samples(game: Game, encoder: Any, seed: int, records: dict[str, np.ndar
         return empty(encoder)
     groups = encoder.encode_batch(states, seats, True)
     flat = np.concatenate([g.reshape(len(states), -1) for g in groups], axis=1).astype(np.uint8)
-    mana_hot = groups[0][:, :MANA_BLOCK]
-    mana = np.where(mana_hot.any(axis=1), mana_hot.argmax(axis=1) + 1, 0)
+    mana = encoder.mana(groups[0])
     return {"bits": np.packbits(flat, axis=1), "target": np.stack(targets), "game": np.full(len(states), index),
             "seat": np.asarray(seats, dtype=np.int8), "turn": np.asarray(turns, dtype=np.int32),
             "first": np.asarray(firsts, dtype=bool), "mana": mana.astype(np.int8)}

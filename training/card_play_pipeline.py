@@ -36,7 +36,9 @@ PRESETS = ("dnn_230k", "dnn_140k", "cnn_290k", "cnn_1.75m")
 BUDGETS = {"small": 150, "medium": 1000, "thesis": 27000}
 
 
-def pipeline(budget: str, out: str, workers: int, seed: int, games: int | None, console: Console) -> None:
+def pipeline(budget: str, out: str, workers: int, seed: int, games: int | None, console: Console,
+             generator: str = GENERATOR, presets: Sequence[str] = PRESETS) -> None:
+    """Steps 1-3 of the module for every mirror (``generator``: the self-play agent spec)."""
     from cardboard.evaluation.card_play_accuracy import main as accuracy
     from cardboard.training import selfplay
     from cardboard.training.card_play_learn import train
@@ -45,12 +47,12 @@ def pipeline(budget: str, out: str, workers: int, seed: int, games: int | None, 
     for deck in MIRRORS:
         folder = Path(out) / deck
         console.print(f"self-play {deck}: {count} games into {folder}", highlight=False)
-        selfplay.generate("hearth", [GENERATOR], count, seed, folder, options={"decks": deck}, workers=workers,
+        selfplay.generate("hearth", [generator], count, seed, folder, options={"decks": deck}, workers=workers,
                           shard_games=5)
-        for preset in PRESETS:
+        for preset in presets:
             if not (folder / preset / "model.pt").exists():
                 train(str(folder), preset, str(folder / preset), console=console)
-    accuracy([str(Path(out) / d) for d in MIRRORS] + ["--out", str(Path(out) / "table_4_2.json")])
+    accuracy([str(Path(out) / d) for d in MIRRORS] + ["--models", *presets, "--out", str(Path(out) / "table_4_2.json")])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -60,9 +62,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.add_argument("--out", default="runs/tcs")
         parser.add_argument("--workers", type=int, default=2)
         parser.add_argument("--seed", type=int, default=18)
+        parser.add_argument("--generator", default=GENERATOR, help=f"self-play agent spec (default {GENERATOR})")
+        parser.add_argument("--presets", nargs="+", default=list(PRESETS), help="networks to train")
 
     def run(args: argparse.Namespace, console: Any) -> int:
-        pipeline(args.budget, args.out, args.workers, args.seed, args.games, console)
+        pipeline(args.budget, args.out, args.workers, args.seed, args.games, console, args.generator, args.presets)
         return 0
 
     return run_script("python -m cardboard.training.card_play_pipeline", __doc__, add, run, argv)

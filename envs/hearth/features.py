@@ -237,6 +237,12 @@ class HearthFeatures:
         return tuple(out)
 
     @staticmethod
+    def mana(global_: np.ndarray) -> np.ndarray:
+        """int ``[B]``: the mana ``P_a`` has (1..10, 0 for none), from global arrays ``[B, G]`` (the first block)."""
+        block = global_[:, GV_OWN_MANA:GV_OWN_MANA + MAX_MANA]
+        return np.where(block.any(axis=1), block.argmax(axis=1) + 1, 0)
+
+    @staticmethod
     def held(hand: np.ndarray) -> np.ndarray:
         """bool ``[B, K]``: the columns of which ``P_a`` holds a copy, from hand arrays ``[B, 16, K]`` (rows 0..8)."""
         return hand[:, OWN_HELD_ROWS, :].max(axis=1) > 0
