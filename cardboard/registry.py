@@ -43,6 +43,7 @@ BUNDLED = (  # packages whose import registers bundled games and agents
     "cardboard.search",
     "cardboard.envs.lords_of_war",
     "cardboard.envs.hearth",
+    "cardboard.envs.pandemic",
 )
 ENTRY_POINT_GROUPS = {"cardboard.games": register_game, "cardboard.agents": register_agent}
 _GAME_CACHE: dict[tuple, Game] = {}

@@ -1,0 +1,390 @@
+"""The Pandemic forward model: ``PandemicGame`` (options and set-up) and ``PandemicState``.
+
+A cooperative game: every seat gets the same return, +1 for the win (four cures), -1 for a loss.
+Hands, cubes and discards are public; the order of both decks is hidden from everyone, and
+``determinize`` re-randomises it keeping the decks' public structure (003 §1.7). Draws and
+infections are explicit chance nodes (see ``rules``).
+"""
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import InvalidParameterError, ProtocolError
+from ..flat_state import FlatState
+from ..kernels import seed_stream
+from ..protocol import CHANCE, TERMINAL, GameInfo
+from . import layout as L
+from . import rules as R
+from .board import BOARD, CITY_COLOURS, CITY_NAMES
+from .observation import OBS_LEN, observe
+
+
+def _option_list(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [v for v in value.replace("+", ",").split(",") if v]
+    return [str(v) for v in value]
+
+
+def _as_int(name: str, value: object, allowed: Sequence[int]) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise InvalidParameterError(f"pandemic option {name} must be one of {list(allowed)}, got {value!r}") from None
+    if number not in allowed:
+        raise InvalidParameterError(f"pandemic option {name} must be one of {list(allowed)}, got {value!r}")
+    return number
+
+
+class PandemicGame:
+    """Pandemic (Z-Man Games) for 2-4 players, as in Sfikas & Liapis 2020 (paper 003) with the official rules.
+
+    Options: ``players`` 2-4; ``epidemics`` 4 / 5 / 6 (easy / medium / hard); ``roles``: ``paper`` (the
+    paper's four in its fixed order, the first ``players`` of them), ``random`` (drawn each game from those
+    four: the paper's P_rand), ``random_all`` (from all six roles), or a list of role names; ``setup``: a
+    JSON set-up file (``setup_file``; it fixes the players, roles, hands and both decks);
+    ``shuffle_decks=1`` re-randomises a set-up's deck orders with the game's seed (the paper's D_rand);
+    ``infection_rate``: ``official`` or ``paper`` (003 §4.2); ``hand_size``: ``official`` (4 / 3 / 2 cards
+    for 2 / 3 / 4 players) or ``paper`` (2 each).
+    """
+
+    def __init__(self, players: int = 4, epidemics: int = 4, roles: str | Sequence[str] = "paper",
+                 setup: str = "", shuffle_decks: int = 0, infection_rate: str = "official",
+                 hand_size: str = "official"):
+        self.epidemics = _as_int("epidemics", epidemics, range(1, L.MAX_EPIDEMICS + 1))
+        self.shuffle_decks = bool(_as_int("shuffle_decks", shuffle_decks, (0, 1)))
+        if infection_rate not in ("official", "paper"):
+            raise InvalidParameterError(f"pandemic option infection_rate must be 'official' or 'paper', "
+                                        f"got {infection_rate!r}")
+        if hand_size not in ("official", "paper"):
+            raise InvalidParameterError(f"pandemic option hand_size must be 'official' or 'paper', got {hand_size!r}")
+        self.infection_rate, self.hand_size = infection_rate, hand_size
+        self.setup = None
+        if setup:
+            from .setup_file import load_setup
+
+            self.setup = load_setup(setup)
+            players = len(self.setup.roles)
+        self.players = _as_int("players", players, range(L.MIN_PLAYERS, L.MAX_PLAYERS + 1))
+        self.role_mode, self.roles = self._roles(roles)
+        self.cards = BOARD
+        self.info = GameInfo(
+            name="pandemic",
+            num_players=self.players,
+            num_actions=L.NUM_ACTIONS,
+            observation_shape=(OBS_LEN,),
+            chance="explicit",
+            information="imperfect",
+            utility="cooperative",
+            min_return=-1.0,
+            max_return=1.0,
+            max_turns=L.MAX_TURNS,
+            num_action_keys=L.NUM_ACTIONS,
+            private_information=False,  # hands are public; only the decks' order is hidden, from everyone
+            reactions=True,  # a seat given a card over the hand limit discards inside another's turn
+        )
+
+    def _roles(self, roles: str | Sequence[str]) -> tuple[str, tuple[int, ...]]:
+        names = _option_list(roles)
+        if self.setup is not None:
+            return "fixed", self.setup.roles
+        if names in (["paper"], ["random"], ["random_all"]):
+            return names[0], tuple(range(self.players))
+        unknown = [r for r in names if r not in L.ROLE_NAMES]
+        if unknown or len(names) != self.players or len(set(names)) != len(names):
+            raise InvalidParameterError(
+                f"pandemic option roles must be paper, random, random_all or {self.players} distinct role names "
+                f"from {', '.join(L.ROLE_NAMES)}; got {roles!r}")
+        return "fixed", tuple(L.ROLE_NAMES.index(r) for r in names)
+
+    # -- set-up -----------------------------------------------------------------------------------------
+    def new_state(self, seed: int | np.random.Generator | None = None) -> "PandemicState":
+        """A new game: the set-up file's, or the official set-up (003 §1.4) dealt with ``seed``."""
+        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        if self.setup is not None:
+            state = PandemicState(self, self.setup.array())
+            if self.shuffle_decks:
+                R.resample(state.s, rng.random(L.STATE_LEN))
+            return state
+        return PandemicState(self, self._deal(rng))
+
+    def _seat_roles(self, rng: np.random.Generator) -> list[int]:
+        if self.role_mode == "random":
+            return [int(r) for r in rng.permutation(len(L.PAPER_ROLES))[:self.players]]
+        if self.role_mode == "random_all":
+            return [int(r) for r in rng.permutation(len(L.ROLE_NAMES))[:self.players]]
+        return list(self.roles)
+
+    def _deal(self, rng: np.random.Generator) -> np.ndarray:
+        """003 §1.4 with the official hand sizes: deal, split the rest into equal piles (larger on top) with one
+        epidemic shuffled into each, shuffle the infection deck and infect 9 cities 3/3/3, 2/2/2, 1/1/1."""
+        s = blank_state(self.players, self._seat_roles(rng), self.infection_rate == "paper")
+        cities = rng.permutation(L.NUM_CITIES)
+        per_hand = L.HAND_SIZE_OFFICIAL[self.players] if self.hand_size == "official" else L.HAND_SIZE_PAPER
+        for p in range(self.players):
+            for c in cities[p * per_hand:(p + 1) * per_hand]:
+                s[L.HAND + p * L.NUM_CITIES + c] = 1
+            s[L.NHAND + p] = per_hand
+        rest = cities[self.players * per_hand:]
+        sizes = [len(a) for a in np.array_split(np.arange(len(rest)), self.epidemics)]  # larger first
+        piles, at = [], 0
+        for size in sizes:
+            pile = np.append(rest[at:at + size], L.EPIDEMIC)
+            piles.append(rng.permutation(pile))
+            at += size
+        set_player_deck(s, piles)
+        deck = rng.permutation(L.NUM_CITIES)
+        set_infection_deck(s, [deck], ordered=[True])
+        for count in L.INITIAL_INFECTIONS:
+            city = int(s[L.IDECK + s[L.ITOP]])
+            R._take_infection_card(s, city, False)
+            add_cubes(s, city, int(CITY_COLOURS[city]), count)
+        return s
+
+    # -- pictures ------------------------------------------------------------------------------------
+    def render_ansi(self, state: "PandemicState", perspective: int | None = None) -> str:
+        from .render import render_ansi
+
+        return render_ansi(state, perspective)
+
+    def render_rgb(self, state: "PandemicState") -> np.ndarray:
+        from .render import render_rgb
+
+        return render_rgb(state)
+
+
+# ---- building arrays (set-up and set-up files) ----------------------------------------------------------
+def blank_state(players: int, roles: Sequence[int], paper_rate: bool = False) -> np.ndarray:
+    """A state with no cards dealt: pawns and the first station in Atlanta, full supplies, seat 0 to act."""
+    s = np.zeros(L.STATE_LEN, dtype=np.int32)
+    s[L.NUM_SEATS] = players
+    s[L.ROLE:L.ROLE + L.MAX_PLAYERS] = -1
+    s[L.ROLE:L.ROLE + players] = roles
+    s[L.PAWN:L.PAWN + L.MAX_PLAYERS] = L.START_CITY
+    s[L.STATION + L.START_CITY] = 1
+    s[L.SUPPLY:L.SUPPLY + L.NUM_COLOURS] = L.CUBES_PER_COLOUR
+    s[L.ACTIONS_LEFT] = L.ACTIONS_PER_TURN
+    s[L.PHASE] = L.PH_ACTIONS
+    s[L.RATE_TRACK] = int(paper_rate)
+    s[L.CURE_COLOUR] = -1
+    return s
+
+
+def set_player_deck(s: np.ndarray, piles: Sequence[Sequence[int]]) -> None:
+    """The player deck from its piles, top pile first, each top card first."""
+    cards = [int(c) for pile in piles for c in pile]
+    s[L.PDECK:L.PDECK + len(cards)] = cards
+    s[L.PTOP], s[L.PEND], s[L.NPILES] = 0, len(cards), len(piles)
+    s[L.PILE_END:L.PILE_END + L.MAX_PILES] = 0
+    s[L.PILE_END:L.PILE_END + len(piles)] = np.cumsum([len(p) for p in piles])
+    s[L.NUM_EPIDEMICS] = cards.count(L.EPIDEMIC) + int(s[L.EPIDEMICS_DRAWN])
+
+
+def set_infection_deck(s: np.ndarray, groups: Sequence[Sequence[int]], ordered: Sequence[bool]) -> None:
+    """The infection deck from its groups, top group first, each top card first, packed against IDECK's end."""
+    cards = [int(c) for g in groups for c in g]
+    top = L.NUM_CITIES - len(cards)
+    s[L.IDECK + top:L.IDECK + L.NUM_CITIES] = cards
+    s[L.ITOP], s[L.IBOT] = top, L.NUM_CITIES
+    starts = top + np.concatenate([[0], np.cumsum([len(g) for g in groups])[:-1]]).astype(int)
+    kept = [(int(a), bool(o)) for a, g, o in zip(starts, groups, ordered) if len(g)]
+    s[L.NGROUPS] = len(kept)
+    for i, (start, o) in enumerate(kept):
+        s[L.GROUP_START + i], s[L.GROUP_ORDERED + i] = start, int(o)
+
+
+def add_cubes(s: np.ndarray, city: int, colour: int, count: int) -> None:
+    """Put ``count`` cubes (at most 3 a city) from the supply, no outbreak (set-up)."""
+    s[L.CUBES + city * L.NUM_COLOURS + colour] += count
+    s[L.SUPPLY + colour] -= count
+
+
+class PandemicState(FlatState):
+    """A Pandemic game state (forward model). See ``cardboard.envs.protocol`` and ``FlatState``."""
+
+    __slots__ = ()
+    _BUFFER_LEN = L.BUFFER_LEN
+    _PLAYER = L.DECIDER
+    _legal_kernel = staticmethod(R.legal_actions)
+    _observe_kernel = staticmethod(observe)
+
+    # -- properties ---------------------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        ph = self.s[L.PHASE]
+        if ph == L.PH_OVER:
+            return TERMINAL
+        if ph in L.CHANCE_PHASES:
+            return CHANCE
+        return int(self.s[L.DECIDER])
+
+    @property
+    def turn(self) -> int:
+        return int(self.s[L.TURN])
+
+    @property
+    def phase(self) -> str:
+        """'actions', 'cure_discard', 'limit_discard', 'draw', 'epidemic', 'infect' or 'over'."""
+        return L.PHASE_NAMES[self.s[L.PHASE]]
+
+    @property
+    def turn_player(self) -> int:
+        """The seat whose turn it is (the decider may be another seat, discarding to the hand limit)."""
+        return int(self.s[L.PLAYER])
+
+    def is_terminal(self) -> bool:
+        return self.s[L.PHASE] == L.PH_OVER
+
+    def won(self) -> bool:
+        return self.s[L.RESULT] == 1
+
+    def loss_cause(self) -> str:
+        """'none' (won or running), 'outbreaks', 'cubes' or 'player_deck' (003 §1.6)."""
+        return L.LOSS_NAMES[self.s[L.LOSS]]
+
+    def returns(self) -> np.ndarray:
+        return np.full(self.num_players, float(self.s[L.RESULT]))
+
+    def heuristic(self, player: int) -> float:
+        """Cures found and cubes kept off the board, in [-1, 1] (±1 at the end): 0.5 * cures / 4 + 0.5 * the
+        scarcest colour's supply / 24 mapped from [0, 1]."""
+        result = int(self.s[L.RESULT])
+        if result:
+            return float(result)
+        cures = self.s[L.CURED:L.CURED + L.NUM_COLOURS].sum() / L.NUM_COLOURS
+        supply = self.s[L.SUPPLY:L.SUPPLY + L.NUM_COLOURS].min() / L.CUBES_PER_COLOUR
+        return float(cures + supply - 1.0)
+
+    # -- moves --------------------------------------------------------------------------------------
+    def _apply_checked(self, a: int) -> int:
+        if self.s[L.PHASE] in L.CHANCE_PHASES:
+            return self._chance_checked(a)
+        return R.apply_checked(self.s, self.cards, a, self._buf, self._n) if 0 <= a < L.NUM_ACTIONS else -1
+
+    def _chance_checked(self, outcome: int) -> int:
+        ids, probs = np.empty(L.NUM_CITIES + 1, np.int32), np.empty(L.NUM_CITIES + 1)
+        if not 0 <= outcome <= L.EPIDEMIC or not R.chance_checked(self.s, self.cards, outcome, ids, probs):
+            return -1
+        return R.legal_actions(self.s, self.cards, self._buf)
+
+    def _illegal_message(self, a: int) -> str:
+        if self.s[L.PHASE] in L.CHANCE_PHASES:
+            return (f"outcome {a} is not possible at this {self.phase} chance node; possible: "
+                    f"{[o for o, _ in self.chance_outcomes()]}")
+        return (f"action {a} ({self._describe(a)}) is not legal in phase {self.phase!r} for seat "
+                f"{self.current_player}; legal: {self.legal_actions().tolist()}")
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.s[L.PHASE] not in L.CHANCE_PHASES:
+            raise ProtocolError(f"chance_outcomes() at a {self.phase} node, not a chance node")
+        ids, probs = np.empty(L.NUM_CITIES + 1, np.int32), np.empty(L.NUM_CITIES + 1)
+        n = R.chance_outcomes(self.s, self.cards, ids, probs)
+        return [(int(ids[i]), float(probs[i])) for i in range(n)]
+
+    def sample_chance(self, rng: np.random.Generator) -> int:
+        """The next card of the stored (hidden) order, or a uniform one from a group no order has been drawn
+        for yet (a stack put back by an epidemic): a draw by ``chance_outcomes``' probabilities."""
+        if self.s[L.PHASE] not in L.CHANCE_PHASES:
+            raise ProtocolError(f"sample_chance() at a {self.phase} node, not a chance node")
+        outcome = int(R.next_outcome(self.s))
+        if outcome >= 0:
+            return outcome
+        outcomes = self.chance_outcomes()
+        return outcomes[int(rng.integers(len(outcomes)))][0]
+
+    def settle_chance(self, rng: np.random.Generator) -> None:
+        """Resolve chance in place (``sample_chance`` at every node) until a decision or the end."""
+        ids, probs = np.empty(L.NUM_CITIES + 1, np.int32), np.empty(L.NUM_CITIES + 1)
+        R.settle(self.s, self.cards, ids, probs, seed_stream(rng))
+        self._forget_legal()
+
+    def random_playout(self, rng: np.random.Generator, max_turns: int | None = None) -> int:
+        """Uniformly random decisions, compiled, to the end or for ``max_turns`` player turns; chance by
+        ``sample_chance``. Returns the decisions made."""
+        limit = L.MAX_TURNS + 1 if max_turns is None else self.turn + max_turns
+        self._forget_legal()
+        return int(R.random_playout(self.s, self.cards, self._buf, seed_stream(rng), limit))
+
+    # -- information ---------------------------------------------------------------------------------
+    def determinize(self, player: int, rng: np.random.Generator) -> "PandemicState":
+        """003 §1.7's structured determinization: the unseen city cards dealt afresh into the player deck's
+        piles (sizes and remaining epidemics kept), every infection-deck group (an epidemic's stack stays
+        above the older cards) shuffled on its own. Everything else is public and kept."""
+        self._check_player(player)
+        det = self.clone()
+        R.resample(det.s, rng.random(L.STATE_LEN))
+        return det
+
+    def card_multiset(self) -> tuple:
+        """Every player card (hands, deck, discard; epidemics as 48) and infection card (deck, discard, as
+        100 + city), sorted: determinize conserves it."""
+        s = self.s
+        cards = [L.EPIDEMIC] * int(s[L.EPIDEMICS_DRAWN])
+        cards += [int(c) for c in s[L.PDECK + s[L.PTOP]:L.PDECK + s[L.PEND]]]
+        cards += np.flatnonzero(s[L.PDISCARD:L.PDISCARD + L.NUM_CITIES]).tolist()
+        for p in range(self.num_players):
+            cards += np.flatnonzero(s[L.HAND + p * L.NUM_CITIES:L.HAND + (p + 1) * L.NUM_CITIES]).tolist()
+        cards += [100 + int(c) for c in s[L.IDECK + s[L.ITOP]:L.IDECK + s[L.IBOT]]]
+        cards += (100 + np.flatnonzero(s[L.IDISCARD:L.IDISCARD + L.NUM_CITIES])).tolist()
+        return tuple(sorted(cards))
+
+    # -- naming --------------------------------------------------------------------------------------
+    def action_key(self, action: int) -> Hashable:
+        """The action id itself: no id depends on hidden information."""
+        return int(action)
+
+    def legal_action_keys(self) -> np.ndarray:
+        return self.legal_actions().astype(np.int64)
+
+    def _describe(self, a: int) -> str:
+        return describe_action(a, self.s)
+
+    def action_to_string(self, action: int) -> str:
+        return self._describe(int(action))
+
+    def _summary(self) -> str:
+        s = self.s
+        return (f"cured={''.join('BYKR'[k] if s[L.CURED + k] else '-' for k in range(4))}, "
+                f"outbreaks={int(s[L.OUTBREAKS])}, epidemics={int(s[L.EPIDEMICS_DRAWN])}, "
+                f"player_deck={int(s[L.PEND] - s[L.PTOP])}")
+
+
+def describe_action(a: int, s: np.ndarray | None = None) -> str:
+    """A primitive action in words (``s`` names the acting seat's city where it matters)."""
+    name = CITY_NAMES
+    if not 0 <= a < L.NUM_ACTIONS:
+        return f"outside 0..{L.NUM_ACTIONS - 1}"
+    if a < L.A_DIRECT:
+        return f"drive to {name[a]}"
+    if a < L.A_CHARTER:
+        return f"direct flight to {name[a - L.A_DIRECT]}"
+    if a < L.A_SHUTTLE:
+        return f"charter flight to {name[a - L.A_CHARTER]}"
+    if a < L.A_OPS_MOVE:
+        return f"shuttle flight to {name[a - L.A_SHUTTLE]}"
+    if a < L.A_TREAT:
+        d, c = divmod(a - L.A_OPS_MOVE, L.NUM_CITIES)
+        return f"station move to {name[d]}, discarding {name[c]}"
+    if a < L.A_BUILD:
+        return f"treat {L.COLOUR_NAMES[a - L.A_TREAT]}"
+    if a == L.A_BUILD:
+        return "build a research station"
+    if a < L.A_GIVE:
+        return f"build a research station, moving the one in {name[a - L.A_BUILD_MOVE]}"
+    if a < L.A_TAKE:
+        q, c = divmod(a - L.A_GIVE, L.NUM_CITIES)
+        return f"give {name[c]} to seat {q}"
+    if a < L.A_CURE:
+        q, c = divmod(a - L.A_TAKE, L.NUM_CITIES)
+        return f"take {name[c]} from seat {q}"
+    if a < L.A_PASS:
+        return f"discover a cure for {L.COLOUR_NAMES[a - L.A_CURE]}"
+    if a == L.A_PASS:
+        return "end the actions"
+    if a < L.A_DISPATCH:
+        return f"discard {name[a - L.A_DISCARD]}"
+    rest = a - L.A_DISPATCH
+    q, mode, c = rest // (5 * L.NUM_CITIES), (rest // L.NUM_CITIES) % 5, rest % L.NUM_CITIES
+    return f"dispatch seat {q} to {name[c]} ({L.DISPATCH_MODES[mode]})"
