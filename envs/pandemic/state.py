@@ -17,6 +17,7 @@ from ..flat_state import FlatState
 from ..kernels import seed_stream
 from ..protocol import CHANCE, TERMINAL, GameInfo
 from . import layout as L
+from . import macro as M
 from . import rules as R
 from .board import BOARD, CITY_COLOURS, CITY_NAMES
 from .observation import OBS_LEN, observe
@@ -47,12 +48,13 @@ class PandemicGame:
     JSON set-up file (``setup_file``; it fixes the players, roles, hands and both decks);
     ``shuffle_decks=1`` re-randomises a set-up's deck orders with the game's seed (the paper's D_rand);
     ``infection_rate``: ``official`` or ``paper`` (003 §4.2); ``hand_size``: ``official`` (4 / 3 / 2 cards
-    for 2 / 3 / 4 players) or ``paper`` (2 each).
+    for 2 / 3 / 4 players) or ``paper`` (2 each); ``actions``: ``primitive`` (the rules' own actions) or
+    ``macro`` (003 §1.7's macro-actions, ``macro``: what RHEA and the default policy plan over).
     """
 
     def __init__(self, players: int = 4, epidemics: int = 4, roles: str | Sequence[str] = "paper",
                  setup: str = "", shuffle_decks: int = 0, infection_rate: str = "official",
-                 hand_size: str = "official"):
+                 hand_size: str = "official", actions: str = "primitive"):
         self.epidemics = _as_int("epidemics", epidemics, range(1, L.MAX_EPIDEMICS + 1))
         self.shuffle_decks = bool(_as_int("shuffle_decks", shuffle_decks, (0, 1)))
         if infection_rate not in ("official", "paper"):
@@ -60,7 +62,10 @@ class PandemicGame:
                                         f"got {infection_rate!r}")
         if hand_size not in ("official", "paper"):
             raise InvalidParameterError(f"pandemic option hand_size must be 'official' or 'paper', got {hand_size!r}")
-        self.infection_rate, self.hand_size = infection_rate, hand_size
+        if actions not in ("primitive", "macro"):
+            raise InvalidParameterError(f"pandemic option actions must be 'primitive' or 'macro', got {actions!r}")
+        self.infection_rate, self.hand_size, self.actions = infection_rate, hand_size, actions
+        self.state_class = PandemicMacroState if actions == "macro" else PandemicState
         self.setup = None
         if setup:
             from .setup_file import load_setup
@@ -73,7 +78,7 @@ class PandemicGame:
         self.info = GameInfo(
             name="pandemic",
             num_players=self.players,
-            num_actions=L.NUM_ACTIONS,
+            num_actions=M.NUM_MACROS if actions == "macro" else L.NUM_ACTIONS,
             observation_shape=(OBS_LEN,),
             chance="explicit",
             information="imperfect",
@@ -81,7 +86,7 @@ class PandemicGame:
             min_return=-1.0,
             max_return=1.0,
             max_turns=L.MAX_TURNS,
-            num_action_keys=L.NUM_ACTIONS,
+            num_action_keys=M.NUM_MACROS if actions == "macro" else L.NUM_ACTIONS,
             private_information=False,  # hands are public; only the decks' order is hidden, from everyone
             reactions=True,  # a seat given a card over the hand limit discards inside another's turn
         )
@@ -104,11 +109,11 @@ class PandemicGame:
         """A new game: the set-up file's, or the official set-up (003 §1.4) dealt with ``seed``."""
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         if self.setup is not None:
-            state = PandemicState(self, self.setup.array())
+            state = self.state_class(self, self.setup.array())
             if self.shuffle_decks:
                 R.resample(state.s, rng.random(L.STATE_LEN))
             return state
-        return PandemicState(self, self._deal(rng))
+        return self.state_class(self, self._deal(rng))
 
     def _seat_roles(self, rng: np.random.Generator) -> list[int]:
         if self.role_mode == "random":
@@ -267,7 +272,7 @@ class PandemicState(FlatState):
         ids, probs = np.empty(L.NUM_CITIES + 1, np.int32), np.empty(L.NUM_CITIES + 1)
         if not 0 <= outcome <= L.EPIDEMIC or not R.chance_checked(self.s, self.cards, outcome, ids, probs):
             return -1
-        return R.legal_actions(self.s, self.cards, self._buf)
+        return self._legal_kernel(self.s, self.cards, self._buf)
 
     def _illegal_message(self, a: int) -> str:
         if self.s[L.PHASE] in L.CHANCE_PHASES:
@@ -275,6 +280,11 @@ class PandemicState(FlatState):
                     f"{[o for o, _ in self.chance_outcomes()]}")
         return (f"action {a} ({self._describe(a)}) is not legal in phase {self.phase!r} for seat "
                 f"{self.current_player}; legal: {self.legal_actions().tolist()}")
+
+    @property
+    def primitive(self) -> "PandemicState":
+        """This position with the rules' own actions (a copy)."""
+        return PandemicState(self.game, self.s.copy())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.s[L.PHASE] not in L.CHANCE_PHASES:
@@ -388,3 +398,46 @@ def describe_action(a: int, s: np.ndarray | None = None) -> str:
     rest = a - L.A_DISPATCH
     q, mode, c = rest // (5 * L.NUM_CITIES), (rest // L.NUM_CITIES) % 5, rest % L.NUM_CITIES
     return f"dispatch seat {q} to {name[c]} ({L.DISPATCH_MODES[mode]})"
+
+
+class PandemicMacroState(PandemicState):
+    """A Pandemic state whose actions are 003 §1.7's macro-actions (``macro``); chance, observation and
+    determinization are the primitive state's."""
+
+    __slots__ = ()
+    _BUFFER_LEN = max(L.BUFFER_LEN, M.NUM_MACROS)
+    _legal_kernel = staticmethod(M.macro_legal)
+
+    def _apply_checked(self, a: int) -> int:
+        if self.s[L.PHASE] in L.CHANCE_PHASES:
+            return self._chance_checked(a)
+        return M.macro_apply_checked(self.s, self.cards, a, self._buf, self._n) if 0 <= a < M.NUM_MACROS else -1
+
+    def random_playout(self, rng: np.random.Generator, max_turns: int | None = None) -> int:
+        """Uniformly random macros, compiled, to the end or for ``max_turns`` player turns."""
+        limit = L.MAX_TURNS + 1 if max_turns is None else self.turn + max_turns
+        self._forget_legal()
+        return int(M.random_macro_playout(self.s, self.cards, self._buf, seed_stream(rng), limit))
+
+    def _describe(self, a: int) -> str:
+        return describe_macro(a, self.s)
+
+
+def describe_macro(m: int, s: np.ndarray | None = None) -> str:
+    """A macro-action in words."""
+    if not 0 <= m < M.NUM_MACROS:
+        return f"outside 0..{M.NUM_MACROS - 1}"
+    name, kind = CITY_NAMES, M.macro_kind(m)
+    if kind in ("treat", "cure"):
+        c, k = divmod(m - (M.M_TREAT if kind == "treat" else M.M_CURE), L.NUM_COLOURS)
+        return f"{kind} {L.COLOUR_NAMES[k]} in {name[c]}"
+    if kind == "build":
+        return f"build in {name[m - M.M_BUILD]}"
+    if kind in ("give", "take"):
+        q, c = divmod(m - (M.M_GIVE if kind == "give" else M.M_TAKE), L.NUM_CITIES)
+        return f"{kind} {name[c]} {'to' if kind == 'give' else 'from'} seat {q}"
+    if kind == "walk":
+        return f"walk to {name[m - M.M_WALK]}"
+    if kind == "pass":
+        return "end the actions"
+    return f"discard {name[m - M.M_DISCARD]}"

@@ -1,0 +1,389 @@
+"""Macro-actions (003 §1.7): a second action layer, "the shortest route to a city, then one useful action".
+
+A macro id names the useful action and its target; applying it plays the whole route and the action
+(up to the seat's remaining actions) through the primitive rules. Routes are shortest action
+sequences over drive/ferry and shuttle flights, and over direct, charter and the Operations Expert's
+station flights only with a card whose loss keeps the team's cure-ability A(t) (eq. 1-2): the
+``spendable`` cards. The same metric picks discards and tells when sharing helps.
+
+=============  ==========================================================================
+macro          meaning
+=============  ==========================================================================
+TREAT c, k     route to city c (at most ``left - 1`` actions), treat colour k there
+CURE c, k      route to the research station c, discover the cure for k
+BUILD c        route to c, build there: c has no station, the seat can build (its card,
+               or the Operations Expert), c is ``BUILD_MIN_DISTANCE`` drives from every
+               station, fewer than 6 stations stand
+GIVE q, x      take card x to seat q and give it (x's city; the Researcher goes to q),
+               when A rises; q not there (or no action left after the route): wait there
+TAKE q, x      go to seat q (in x's city, or anywhere for the Researcher) and take x when
+               A rises; no action left after the route: wait there
+WALK c         drive to the adjacent city c
+PASS           end the actions
+DISCARD x      a discard decision (hand limit, or a card for a cure), as the primitive one
+=============  ==========================================================================
+
+A macro is legal only if it fits in the actions left (003 §2.3: macros that cannot complete within
+the turn performed poorly). A wait ends the seat's actions. Decisions other than the seat's actions
+(discards) are the primitive ones under macro ids.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import layout as L
+from .board import DRIVE_DISTANCE
+from .layout import (
+    A_BUILD, A_CHARTER, A_CURE, A_DIRECT, A_DISCARD, A_DRIVE, A_GIVE, A_OPS_MOVE, A_PASS, A_SHUTTLE, A_TAKE,
+    A_TREAT, ACTIONS_LEFT, B_COLOUR, B_DEGREE, B_NEIGHBOURS, CUBES, CURED, HAND, MAX_STATIONS, NUM_CITIES,
+    NUM_COLOURS, NUM_SEATS, OPERATIONS_EXPERT, OPS_MOVED, PAWN, PH_ACTIONS, PH_CURE_DISCARD, PH_LIMIT_DISCARD,
+    PHASE, PLAYER, RESEARCHER, ROLE, STATION,
+)
+from ..kernels import rand_below
+from .rules import adjacent, apply_action, colour_count, cure_cards, legal_actions, settle, stations_built
+
+BUILD_MIN_DISTANCE = 4  # 003 §1.7: build "at least 4 steps from any other research station" (code: 3)
+DP_MAX_STATIONS = 5  # 003 §2.2 tier 4: the default policy builds "only if there are fewer than 5" (code: 6)
+
+M_TREAT = 0  # + city * 4 + colour
+M_CURE = M_TREAT + NUM_CITIES * NUM_COLOURS  # + city * 4 + colour
+M_BUILD = M_CURE + NUM_CITIES * NUM_COLOURS  # + city
+M_GIVE = M_BUILD + NUM_CITIES  # + seat * 48 + card
+M_TAKE = M_GIVE + L.MAX_PLAYERS * NUM_CITIES  # + seat * 48 + card
+M_WALK = M_TAKE + L.MAX_PLAYERS * NUM_CITIES  # + city
+M_PASS = M_WALK + NUM_CITIES
+M_DISCARD = M_PASS + 1  # + card
+NUM_MACROS = M_DISCARD + NUM_CITIES
+MACRO_KINDS = ("treat", "cure", "build", "give", "take", "walk", "pass", "discard")
+_STARTS = np.array([M_TREAT, M_CURE, M_BUILD, M_GIVE, M_TAKE, M_WALK, M_PASS, M_DISCARD, NUM_MACROS])
+_DRIVE = np.ascontiguousarray(DRIVE_DISTANCE)
+_OPS_BIT = 62  # in a route's spent-cards mask: the Operations Expert's station move is used
+
+
+def macro_kind(m: int) -> str:
+    """'treat', 'cure', 'build', 'give', 'take', 'walk', 'pass' or 'discard'."""
+    return MACRO_KINDS[int(np.searchsorted(_STARTS, m, side="right")) - 1]
+
+
+# ---- the cure-ability metric (003 eq. 1-2) -----------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def _hand_colours(s, board, counts):
+    """counts[seat, colour]: the city cards of each colour in each hand."""
+    counts[:] = 0
+    for q in range(s[NUM_SEATS]):
+        for c in range(NUM_CITIES):
+            if s[HAND + q * NUM_CITIES + c]:
+                counts[q, board[c, B_COLOUR]] += 1
+
+
+@njit(cache=True, nogil=True)
+def _ability(s, counts, colour):
+    """A(t): 1 when cured, else the best seat's share of the cards its cure needs, at most 1."""
+    if s[CURED + colour]:
+        return 1.0
+    best = 0.0
+    for q in range(s[NUM_SEATS]):
+        best = max(best, min(1.0, counts[q, colour] / cure_cards(s, q)))
+    return best
+
+
+@njit(cache=True, nogil=True)
+def cure_ability(s, board, out):
+    """Write A(t) of the four colours into ``out``."""
+    counts = np.zeros((L.MAX_PLAYERS, NUM_COLOURS), dtype=np.int32)
+    _hand_colours(s, board, counts)
+    for k in range(NUM_COLOURS):
+        out[k] = _ability(s, counts, k)
+
+
+@njit(cache=True, nogil=True)
+def spendable(s, board, seat, out):
+    """out[card] = True for the cards in ``seat``'s hand whose loss keeps A(t) of their colour."""
+    counts = np.zeros((L.MAX_PLAYERS, NUM_COLOURS), dtype=np.int32)
+    _hand_colours(s, board, counts)
+    out[:] = False
+    for c in range(NUM_CITIES):
+        if s[HAND + seat * NUM_CITIES + c]:
+            k = board[c, B_COLOUR]
+            before = _ability(s, counts, k)
+            counts[seat, k] -= 1
+            out[c] = _ability(s, counts, k) >= before
+            counts[seat, k] += 1
+
+
+@njit(cache=True, nogil=True)
+def _share_gain(s, board, giver, receiver, card):
+    """A(t) of the card's colour after moving it from giver to receiver, minus before."""
+    counts = np.zeros((L.MAX_PLAYERS, NUM_COLOURS), dtype=np.int32)
+    _hand_colours(s, board, counts)
+    k = board[card, B_COLOUR]
+    before = _ability(s, counts, k)
+    counts[giver, k] -= 1
+    counts[receiver, k] += 1
+    return _ability(s, counts, k) - before
+
+
+@njit(cache=True, nogil=True)
+def discard_losses(s, board, seat, out):
+    """out[card] = the drop of sum A(t) if ``seat`` discards that card (inf for cards it does not hold)."""
+    counts = np.zeros((L.MAX_PLAYERS, NUM_COLOURS), dtype=np.int32)
+    _hand_colours(s, board, counts)
+    out[:] = np.inf
+    for c in range(NUM_CITIES):
+        if s[HAND + seat * NUM_CITIES + c]:
+            k = board[c, B_COLOUR]
+            before = _ability(s, counts, k)
+            counts[seat, k] -= 1
+            out[c] = before - _ability(s, counts, k)
+            counts[seat, k] += 1
+
+
+# ---- routes -------------------------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def routes(s, board, seat, dist, prev, step, spent):
+    """Breadth-first shortest action sequences from ``seat``'s city: ``dist[c]`` actions (-1 unreachable),
+    the last step ``step[c]`` (a primitive action) from ``prev[c]``, and ``spent[c]`` the bitmask of the cards
+    the route spends. Card flights use ``spendable`` cards, each at most once on a route; the Operations
+    Expert's station move (once a turn) spends its lowest spendable card."""
+    ok = np.zeros(NUM_CITIES, dtype=np.bool_)
+    spendable(s, board, seat, ok)
+    hand = HAND + seat * NUM_CITIES
+    ops = s[ROLE + seat] == OPERATIONS_EXPERT and s[OPS_MOVED] == 0
+    ops_card = -1
+    for c in range(NUM_CITIES):
+        if ok[c] and ops_card < 0:
+            ops_card = c
+    dist[:] = -1
+    start = s[PAWN + seat]
+    dist[start] = 0
+    prev[start] = -1
+    step[start] = -1
+    spent[start] = 0
+    queue = np.empty(NUM_CITIES, dtype=np.int32)
+    head, tail = 0, 1
+    queue[0] = start
+    while head < tail:
+        x = queue[head]
+        head += 1
+        d = dist[x] + 1
+        used = spent[x]
+        for kind in range(5):
+            for y in range(NUM_CITIES):
+                if dist[y] >= 0:
+                    continue
+                a = -1
+                cost = np.int64(0)
+                if kind == 0:
+                    if adjacent(board, x, y):
+                        a = A_DRIVE + y
+                elif kind == 1:
+                    if s[STATION + x] and s[STATION + y]:
+                        a = A_SHUTTLE + y
+                elif kind == 2:
+                    if s[hand + y] and ok[y] and not (used >> y) & 1:
+                        a = A_DIRECT + y
+                        cost = np.int64(1) << y
+                elif kind == 3:
+                    if s[hand + x] and ok[x] and not (used >> x) & 1:
+                        a = A_CHARTER + y
+                        cost = np.int64(1) << x
+                elif ops and ops_card >= 0 and s[STATION + x] and not (used >> ops_card) & 1 and not (used >> _OPS_BIT) & 1:
+                    a = A_OPS_MOVE + y * NUM_CITIES + ops_card
+                    cost = (np.int64(1) << ops_card) | (np.int64(1) << _OPS_BIT)
+                if a >= 0:
+                    dist[y] = d
+                    prev[y] = x
+                    step[y] = a
+                    spent[y] = used | cost
+                    queue[tail] = y
+                    tail += 1
+
+
+@njit(cache=True, nogil=True)
+def _min_station_distance(s, city):
+    best = 1 << 20
+    for c in range(NUM_CITIES):
+        if s[STATION + c]:
+            best = min(best, _DRIVE[city, c])
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _colour_spent(board, mask, colour):
+    n = 0
+    for c in range(NUM_CITIES):
+        if (mask >> c) & 1 and board[c, B_COLOUR] == colour:
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def macro_legal(s, board, buf):
+    """Write the legal macro ids, increasing, to ``buf``; return how many (0 at chance and terminal nodes)."""
+    ph = s[PHASE]
+    n = 0
+    if ph == PH_CURE_DISCARD or ph == PH_LIMIT_DISCARD:
+        from_rules = np.empty(NUM_CITIES, dtype=np.int32)
+        m = legal_actions(s, board, from_rules)
+        for i in range(m):
+            buf[n] = M_DISCARD + from_rules[i] - A_DISCARD
+            n += 1
+        return n
+    if ph != PH_ACTIONS:
+        return 0
+    p = s[PLAYER]
+    left = s[ACTIONS_LEFT]
+    dist = np.empty(NUM_CITIES, dtype=np.int32)
+    prev = np.empty(NUM_CITIES, dtype=np.int32)
+    step = np.empty(NUM_CITIES, dtype=np.int32)
+    spent = np.empty(NUM_CITIES, dtype=np.int64)
+    routes(s, board, p, dist, prev, step, spent)
+    for c in range(NUM_CITIES):  # treat
+        if 0 <= dist[c] <= left - 1:
+            for k in range(NUM_COLOURS):
+                if s[CUBES + c * NUM_COLOURS + k] > 0:
+                    buf[n] = M_TREAT + c * NUM_COLOURS + k
+                    n += 1
+    for c in range(NUM_CITIES):  # cure
+        if s[STATION + c] and 0 <= dist[c] <= left - 1:
+            for k in range(NUM_COLOURS):
+                if s[CURED + k] == 0 and colour_count(s, board, p, k) - _colour_spent(board, spent[c], k) >= cure_cards(s, p):
+                    buf[n] = M_CURE + c * NUM_COLOURS + k
+                    n += 1
+    if stations_built(s) < MAX_STATIONS:  # build
+        ops = s[ROLE + p] == OPERATIONS_EXPERT
+        for c in range(NUM_CITIES):
+            if (s[STATION + c] == 0 and 0 <= dist[c] <= left - 1
+                    and (ops or (s[HAND + p * NUM_CITIES + c] and not (spent[c] >> c) & 1))
+                    and _min_station_distance(s, c) >= BUILD_MIN_DISTANCE):
+                buf[n] = M_BUILD + c
+                n += 1
+    seats = s[NUM_SEATS]
+    researcher = s[ROLE + p] == RESEARCHER
+    for q in range(seats):  # give
+        if q == p:
+            continue
+        for c in range(NUM_CITIES):
+            if s[HAND + p * NUM_CITIES + c] and _share_gain(s, board, p, q, c) > 0:
+                dest = s[PAWN + q] if researcher else c
+                if 0 <= dist[dest] <= left and not (spent[dest] >> c) & 1:
+                    buf[n] = M_GIVE + q * NUM_CITIES + c
+                    n += 1
+    for q in range(seats):  # take
+        if q == p:
+            continue
+        dest = s[PAWN + q]
+        if not 0 <= dist[dest] <= left:
+            continue
+        for c in range(NUM_CITIES):
+            if (s[HAND + q * NUM_CITIES + c] and (c == dest or s[ROLE + q] == RESEARCHER)
+                    and _share_gain(s, board, q, p, c) > 0):
+                buf[n] = M_TAKE + q * NUM_CITIES + c
+                n += 1
+    here = s[PAWN + p]
+    for i in range(board[here, B_DEGREE]):  # walk (neighbours are sorted)
+        buf[n] = M_WALK + board[here, B_NEIGHBOURS + i]
+        n += 1
+    buf[n] = M_PASS
+    n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def macro_steps(s, board, m, out):
+    """Write the primitive actions of the legal macro ``m`` (its route, then its action, or a wait that ends
+    the actions) to ``out``; return how many. A cure's card choice, if any, follows as its own decision."""
+    if m >= M_DISCARD:
+        out[0] = A_DISCARD + m - M_DISCARD
+        return 1
+    if m == M_PASS:
+        out[0] = A_PASS
+        return 1
+    if m >= M_WALK:
+        out[0] = A_DRIVE + m - M_WALK
+        return 1
+    p = s[PLAYER]
+    dist = np.empty(NUM_CITIES, dtype=np.int32)
+    prev = np.empty(NUM_CITIES, dtype=np.int32)
+    step = np.empty(NUM_CITIES, dtype=np.int32)
+    spent = np.empty(NUM_CITIES, dtype=np.int64)
+    routes(s, board, p, dist, prev, step, spent)
+    partner = -1
+    if m < M_CURE:
+        dest, final = (m - M_TREAT) // NUM_COLOURS, A_TREAT + (m - M_TREAT) % NUM_COLOURS
+    elif m < M_BUILD:
+        dest, final = (m - M_CURE) // NUM_COLOURS, A_CURE + (m - M_CURE) % NUM_COLOURS
+    elif m < M_GIVE:
+        dest, final = m - M_BUILD, A_BUILD
+    elif m < M_TAKE:
+        partner, c = (m - M_GIVE) // NUM_CITIES, (m - M_GIVE) % NUM_CITIES
+        dest = s[PAWN + partner] if s[ROLE + p] == RESEARCHER else c
+        final = A_GIVE + partner * NUM_CITIES + c
+    else:
+        partner, c = (m - M_TAKE) // NUM_CITIES, (m - M_TAKE) % NUM_CITIES
+        dest, final = s[PAWN + partner], A_TAKE + partner * NUM_CITIES + c
+    n = dist[dest]
+    c = dest
+    for i in range(n - 1, -1, -1):
+        out[i] = step[c]
+        c = prev[c]
+    if n < s[ACTIONS_LEFT]:
+        out[n] = final if partner < 0 or s[PAWN + partner] == dest else A_PASS
+        n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def macro_apply(s, board, m):
+    """Play the legal macro ``m`` in place (``macro_steps``); a cure with more cards than it needs keeps the
+    most useful ones (the discard metric)."""
+    steps = np.empty(8, dtype=np.int32)
+    n = macro_steps(s, board, m, steps)
+    for i in range(n):
+        apply_action(s, board, steps[i])
+    if s[PHASE] == PH_CURE_DISCARD:
+        _cure_discards(s, board)
+
+
+@njit(cache=True, nogil=True)
+def _cure_discards(s, board):
+    """Choose a cure's cards: the cheapest by the discard metric first (ties: the lowest city id)."""
+    losses = np.empty(NUM_CITIES, dtype=np.float64)
+    while s[PHASE] == PH_CURE_DISCARD:
+        discard_losses(s, board, s[PLAYER], losses)
+        best = -1
+        for c in range(NUM_CITIES):
+            if losses[c] < np.inf and board[c, B_COLOUR] == s[L.CURE_COLOUR] and (best < 0 or losses[c] < losses[best]):
+                best = c
+        apply_action(s, board, A_DISCARD + best)
+
+
+
+@njit(cache=True, nogil=True)
+def macro_apply_checked(s, board, m, buf, n):
+    """Play macro ``m`` if it is among the legal ids (``n`` of them in ``buf``, -1 = not listed yet); return
+    the number of legal macros of the new state (in ``buf``), or -1 with ``s`` unchanged when ``m`` is illegal."""
+    if n < 0:
+        n = macro_legal(s, board, buf)
+    for i in range(n):
+        if buf[i] == m:
+            macro_apply(s, board, m)
+            return macro_legal(s, board, buf)
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def random_macro_playout(s, board, buf, stream, turn_limit):
+    """Uniformly random macros, chance by the stored order, until the end or turn ``turn_limit`` begins;
+    returns the decisions made."""
+    ids = np.empty(NUM_CITIES + 1, dtype=np.int32)
+    probs = np.empty(NUM_CITIES + 1, dtype=np.float64)
+    steps = 0
+    settle(s, board, ids, probs, stream)
+    while s[PHASE] != L.PH_OVER and s[L.TURN] < turn_limit:
+        n = macro_legal(s, board, buf)
+        macro_apply(s, board, buf[rand_below(stream, n)])
+        steps += 1
+        settle(s, board, ids, probs, stream)
+    return steps
