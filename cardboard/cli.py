@@ -57,13 +57,17 @@ from cardboard.envs.registration import Entry
 from cardboard.evaluation.match import ROTATIONS, agent_score, game_streams, play_match_specs, summarize, wilson_interval
 from cardboard.evaluation.paired import compare_results, pool
 from cardboard.evaluation.tournament import check_tournament, round_robin
+from cardboard.envs.pandemic import testbed as pandemic_testbed
 from cardboard.training import card_play_learn, expert_iteration, learn, ppo, selfplay
 
 
 def _agents(text: str | None, game) -> list:
-    """One agent per seat of ``game`` from ``--agents`` (``None``: random in every seat)."""
+    """One agent per seat of ``game`` from ``--agents`` (``None``: random in every seat; one spec for a
+    cooperative game: that agent in every seat)."""
     seats = game.info.num_players
     specs = registry.split_agent_specs(text) if text is not None else ["random"] * seats
+    if len(specs) == 1 and game.info.utility == "cooperative":
+        specs = specs * seats
     if len(specs) != seats:
         raise CardboardError(f"--agents: game {game.info.name!r} has {seats} seats, so it needs {seats} agents; "
                              f"got {len(specs)}: {specs}")
@@ -396,6 +400,8 @@ def build_parser() -> argparse.ArgumentParser:
         "expert-iteration", help="self-play, train, keep the better expert; repeat (resumable)"))
     card_play_learn.add_arguments(sub.add_parser(
         "train-card-play", help="fit paper 001's card-play network to turn-card sets of self-play"))
+    pandemic_testbed.add_arguments(sub.add_parser(
+        "pandemic-testbed", help="paper 003's testbed: random Pandemic set-ups, the default policy, k-medoids"))
     return parser
 
 
@@ -411,7 +417,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_list(registry.describe_agents(), registry.agent_entry, console, args.verbose)
         commands = {"play": cmd_play, "tournament": cmd_tournament, "show": cmd_show, "compare": cmd_compare,
                     "train-ppo": ppo.run, "selfplay": selfplay.run, "train": learn.run,
-                    "expert-iteration": expert_iteration.run, "train-card-play": card_play_learn.run}
+                    "expert-iteration": expert_iteration.run, "train-card-play": card_play_learn.run,
+                    "pandemic-testbed": pandemic_testbed.run}
         return commands[args.command](args, console)
     except CardboardError as exc:
         console.print(f"[red]error:[/red] {exc}", highlight=False)

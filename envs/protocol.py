@@ -282,6 +282,10 @@ HOOKS: dict[str, Hook] = {h.name if h.keyword is None else h.keyword: h for h in
          "not passing while one can be played (paper 001's CNN + greedy agent, cardboard.policies.card_play_agent)"),
     Hook("settle_chance", "settle_chance(rng) -> None",
          "sample chance outcomes by their probabilities, in place, until a decision node or the end"),
+    Hook("evaluation", "evaluation(name) -> callable(state, player) -> float",
+         "the game's own state evaluation called name, in [0, 1], higher is better (RHEA's fitness=NAME; "
+         "pandemic: paper 003's f_od ... f_b and their w_ / p_ variants); an unknown name raises "
+         "InvalidParameterError listing the names"),
     Hook("hlr_turn", "hlr_turn(scores, rng, tau_high, tau_low, chi) -> int",
          "play the rest of this turn by paper 001's multi-level rollout policy (Algorithm 5) given per-card-id "
          "scores of the player to move; returns the decisions made (search agents' hlr=PATH)"),

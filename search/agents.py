@@ -9,6 +9,9 @@ Agent specs (``cardboard.make_agent``), every parameter optional:
 - ``duct:worlds=10,iterations=1000,c=0.7,depth=0,seconds=0,reuse=0,cnb=0,prune=0,accuracy=-1,turn=0,policy=one``
   determinized UCT (paper 001 Algorithm 3)
 - ``pimc:worlds=10,iterations=1000,c=0.7,depth=0`` one UCT tree per determinization, votes added up
+- ``rhea:horizon=5,generations=100,evaluations=5,rate_start=1.0,rate_end=1.0,fitness=returns,repair=random,``
+  ``mutator=random,seconds=0`` paper 003's (1+1) rolling horizon EA over turn-level plans (``rhea``; fitness and
+  policies by name from per-game registries)
 
 ``iterations=0`` means no iteration limit (then ``seconds`` must be set); ``seconds=0`` no time limit;
 ``depth=0`` rollouts to the end of the game, otherwise for that many player turns and then the game's

@@ -17,7 +17,7 @@ from cardboard.cli import main
 from cardboard.envs.errors import CardboardError, InvalidParameterError, UnknownNameError
 from cardboard.evaluation.match import play_match
 
-GAME_SPECIFIC_AGENTS = {"greedy_h"}  # refuse every game but theirs
+GAME_SPECIFIC_AGENTS = {"greedy_h": "hearth", "pandemic_default": "pandemic", "pandemic_mutator": "pandemic"}  # refuse other games
 NOT_AUTOMATIC = {"human", "sb3", "cardplay"}  # a person at the terminal; trained checkpoints (path=...)
 
 
@@ -107,17 +107,18 @@ def test_agents_are_built_with_their_parameters():
     agent = cardboard.make_agent("greedy:samples=3")
     assert agent.samples == 3 and agent.name == "greedy:samples=3"
     state = cardboard.new_state("lords_of_war", seed=0)
-    for spec in set(cardboard.agents()) - GAME_SPECIFIC_AGENTS - NOT_AUTOMATIC:
+    for spec in set(cardboard.agents()) - set(GAME_SPECIFIC_AGENTS) - NOT_AUTOMATIC:
         action = cardboard.make_agent(spec).act(state, np.random.default_rng(0))
         assert action in state.legal_actions()
 
 
-def test_a_game_specific_agent_refuses_another_game():
+@pytest.mark.parametrize("agent", sorted(GAME_SPECIFIC_AGENTS))
+def test_a_game_specific_agent_refuses_another_game(agent):
     game = cardboard.make_game("lords_of_war")
-    with pytest.raises(InvalidParameterError, match="hearth"):
-        cardboard.make_agent("greedy_h", game)
-    with pytest.raises(InvalidParameterError, match="hearth"):
-        cardboard.make_agent("greedy_h").act(game.new_state(0), np.random.default_rng(0))
+    with pytest.raises(InvalidParameterError, match=GAME_SPECIFIC_AGENTS[agent]):
+        cardboard.make_agent(agent, game)
+    with pytest.raises(InvalidParameterError, match=GAME_SPECIFIC_AGENTS[agent]):
+        cardboard.make_agent(agent).act(game.new_state(0), np.random.default_rng(0))
 
 
 @pytest.mark.parametrize("text, specs", [

@@ -21,19 +21,19 @@ from numba import njit
 from ..kernels import rand_below
 from .layout import (
     ACTIONS_LEFT, B_COLOUR, B_DEGREE, B_NEIGHBOURS, CUBES, CURE_COLOUR, DECIDER, NUM_CITIES, NUM_COLOURS, PAWN,
-    PH_ACTIONS, PH_CURE_DISCARD, PHASE, PLAYER, ROLE, RESEARCHER,
+    PH_ACTIONS, PH_CURE_DISCARD, PH_OVER, PHASE, PLAYER, ROLE, RESEARCHER, TURN,
 )
 from .macro import (
-    DP_MAX_STATIONS, M_BUILD, M_CURE, M_DISCARD, M_GIVE, M_PASS, M_TAKE, M_TREAT, M_WALK, discard_losses,
-    macro_legal, routes,
+    DIST, DP_MAX_STATIONS, M_BUILD, M_CURE, M_DISCARD, M_GIVE, M_PASS, M_TAKE, M_TREAT, M_WALK, discard_losses,
+    macro_apply_routed, macro_legal_routed, routes,
 )
-from .rules import stations_built
+from .rules import settle, stations_built
 
 T_CURE, T_TREAT3, T_SHARE, T_BUILD, T_TREAT2, T_TREAT1, T_WALK, T_PASS, T_SHARE_WAIT, NUM_TIERS = range(10)
 
 
 @njit(cache=True, nogil=True)
-def _tier(s, board, m, dist):
+def _tier(s, m, dist):
     """The default policy's tier of legal macro ``m`` (``dist``: the seat's route lengths)."""
     if m < M_CURE:
         c, k = (m - M_TREAT) // NUM_COLOURS, (m - M_TREAT) % NUM_COLOURS
@@ -57,14 +57,14 @@ def _tier(s, board, m, dist):
 
 
 @njit(cache=True, nogil=True)
-def _tiers(s, board, legal, n, tiers):
-    dist = np.empty(NUM_CITIES, dtype=np.int32)
-    prev = np.empty(NUM_CITIES, dtype=np.int32)
-    step = np.empty(NUM_CITIES, dtype=np.int32)
-    spent = np.empty(NUM_CITIES, dtype=np.int64)
-    routes(s, board, s[PLAYER], dist, prev, step, spent)
+def _legal_with_tiers(s, board, buf, r):
+    """The legal macros (in ``buf``, routes in ``r``) and each one's tier."""
+    routes(s, board, s[PLAYER], r)
+    n = macro_legal_routed(s, board, buf, r)
+    tiers = np.empty(n, dtype=np.int32)
     for i in range(n):
-        tiers[i] = _tier(s, board, legal[i], dist)
+        tiers[i] = _tier(s, buf[i], r[DIST])
+    return n, tiers
 
 
 @njit(cache=True, nogil=True)
@@ -108,13 +108,12 @@ _DP_ORDER = np.array([T_CURE, T_TREAT3, T_SHARE, T_SHARE_WAIT, T_BUILD, T_TREAT2
 
 
 @njit(cache=True, nogil=True)
-def default_macro(s, board, buf, stream):
-    """The default policy's macro at a decision of ``s`` (``buf``: scratch of at least NUM_MACROS ints)."""
+def default_macro(s, board, buf, stream, r):
+    """The default policy's macro at a decision of ``s`` (``buf``: scratch of at least NUM_MACROS ints; ``r``:
+    a routes array, left holding the acting seat's routes)."""
     if s[PHASE] != PH_ACTIONS:
         return best_discard(s, board, stream)
-    n = macro_legal(s, board, buf)
-    tiers = np.empty(n, dtype=np.int32)
-    _tiers(s, board, buf, n, tiers)
+    n, tiers = _legal_with_tiers(s, board, buf, r)
     for wanted in _DP_ORDER:
         m = _pick(buf, tiers, n, wanted, stream)
         if m >= 0:
@@ -123,13 +122,11 @@ def default_macro(s, board, buf, stream):
 
 
 @njit(cache=True, nogil=True)
-def mutation_macro(s, board, buf, stream):
+def mutation_macro(s, board, buf, stream, r):
     """The mutation policy's macro (003 §2.3): the four candidate sets in a shuffled order, then any macro."""
     if s[PHASE] != PH_ACTIONS:
         return best_discard(s, board, stream)
-    n = macro_legal(s, board, buf)
-    tiers = np.empty(n, dtype=np.int32)
-    _tiers(s, board, buf, n, tiers)
+    n, tiers = _legal_with_tiers(s, board, buf, r)
     order = np.arange(4)
     for i in range(3, 0, -1):
         j = rand_below(stream, i + 1)
@@ -160,3 +157,27 @@ def walk_away(s, board, stream):
     here = s[PAWN + s[PLAYER]]
     return M_WALK + board[here, B_NEIGHBOURS + rand_below(stream, board[here, B_DEGREE])]
 
+
+
+@njit(cache=True, nogil=True)
+def play_default(s, board, buf, stream, turn_limit):
+    """The default policy for every seat, chance by the stored order (``rules.sample_outcome``), in place,
+    until the end or turn ``turn_limit`` begins; returns the decisions made. The compiled forward
+    simulation of 003 §2.3 and of the testbed (003 §3.1)."""
+    ids = np.empty(NUM_CITIES + 1, dtype=np.int32)
+    probs = np.empty(NUM_CITIES + 1, dtype=np.float64)
+    r = np.empty((4, NUM_CITIES), dtype=np.int64)
+    walking_turn = -1
+    steps = 0
+    settle(s, board, ids, probs, stream)
+    while s[PHASE] != PH_OVER and s[TURN] < turn_limit:
+        if s[PHASE] == PH_ACTIONS and walking_turn == s[TURN]:
+            m = walk_away(s, board, stream)
+        else:
+            m = default_macro(s, board, buf, stream, r)  # leaves the routes of this position in r
+            if M_WALK <= m < M_PASS:
+                walking_turn = s[TURN]
+        macro_apply_routed(s, board, m, r)
+        steps += 1
+        settle(s, board, ids, probs, stream)
+    return steps

@@ -41,7 +41,7 @@ from .layout import (
     PHASE, PLAYER, RESEARCHER, ROLE, STATION,
 )
 from ..kernels import rand_below
-from .rules import adjacent, apply_action, colour_count, cure_cards, legal_actions, settle, stations_built
+from .rules import adjacent, apply_action, cure_cards, legal_actions, settle, stations_built
 
 BUILD_MIN_DISTANCE = 4  # 003 §1.7: build "at least 4 steps from any other research station" (code: 3)
 DP_MAX_STATIONS = 5  # 003 §2.2 tier 4: the default policy builds "only if there are fewer than 5" (code: 6)
@@ -59,6 +59,12 @@ MACRO_KINDS = ("treat", "cure", "build", "give", "take", "walk", "pass", "discar
 _STARTS = np.array([M_TREAT, M_CURE, M_BUILD, M_GIVE, M_TAKE, M_WALK, M_PASS, M_DISCARD, NUM_MACROS])
 _DRIVE = np.ascontiguousarray(DRIVE_DISTANCE)
 _OPS_BIT = 62  # in a route's spent-cards mask: the Operations Expert's station move is used
+DIST, PREV, STEP, SPENT = range(4)  # rows of a routes array
+
+
+def new_routes() -> np.ndarray:
+    """Scratch for ``routes``: int64 [4, 48]."""
+    return np.empty((4, NUM_CITIES), dtype=np.int64)
 
 
 def macro_kind(m: int) -> str:
@@ -113,15 +119,17 @@ def spendable(s, board, seat, out):
 
 
 @njit(cache=True, nogil=True)
-def _share_gain(s, board, giver, receiver, card):
-    """A(t) of the card's colour after moving it from giver to receiver, minus before."""
-    counts = np.zeros((L.MAX_PLAYERS, NUM_COLOURS), dtype=np.int32)
-    _hand_colours(s, board, counts)
+def _share_gain(s, counts, board, giver, receiver, card):
+    """A(t) of the card's colour after moving it from giver to receiver, minus before (``counts``: the hands'
+    colour counts, restored on return)."""
     k = board[card, B_COLOUR]
     before = _ability(s, counts, k)
     counts[giver, k] -= 1
     counts[receiver, k] += 1
-    return _ability(s, counts, k) - before
+    after = _ability(s, counts, k)
+    counts[giver, k] += 1
+    counts[receiver, k] -= 1
+    return after - before
 
 
 @njit(cache=True, nogil=True)
@@ -141,10 +149,10 @@ def discard_losses(s, board, seat, out):
 
 # ---- routes -------------------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
-def routes(s, board, seat, dist, prev, step, spent):
-    """Breadth-first shortest action sequences from ``seat``'s city: ``dist[c]`` actions (-1 unreachable),
-    the last step ``step[c]`` (a primitive action) from ``prev[c]``, and ``spent[c]`` the bitmask of the cards
-    the route spends. Card flights use ``spendable`` cards, each at most once on a route; the Operations
+def routes(s, board, seat, r):
+    """Breadth-first shortest action sequences from ``seat``'s city into ``r`` (``new_routes()``): ``r[DIST, c]``
+    actions (-1 unreachable), the last step ``r[STEP, c]`` (a primitive action) from ``r[PREV, c]``, and
+    ``r[SPENT, c]`` the bitmask of the cards the route spends. Card flights use ``spendable`` cards, each at most once on a route; the Operations
     Expert's station move (once a turn) spends its lowest spendable card."""
     ok = np.zeros(NUM_CITIES, dtype=np.bool_)
     spendable(s, board, seat, ok)
@@ -154,6 +162,7 @@ def routes(s, board, seat, dist, prev, step, spent):
     for c in range(NUM_CITIES):
         if ok[c] and ops_card < 0:
             ops_card = c
+    dist, prev, step, spent = r[DIST], r[PREV], r[STEP], r[SPENT]
     dist[:] = -1
     start = s[PAWN + seat]
     dist[start] = 0
@@ -161,52 +170,43 @@ def routes(s, board, seat, dist, prev, step, spent):
     step[start] = -1
     spent[start] = 0
     queue = np.empty(NUM_CITIES, dtype=np.int32)
-    head, tail = 0, 1
     queue[0] = start
+    head, tail = 0, 1
     while head < tail:
         x = queue[head]
         head += 1
-        d = dist[x] + 1
         used = spent[x]
-        for kind in range(5):
+        for i in range(board[x, B_DEGREE]):  # drive / ferry
+            tail = _reach(x, board[x, B_NEIGHBOURS + i], A_DRIVE + board[x, B_NEIGHBOURS + i], 0, used, dist, prev, step, spent, queue, tail)
+        if s[STATION + x]:  # shuttle
             for y in range(NUM_CITIES):
-                if dist[y] >= 0:
-                    continue
-                a = -1
-                cost = np.int64(0)
-                if kind == 0:
-                    if adjacent(board, x, y):
-                        a = A_DRIVE + y
-                elif kind == 1:
-                    if s[STATION + x] and s[STATION + y]:
-                        a = A_SHUTTLE + y
-                elif kind == 2:
-                    if s[hand + y] and ok[y] and not (used >> y) & 1:
-                        a = A_DIRECT + y
-                        cost = np.int64(1) << y
-                elif kind == 3:
-                    if s[hand + x] and ok[x] and not (used >> x) & 1:
-                        a = A_CHARTER + y
-                        cost = np.int64(1) << x
-                elif ops and ops_card >= 0 and s[STATION + x] and not (used >> ops_card) & 1 and not (used >> _OPS_BIT) & 1:
-                    a = A_OPS_MOVE + y * NUM_CITIES + ops_card
-                    cost = (np.int64(1) << ops_card) | (np.int64(1) << _OPS_BIT)
-                if a >= 0:
-                    dist[y] = d
-                    prev[y] = x
-                    step[y] = a
-                    spent[y] = used | cost
-                    queue[tail] = y
-                    tail += 1
+                if s[STATION + y]:
+                    tail = _reach(x, y, A_SHUTTLE + y, 0, used, dist, prev, step, spent, queue, tail)
+        for y in range(NUM_CITIES):  # direct flights with spendable cards
+            if s[hand + y] and ok[y] and not (used >> y) & 1:
+                tail = _reach(x, y, A_DIRECT + y, np.int64(1) << y, used, dist, prev, step, spent, queue, tail)
+        if s[hand + x] and ok[x] and not (used >> x) & 1:  # charter
+            for y in range(NUM_CITIES):
+                tail = _reach(x, y, A_CHARTER + y, np.int64(1) << x, used, dist, prev, step, spent, queue, tail)
+        if ops and ops_card >= 0 and s[STATION + x] and not (used >> ops_card) & 1 and not (used >> _OPS_BIT) & 1:
+            cost = (np.int64(1) << ops_card) | (np.int64(1) << _OPS_BIT)
+            for y in range(NUM_CITIES):
+                tail = _reach(x, y, A_OPS_MOVE + y * NUM_CITIES + ops_card, cost, used, dist, prev, step, spent,
+                              queue, tail)
 
 
-@njit(cache=True, nogil=True)
-def _min_station_distance(s, city):
-    best = 1 << 20
-    for c in range(NUM_CITIES):
-        if s[STATION + c]:
-            best = min(best, _DRIVE[city, c])
-    return best
+@njit(cache=True, nogil=True, inline="always")
+def _reach(x, y, a, cost, used, dist, prev, step, spent, queue, tail):
+    """Record y as reached from x by the primitive action ``a`` spending ``cost`` (the first way found is kept:
+    breadth-first order, drives before flights)."""
+    if dist[y] >= 0:
+        return tail
+    dist[y] = dist[x] + 1
+    prev[y] = x
+    step[y] = a
+    spent[y] = used | cost
+    queue[tail] = y
+    return tail + 1
 
 
 @njit(cache=True, nogil=True)
@@ -221,6 +221,25 @@ def _colour_spent(board, mask, colour):
 @njit(cache=True, nogil=True)
 def macro_legal(s, board, buf):
     """Write the legal macro ids, increasing, to ``buf``; return how many (0 at chance and terminal nodes)."""
+    r = np.empty((4, NUM_CITIES), dtype=np.int64)
+    if s[PHASE] == PH_ACTIONS:
+        routes(s, board, s[PLAYER], r)
+    return macro_legal_routed(s, board, buf, r)
+
+
+@njit(cache=True, nogil=True)
+def _station_distances(s, out):
+    """out[c]: drives from c to the nearest research station."""
+    out[:] = 1 << 20
+    for st in range(NUM_CITIES):
+        if s[STATION + st]:
+            for c in range(NUM_CITIES):
+                out[c] = min(out[c], _DRIVE[c, st])
+
+
+@njit(cache=True, nogil=True)
+def macro_legal_routed(s, board, buf, r):
+    """``macro_legal`` with the acting seat's routes already in ``r``."""
     ph = s[PHASE]
     n = 0
     if ph == PH_CURE_DISCARD or ph == PH_LIMIT_DISCARD:
@@ -234,11 +253,9 @@ def macro_legal(s, board, buf):
         return 0
     p = s[PLAYER]
     left = s[ACTIONS_LEFT]
-    dist = np.empty(NUM_CITIES, dtype=np.int32)
-    prev = np.empty(NUM_CITIES, dtype=np.int32)
-    step = np.empty(NUM_CITIES, dtype=np.int32)
-    spent = np.empty(NUM_CITIES, dtype=np.int64)
-    routes(s, board, p, dist, prev, step, spent)
+    dist, spent = r[DIST], r[SPENT]
+    counts = np.zeros((L.MAX_PLAYERS, NUM_COLOURS), dtype=np.int32)
+    _hand_colours(s, board, counts)
     for c in range(NUM_CITIES):  # treat
         if 0 <= dist[c] <= left - 1:
             for k in range(NUM_COLOURS):
@@ -248,15 +265,17 @@ def macro_legal(s, board, buf):
     for c in range(NUM_CITIES):  # cure
         if s[STATION + c] and 0 <= dist[c] <= left - 1:
             for k in range(NUM_COLOURS):
-                if s[CURED + k] == 0 and colour_count(s, board, p, k) - _colour_spent(board, spent[c], k) >= cure_cards(s, p):
+                if s[CURED + k] == 0 and counts[p, k] - _colour_spent(board, spent[c], k) >= cure_cards(s, p):
                     buf[n] = M_CURE + c * NUM_COLOURS + k
                     n += 1
     if stations_built(s) < MAX_STATIONS:  # build
         ops = s[ROLE + p] == OPERATIONS_EXPERT
+        far = np.empty(NUM_CITIES, dtype=np.int32)
+        _station_distances(s, far)
         for c in range(NUM_CITIES):
             if (s[STATION + c] == 0 and 0 <= dist[c] <= left - 1
                     and (ops or (s[HAND + p * NUM_CITIES + c] and not (spent[c] >> c) & 1))
-                    and _min_station_distance(s, c) >= BUILD_MIN_DISTANCE):
+                    and far[c] >= BUILD_MIN_DISTANCE):
                 buf[n] = M_BUILD + c
                 n += 1
     seats = s[NUM_SEATS]
@@ -265,7 +284,7 @@ def macro_legal(s, board, buf):
         if q == p:
             continue
         for c in range(NUM_CITIES):
-            if s[HAND + p * NUM_CITIES + c] and _share_gain(s, board, p, q, c) > 0:
+            if s[HAND + p * NUM_CITIES + c] and _share_gain(s, counts, board, p, q, c) > 0:
                 dest = s[PAWN + q] if researcher else c
                 if 0 <= dist[dest] <= left and not (spent[dest] >> c) & 1:
                     buf[n] = M_GIVE + q * NUM_CITIES + c
@@ -278,7 +297,7 @@ def macro_legal(s, board, buf):
             continue
         for c in range(NUM_CITIES):
             if (s[HAND + q * NUM_CITIES + c] and (c == dest or s[ROLE + q] == RESEARCHER)
-                    and _share_gain(s, board, q, p, c) > 0):
+                    and _share_gain(s, counts, board, q, p, c) > 0):
                 buf[n] = M_TAKE + q * NUM_CITIES + c
                 n += 1
     here = s[PAWN + p]
@@ -294,6 +313,15 @@ def macro_legal(s, board, buf):
 def macro_steps(s, board, m, out):
     """Write the primitive actions of the legal macro ``m`` (its route, then its action, or a wait that ends
     the actions) to ``out``; return how many. A cure's card choice, if any, follows as its own decision."""
+    r = np.empty((4, NUM_CITIES), dtype=np.int64)
+    if m < M_WALK:
+        routes(s, board, s[PLAYER], r)
+    return macro_steps_routed(s, board, m, out, r)
+
+
+@njit(cache=True, nogil=True)
+def macro_steps_routed(s, board, m, out, r):
+    """``macro_steps`` with the acting seat's routes already in ``r``."""
     if m >= M_DISCARD:
         out[0] = A_DISCARD + m - M_DISCARD
         return 1
@@ -304,11 +332,7 @@ def macro_steps(s, board, m, out):
         out[0] = A_DRIVE + m - M_WALK
         return 1
     p = s[PLAYER]
-    dist = np.empty(NUM_CITIES, dtype=np.int32)
-    prev = np.empty(NUM_CITIES, dtype=np.int32)
-    step = np.empty(NUM_CITIES, dtype=np.int32)
-    spent = np.empty(NUM_CITIES, dtype=np.int64)
-    routes(s, board, p, dist, prev, step, spent)
+    dist, prev, step = r[DIST], r[PREV], r[STEP]
     partner = -1
     if m < M_CURE:
         dest, final = (m - M_TREAT) // NUM_COLOURS, A_TREAT + (m - M_TREAT) % NUM_COLOURS
@@ -338,8 +362,17 @@ def macro_steps(s, board, m, out):
 def macro_apply(s, board, m):
     """Play the legal macro ``m`` in place (``macro_steps``); a cure with more cards than it needs keeps the
     most useful ones (the discard metric)."""
+    r = np.empty((4, NUM_CITIES), dtype=np.int64)
+    if m < M_WALK:
+        routes(s, board, s[PLAYER], r)
+    macro_apply_routed(s, board, m, r)
+
+
+@njit(cache=True, nogil=True)
+def macro_apply_routed(s, board, m, r):
+    """``macro_apply`` with the acting seat's routes already in ``r``."""
     steps = np.empty(8, dtype=np.int32)
-    n = macro_steps(s, board, m, steps)
+    n = macro_steps_routed(s, board, m, steps, r)
     for i in range(n):
         apply_action(s, board, steps[i])
     if s[PHASE] == PH_CURE_DISCARD:

@@ -41,6 +41,7 @@ from . import layout as L
 from .board import CITY_INDEX, CITY_NAMES
 
 VERSION = 1
+TESTBED_DIR = Path(__file__).with_name("testbeds")
 _KEYS = {"version", "seats", "current_player", "actions_left", "turn", "player_deck", "player_discard",
          "epidemics_drawn", "infection_deck", "infection_discard", "cubes", "research_stations", "cured",
          "outbreaks", "infection_rate_track"}
@@ -96,8 +97,12 @@ class _Reader:
 
 
 def load_setup(path: str | Path) -> Setup:
-    """Read and check the set-up file ``path`` (see the module docstring)."""
+    """Read and check the set-up file ``path`` (see the module docstring); a bare name such as ``S01`` is a
+    set-up of the bundled testbed (``testbeds/``, 003 §3.1)."""
     source = str(path)
+    bundled = TESTBED_DIR / f"{source}.json"
+    if "/" not in source and not source.endswith(".json") and bundled.exists():
+        path = bundled
     try:
         data = json.loads(Path(path).read_text())
     except FileNotFoundError:
@@ -283,10 +288,22 @@ def setup_of(state: Any) -> dict:
     }
 
 
+def format_setup(setup: dict) -> str:
+    """JSON with one field a line, and one seat, pile or group a line."""
+    lines = []
+    for key, value in setup.items():
+        if key in ("seats", "player_deck", "infection_deck") and value:
+            inner = ",\n".join(f"  {json.dumps(v)}" for v in value)
+            lines.append(f' "{key}": [\n{inner}\n ]')
+        else:
+            lines.append(f" {json.dumps(key)}: {json.dumps(value)}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
 def write_setup(state: Any, path: str | Path) -> None:
     """Write ``setup_of(state)`` to ``path`` (JSON, atomically: a temporary file renamed into place)."""
     path = Path(path)
-    text = json.dumps(setup_of(state), indent=1)
+    text = format_setup(setup_of(state))
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(text)
     tmp.replace(path)

@@ -19,7 +19,9 @@ from ..protocol import CHANCE, TERMINAL, GameInfo
 from . import layout as L
 from . import macro as M
 from . import rules as R
+from .default_policy import play_default
 from .board import BOARD, CITY_COLOURS, CITY_NAMES
+from .fitness import evaluation
 from .observation import OBS_LEN, observe
 
 
@@ -49,12 +51,14 @@ class PandemicGame:
     ``shuffle_decks=1`` re-randomises a set-up's deck orders with the game's seed (the paper's D_rand);
     ``infection_rate``: ``official`` or ``paper`` (003 §4.2); ``hand_size``: ``official`` (4 / 3 / 2 cards
     for 2 / 3 / 4 players) or ``paper`` (2 each); ``actions``: ``primitive`` (the rules' own actions) or
-    ``macro`` (003 §1.7's macro-actions, ``macro``: what RHEA and the default policy plan over).
+    ``macro`` (003 §1.7's macro-actions, ``macro``: what RHEA and the default policy plan over);
+    ``rollout``: the policy of the ``random_playout`` hook that search rollouts use, ``default_policy`` (the
+    paper's hierarchical policy, 003 §2.2) or ``uniform`` (uniformly random legal actions of the layer).
     """
 
     def __init__(self, players: int = 4, epidemics: int = 4, roles: str | Sequence[str] = "paper",
                  setup: str = "", shuffle_decks: int = 0, infection_rate: str = "official",
-                 hand_size: str = "official", actions: str = "primitive"):
+                 hand_size: str = "official", actions: str = "primitive", rollout: str = "default_policy"):
         self.epidemics = _as_int("epidemics", epidemics, range(1, L.MAX_EPIDEMICS + 1))
         self.shuffle_decks = bool(_as_int("shuffle_decks", shuffle_decks, (0, 1)))
         if infection_rate not in ("official", "paper"):
@@ -64,7 +68,10 @@ class PandemicGame:
             raise InvalidParameterError(f"pandemic option hand_size must be 'official' or 'paper', got {hand_size!r}")
         if actions not in ("primitive", "macro"):
             raise InvalidParameterError(f"pandemic option actions must be 'primitive' or 'macro', got {actions!r}")
+        if rollout not in ("default_policy", "uniform"):
+            raise InvalidParameterError(f"pandemic option rollout must be 'default_policy' or 'uniform', got {rollout!r}")
         self.infection_rate, self.hand_size, self.actions = infection_rate, hand_size, actions
+        self.rollout = rollout
         self.state_class = PandemicMacroState if actions == "macro" else PandemicState
         self.setup = None
         if setup:
@@ -214,6 +221,7 @@ class PandemicState(FlatState):
     _PLAYER = L.DECIDER
     _legal_kernel = staticmethod(R.legal_actions)
     _observe_kernel = staticmethod(observe)
+    _uniform_playout = staticmethod(R.random_playout)
 
     # -- properties ---------------------------------------------------------------------------------
     @property
@@ -243,7 +251,7 @@ class PandemicState(FlatState):
         return self.s[L.PHASE] == L.PH_OVER
 
     def won(self) -> bool:
-        return self.s[L.RESULT] == 1
+        return bool(self.s[L.RESULT] == 1)
 
     def loss_cause(self) -> str:
         """'none' (won or running), 'outbreaks', 'cubes' or 'player_deck' (003 §1.6)."""
@@ -261,6 +269,10 @@ class PandemicState(FlatState):
         cures = self.s[L.CURED:L.CURED + L.NUM_COLOURS].sum() / L.NUM_COLOURS
         supply = self.s[L.SUPPLY:L.SUPPLY + L.NUM_COLOURS].min() / L.CUBES_PER_COLOUR
         return float(cures + supply - 1.0)
+
+    def evaluation(self, name: str):
+        """003's state evaluation ``name`` (``fitness``: od, oa, ca, cm, cp, b, pairs, w_ / p_ variants)."""
+        return evaluation(name)
 
     # -- moves --------------------------------------------------------------------------------------
     def _apply_checked(self, a: int) -> int:
@@ -311,11 +323,14 @@ class PandemicState(FlatState):
         self._forget_legal()
 
     def random_playout(self, rng: np.random.Generator, max_turns: int | None = None) -> int:
-        """Uniformly random decisions, compiled, to the end or for ``max_turns`` player turns; chance by
-        ``sample_chance``. Returns the decisions made."""
+        """Play, compiled, to the end or for ``max_turns`` player turns by the game's ``rollout`` policy: the
+        default policy (003 §2.2, whole macros) or uniformly random legal actions of the state's layer; chance
+        by ``sample_chance``. Returns the decisions made."""
         limit = L.MAX_TURNS + 1 if max_turns is None else self.turn + max_turns
         self._forget_legal()
-        return int(R.random_playout(self.s, self.cards, self._buf, seed_stream(rng), limit))
+        if self.game.rollout == "default_policy":
+            return int(play_default(self.s, self.cards, self._buf, seed_stream(rng), limit))
+        return int(self._uniform_playout(self.s, self.cards, self._buf, seed_stream(rng), limit))
 
     # -- information ---------------------------------------------------------------------------------
     def determinize(self, player: int, rng: np.random.Generator) -> "PandemicState":
@@ -407,17 +422,13 @@ class PandemicMacroState(PandemicState):
     __slots__ = ()
     _BUFFER_LEN = max(L.BUFFER_LEN, M.NUM_MACROS)
     _legal_kernel = staticmethod(M.macro_legal)
+    _uniform_playout = staticmethod(M.random_macro_playout)
 
     def _apply_checked(self, a: int) -> int:
         if self.s[L.PHASE] in L.CHANCE_PHASES:
             return self._chance_checked(a)
         return M.macro_apply_checked(self.s, self.cards, a, self._buf, self._n) if 0 <= a < M.NUM_MACROS else -1
 
-    def random_playout(self, rng: np.random.Generator, max_turns: int | None = None) -> int:
-        """Uniformly random macros, compiled, to the end or for ``max_turns`` player turns."""
-        limit = L.MAX_TURNS + 1 if max_turns is None else self.turn + max_turns
-        self._forget_legal()
-        return int(M.random_macro_playout(self.s, self.cards, self._buf, seed_stream(rng), limit))
 
     def _describe(self, a: int) -> str:
         return describe_macro(a, self.s)

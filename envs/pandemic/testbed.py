@@ -1,0 +1,195 @@
+"""The paper's testbed (003 §3.1): random set-ups, the default policy's record on each, k-medoids.
+
+1. Deal ``setups`` random games (4 players, the paper's roles, 4 epidemics: both deck orders fixed by
+   the deal) and play each ``games`` times with the default policy (compiled: ``play_default``).
+2. Keep the ``keep`` set-ups with the highest default-policy win ratio.
+3. Cluster them by k-medoids on (win ratio, mean length / 23 turns) and write the ``k`` medoids as
+   set-up files ``S01.json`` .. (highest win ratio first), with ``testbed.json`` (every kept set-up's
+   record, the medoids') and ``testbed.png`` (the scatter, medoids marked).
+
+The paper's size is ``--setups 10000 --games 100 --keep 1000 --k 10`` (10^6 games). Progress is saved
+after every chunk to ``setups.jsonl`` in the output folder: a killed run resumes where it stopped,
+nothing lost or counted twice, and the result does not depend on ``--workers``.
+
+    cardboard pandemic-testbed --out runs/pandemic-testbed [--setups 10000 --games 100 --workers 2]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import InvalidParameterError
+from ..kernels import seed_stream
+from . import layout as L
+from .default_policy import play_default
+from .macro import NUM_MACROS
+from .setup_file import write_setup
+from .state import PandemicGame
+
+MAX_GAME_TURNS = 23  # 003 §1.6: the longest game (44 player cards, 2 drawn a turn); lengths are normalised by it
+CHUNK = 25  # set-ups a worker plays before the results are saved
+
+
+def setup_state(seed: int, index: int):
+    """Set-up ``index`` of a testbed run with ``seed``: a 4-player easy deal with the paper's roles."""
+    return PandemicGame(players=4, epidemics=4).new_state(np.random.default_rng([seed, index]))
+
+
+def play_setup(seed: int, index: int, games: int) -> dict[str, Any]:
+    """The default policy's record on set-up ``index``: wins, mean length in turns, loss causes."""
+    start = setup_state(seed, index)
+    buf = np.empty(NUM_MACROS, dtype=np.int32)
+    wins, turns = 0, 0
+    causes = dict.fromkeys(L.LOSS_NAMES[1:], 0)
+    for g in range(games):
+        state = start.clone()
+        stream = seed_stream(np.random.default_rng([seed, index, g]))
+        play_default(state.s, state.cards, buf, stream, L.MAX_TURNS + 1)
+        wins += state.won()
+        turns += state.turn + 1
+        if not state.won():
+            causes[state.loss_cause()] += 1
+    return {"index": index, "games": games, "wins": wins, "win_ratio": wins / games,
+            "mean_turns": turns / games, "losses": causes}
+
+
+def _play_chunk(seed: int, indices: list[int], games: int) -> list[dict[str, Any]]:
+    return [play_setup(seed, i, games) for i in indices]
+
+
+def _read_done(path: Path) -> dict[int, dict]:
+    """The records saved so far; a line cut short by a kill is dropped (its set-up is played again)."""
+    done: dict[int, dict] = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            done[record["index"]] = record
+    return done
+
+
+def k_medoids(points: np.ndarray, k: int, rng: np.random.Generator, iterations: int = 100) -> np.ndarray:
+    """Indices of ``k`` medoids of ``points`` (Euclidean): k-medoids++ seeding, then alternate assignment and
+    the medoid update (each cluster's member with the least total distance) until nothing changes."""
+    if not 1 <= k <= len(points):
+        raise InvalidParameterError(f"k-medoids needs 1 <= k <= {len(points)} points, got k={k}")
+    dist = np.linalg.norm(points[:, None, :] - points[None, :, :], axis=-1)
+    medoids = [int(rng.integers(len(points)))]
+    while len(medoids) < k:
+        d2 = dist[:, medoids].min(axis=1) ** 2
+        medoids.append(int(rng.choice(len(points), p=d2 / d2.sum())) if d2.sum() > 0 else
+                       int(np.setdiff1d(np.arange(len(points)), medoids)[0]))
+    medoids = np.array(medoids)
+    for _ in range(iterations):
+        label = dist[:, medoids].argmin(axis=1)
+        new = np.array([np.flatnonzero(label == j)[dist[np.ix_(label == j, label == j)].sum(axis=1).argmin()]
+                        for j in range(k)])
+        if np.array_equal(np.sort(new), np.sort(medoids)):
+            break
+        medoids = new
+    return medoids
+
+
+def build_testbed(out: Path, setups: int, games: int, keep: int, k: int, seed: int, workers: int,
+                  quiet: bool = False) -> list[dict[str, Any]]:
+    """Run the whole procedure into ``out`` (resumable); return the medoids' records, best first."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    if not 1 <= k <= keep <= setups:
+        raise InvalidParameterError(f"need 1 <= k <= keep <= setups, got k={k}, keep={keep}, setups={setups}")
+    out.mkdir(parents=True, exist_ok=True)
+    config = {"setups": setups, "games": games, "seed": seed}
+    config_path = out / "config.json"
+    if config_path.exists() and json.loads(config_path.read_text()) != config:
+        raise InvalidParameterError(f"{out} holds a testbed run with {json.loads(config_path.read_text())}; "
+                                    f"use another --out for {config}")
+    config_path.write_text(json.dumps(config))
+    records_path = out / "setups.jsonl"
+    done = _read_done(records_path)
+    records_path.write_text("".join(json.dumps(done[i]) + "\n" for i in sorted(done)))  # drop a cut line
+    todo = [i for i in range(setups) if i not in done]
+    chunks = [todo[a:a + CHUNK] for a in range(0, len(todo), CHUNK)]
+    columns = (TextColumn("testbed"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn())
+    with Progress(*columns, disable=quiet) as progress, records_path.open("a") as sink:
+        task = progress.add_task("setups", total=setups, completed=len(done))
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for result in pool.map(_play_chunk, [seed] * len(chunks), chunks, [games] * len(chunks)):
+                for record in result:
+                    sink.write(json.dumps(record) + "\n")
+                    done[record["index"]] = record
+                sink.flush()
+                os.fsync(sink.fileno())
+                progress.advance(task, len(result))
+    ranked = sorted(done.values(), key=lambda r: (-r["win_ratio"], r["index"]))[:keep]
+    points = np.array([[r["win_ratio"], r["mean_turns"] / MAX_GAME_TURNS] for r in ranked])
+    medoids = sorted((ranked[i] for i in k_medoids(points, k, np.random.default_rng(seed))),
+                     key=lambda r: (-r["win_ratio"], r["index"]))
+    for n, record in enumerate(medoids, start=1):
+        record["name"] = f"S{n:02d}"
+        write_setup(setup_state(seed, record["index"]), out / f"{record['name']}.json")
+    summary = {"config": config, "keep": keep, "k": k, "medoids": medoids, "kept": ranked,
+               "kept_mean_win_ratio": float(points[:, 0].mean()),
+               "medoid_mean_win_ratio": float(np.mean([r["win_ratio"] for r in medoids])),
+               "medoid_mean_turns": float(np.mean([r["mean_turns"] for r in medoids]))}
+    (out / "testbed.json").write_text(json.dumps(summary, indent=1))
+    _plot(points, [ranked.index(r) for r in medoids], out / "testbed.png")
+    return medoids
+
+
+def _plot(points: np.ndarray, medoids: list[int], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.scatter(points[:, 0], points[:, 1] * MAX_GAME_TURNS, s=6, alpha=0.4, label="kept set-ups")
+    ax.scatter(points[medoids, 0], points[medoids, 1] * MAX_GAME_TURNS, s=40, c="red", label="medoids")
+    ax.set_xlabel("default policy win ratio")
+    ax.set_ylabel("mean game length (turns)")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--out", default="runs/pandemic-testbed", help="output folder (resumed when it exists)")
+    p.add_argument("--setups", type=int, default=10_000, help="random set-ups (paper: 10^4)")
+    p.add_argument("--games", type=int, default=100, help="default-policy games per set-up (paper: 100)")
+    p.add_argument("--keep", type=int, default=1000, help="set-ups kept by win ratio (paper: 10^3)")
+    p.add_argument("--k", type=int, default=10, help="medoids written as set-up files (paper: 10)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def run(args: argparse.Namespace, console: Any) -> int:
+    medoids = build_testbed(Path(args.out), args.setups, args.games, args.keep, args.k, args.seed, args.workers,
+                            args.quiet)
+    from rich.table import Table
+
+    table = Table("set-up", "deal", "DP win ratio", "mean turns", "losses (outbreaks / cubes / deck)")
+    for r in medoids:
+        losses = r["losses"]
+        table.add_row(r["name"], str(r["index"]), f"{r['win_ratio']:.1%}", f"{r['mean_turns']:.1f}",
+                      f"{losses['outbreaks']} / {losses['cubes']} / {losses['player_deck']}")
+    console.print(table)
+    console.print(f"set-up files, testbed.json and testbed.png in {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    from rich.console import Console
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_arguments(parser)
+    raise SystemExit(run(parser.parse_args(), Console()))
