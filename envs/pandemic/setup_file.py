@@ -13,7 +13,8 @@ black / red)::
       "player_discard": ["Essen"],               # optional
       "epidemics_drawn": 0,                      # epidemic cards already drawn (they are in the discard)
       "infection_deck": [["Lagos", ...], ...],   # groups, top group first (an epidemic's stack, then the
-                                                 # older cards), each top card first
+                                                 # older cards), each top card first; a group whose order
+                                                 # is not fixed (drawn at random): {"unordered": [...]}
       "infection_discard": ["Cairo", ...],
       "cubes": {"Cairo": {"black": 3}, ...},
       "research_stations": ["Atlanta"],
@@ -164,8 +165,8 @@ def parse_setup(data: Any, source: str = "<dict>") -> Setup:
     epidemics_drawn = r.integer("epidemics_drawn", data.get("epidemics_drawn", 0), 0, L.MAX_EPIDEMICS)
     s[L.EPIDEMICS_DRAWN] = epidemics_drawn
     piles = data["player_deck"]
-    if not isinstance(piles, list) or not 1 <= len(piles) <= L.MAX_PILES or not all(isinstance(p, list) for p in piles):
-        raise r.fail(f"player_deck must be a list of 1-{L.MAX_PILES} piles (lists), top pile first")
+    if not isinstance(piles, list) or len(piles) > L.MAX_PILES or not all(isinstance(p, list) for p in piles):
+        raise r.fail(f"player_deck must be a list of at most {L.MAX_PILES} piles (lists), top pile first")
     pile_cards = []
     for i, pile in enumerate(piles):
         cards = []
@@ -192,9 +193,14 @@ def parse_setup(data: Any, source: str = "<dict>") -> Setup:
 
     # infection cards: deck groups and discard, every city exactly once
     groups = data["infection_deck"]
-    if not isinstance(groups, list) or not all(isinstance(g, list) for g in groups) or len(groups) > L.MAX_GROUPS:
-        raise r.fail(f"infection_deck must be a list of at most {L.MAX_GROUPS} groups (lists), top group first")
-    group_cards = [r.cities(f"infection_deck[{i}]", g) for i, g in enumerate(groups)]
+    if not isinstance(groups, list) or len(groups) > L.MAX_GROUPS:
+        raise r.fail(f"infection_deck must be a list of at most {L.MAX_GROUPS} groups, top group first")
+    ordered = [not isinstance(g, dict) for g in groups]
+    for i, g in enumerate(groups):
+        if not isinstance(g, list) and not (isinstance(g, dict) and set(g) == {"unordered"}):
+            raise r.fail(f"infection_deck[{i}] must be a list of cities (top first) or {{\"unordered\": [cities]}}")
+    group_cards = [r.cities(f"infection_deck[{i}]", g if o else g["unordered"])
+                   for i, (g, o) in enumerate(zip(groups, ordered))]
     discard = r.cities("infection_discard", data["infection_discard"])
     seen = Counter(c for g in group_cards for c in g) + Counter(discard)
     twice = [CITY_NAMES[c] for c, n in seen.items() if n > 1]
@@ -203,7 +209,7 @@ def parse_setup(data: Any, source: str = "<dict>") -> Setup:
     absent = [CITY_NAMES[c] for c in range(L.NUM_CITIES) if c not in seen]
     if absent:
         raise r.fail(f"infection card(s) in neither the infection deck nor its discard: {', '.join(absent)}")
-    set_infection_deck(s, group_cards, ordered=[True] * len(group_cards))
+    set_infection_deck(s, group_cards, ordered=ordered)
     for c in discard:
         s[L.IDISCARD + c] = 1
 
@@ -236,14 +242,15 @@ def parse_setup(data: Any, source: str = "<dict>") -> Setup:
                                   L.ACTIONS_PER_TURN)
     s[L.TURN] = r.integer("turn", data.get("turn", 0), 0, L.MAX_TURNS - 1)
     s[L.NUM_EPIDEMICS] = total_epidemics
-    if s[L.PEND] < L.CARDS_DRAWN:
-        raise r.fail(f"the player deck holds {int(s[L.PEND])} card(s): the game is already lost")
+    if s[L.TURN] + s[L.PEND] // L.CARDS_DRAWN + 1 > L.MAX_TURNS:
+        raise r.fail(f"turn {int(s[L.TURN])} with {int(s[L.PEND])} player cards left could run past the game's "
+                     f"turn bound {L.MAX_TURNS}")
     return Setup(source, tuple(roles), s)
 
 
 def setup_of(state: Any) -> dict:
     """The set-up file (as a dict) of ``state``, at the start of or during a seat's actions; reading it back
-    gives the same position (the infection-deck groups keep their order, now fixed)."""
+    gives the same position (an infection-deck group with no order yet is written as ``{"unordered": ...}``)."""
     s = state.s
     if s[L.PHASE] != L.PH_ACTIONS:
         raise InvalidParameterError(f"a set-up is written during a seat's actions, not in phase {state.phase!r}")
@@ -260,7 +267,8 @@ def setup_of(state: Any) -> dict:
     for g in range(int(s[L.NGROUPS])):
         a = int(s[L.GROUP_START + g])
         b = int(s[L.GROUP_START + g + 1]) if g + 1 < s[L.NGROUPS] else int(s[L.IBOT])
-        groups.append([name[c] for c in s[L.IDECK + a:L.IDECK + b]])
+        cards = [name[c] for c in s[L.IDECK + a:L.IDECK + b]]
+        groups.append(cards if s[L.GROUP_ORDERED + g] else {"unordered": cards})
     cubes = {}
     for c in range(L.NUM_CITIES):
         counts = {L.COLOUR_NAMES[k]: int(s[L.CUBES + c * L.NUM_COLOURS + k]) for k in range(L.NUM_COLOURS)

@@ -248,7 +248,7 @@ class PandemicState(FlatState):
         return int(self.s[L.PLAYER])
 
     def is_terminal(self) -> bool:
-        return self.s[L.PHASE] == L.PH_OVER
+        return bool(self.s[L.PHASE] == L.PH_OVER)
 
     def won(self) -> bool:
         return bool(self.s[L.RESULT] == 1)

@@ -22,9 +22,9 @@ from cardboard.envs.protocol import CHANCE
 PAPER_ROLES = ("operations_expert", "medic", "researcher", "scientist")
 BLUE, YELLOW, BLACK, RED = range(4)
 __all__ = ["BLACK", "BLUE", "CHANCE", "CITY_NAMES", "L", "RED", "YELLOW", "apply_all", "build_move", "charter",
-           "check_invariants", "city", "colour_of", "cube", "cure", "direct", "discard", "dispatch", "draw", "drive",
-           "give", "hand", "infect", "legal", "names", "neighbours", "ops_move", "position", "setup_dict",
-           "shuttle", "take", "to_draw", "treat"]
+           "check_invariants", "city", "colour_of", "cube", "cure", "deck_orders", "direct", "discard", "dispatch",
+           "draw", "drive", "give", "groups", "hand", "infect", "legal", "names", "neighbours", "ops_move", "piles",
+           "position", "random_states", "random_step", "setup_dict", "shuttle", "take", "to_draw", "treat"]
 
 
 # ---- names --------------------------------------------------------------------------------------------
@@ -183,8 +183,12 @@ def check_invariants(state) -> None:
     ideck = s[L.IDECK + s[L.ITOP]:L.IDECK + s[L.IBOT]].tolist()
     infection = Counter(ideck + np.flatnonzero(s[L.IDISCARD:L.IDISCARD + L.NUM_CITIES]).tolist())
     assert infection == Counter(range(L.NUM_CITIES)), "every infection card once in deck + discard"
-    if state.current_player >= 0 and state.phase != "limit_discard":
-        assert hands.sum(1).max() <= L.HAND_LIMIT, "hand limit at a decision"
+    if state.current_player >= 0:  # at a decision only the seat discarding to the limit may hold more than 7
+        over = [q for q in range(n) if hands[q].sum() > L.HAND_LIMIT]
+        assert over == [] or (state.phase == "limit_discard" and over == [state.current_player]), "hand limit"
+        assert hands.sum(1).max() <= L.HAND_LIMIT + L.CARDS_DRAWN, "at most 9 cards"
+        actions = state.legal_actions()
+        assert len(actions) > 0 and (np.diff(actions) > 0).all(), "legal actions: some, increasing, once each"
     assert s[L.OUTBREAKS] < L.MAX_OUTBREAKS or state.loss_cause() == "outbreaks", "8 outbreaks without the loss"
     if state.is_terminal():
         r = state.returns()
@@ -192,3 +196,67 @@ def check_invariants(state) -> None:
         assert (r[0] == 1.0) == (state.loss_cause() == "none"), "a win has no loss cause"
     else:
         assert (state.returns() == 0).all(), "returns 0 while the game runs"
+
+
+# ---- random play ------------------------------------------------------------------------------------------------
+def random_step(state, rng: np.random.Generator, mode: str = "sample") -> None:
+    """One random step. Decisions: uniform over the legal actions. Chance: ``sample_chance`` ("sample"), or a
+    uniformly drawn possible outcome ("uniform": it also exercises outcomes other than the stored order's).
+    "benign" plays long games (to the end of the player deck, with hand limits and cures): infections hit a city
+    with the fewest cubes among the possible ones, and a decision cures when it can and treats half the time."""
+    if state.current_player == CHANCE:
+        if mode == "sample":
+            state.apply(state.sample_chance(rng))
+            return
+        ids = [o for o, _ in state.chance_outcomes()]
+        if mode == "benign" and state.phase != "draw":
+            cubes = [state.s[L.CUBES + o * L.NUM_COLOURS + CITY_COLOURS[o]] for o in ids]
+            ids = [o for o, c in zip(ids, cubes) if c == min(cubes)]
+        state.apply(ids[int(rng.integers(len(ids)))])
+        return
+    actions = state.legal_actions()
+    if mode == "benign":
+        cures = actions[(actions >= L.A_CURE) & (actions < L.A_PASS)]
+        treats = actions[(actions >= L.A_TREAT) & (actions < L.A_BUILD)]
+        if len(cures) or (len(treats) and rng.random() < 0.5):
+            actions = cures if len(cures) else treats
+    state.apply(int(actions[rng.integers(len(actions))]))
+
+
+def random_states(seed: int, players: int = 4, mode: str = "sample", **options):
+    """Every state of one random game (``cardboard.new_state("pandemic", ...)``), the initial one first."""
+    import cardboard
+
+    rng = np.random.default_rng(seed)
+    state = cardboard.new_state("pandemic", seed=seed, players=players, **options)
+    yield state
+    while not state.is_terminal():
+        random_step(state, rng, mode)
+        yield state
+
+
+def piles(state) -> list[tuple[int, int]]:
+    """The player deck's remaining piles, top first: (cards, epidemics) of each."""
+    s, out, start = state.s, [], int(state.s[L.PTOP])
+    for k in range(int(s[L.NPILES])):
+        end = int(s[L.PILE_END + k])
+        if end > start:
+            out.append((end - start, int((s[L.PDECK + start:L.PDECK + end] == L.EPIDEMIC).sum())))
+            start = end
+    return out
+
+
+def groups(state) -> list[frozenset[int]]:
+    """The infection deck's groups, top first, as sets of cities."""
+    s, out = state.s, []
+    for g in range(int(s[L.NGROUPS])):
+        a = int(s[L.GROUP_START + g])
+        b = int(s[L.GROUP_START + g + 1]) if g + 1 < s[L.NGROUPS] else int(s[L.IBOT])
+        out.append(frozenset(s[L.IDECK + a:L.IDECK + b].tolist()))
+    return out
+
+
+def deck_orders(state) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    s = state.s
+    return (tuple(s[L.PDECK + s[L.PTOP]:L.PDECK + s[L.PEND]].tolist()),
+            tuple(s[L.IDECK + s[L.ITOP]:L.IDECK + s[L.IBOT]].tolist()))

@@ -1,0 +1,214 @@
+"""Paper 003's evaluation protocol: agents on the Pandemic testbed, per set-up win ratios and loss causes.
+
+Every agent plays every seat (Pandemic is cooperative) on each testbed set-up (``S01`` .. ``S10`` by default,
+the deck orders fixed by the set-up, 003 §3.1) ``--games`` times. Each finished game is one JSON line of
+``<out>/<label>.jsonl``: set-up, game, won, turns, loss cause, the macro-actions chosen by kind, the stations
+and 3-cube cities at the end. A killed run resumes (a line cut short is dropped and its game replayed), and
+game ``g`` of set-up ``S`` draws from ``SeedSequence([seed, S, g])`` whatever the workers. At the end:
+``summary.json`` (per agent and set-up: win ratio with a Wilson interval, mean length, loss causes, macro mix;
+pooled figures; each agent's improvement over the first agent, per set-up and pooled) and two plots,
+``win_rates.png`` (003 Fig. 5) and ``loss_causes.png`` (Fig. 6).
+
+    python -m cardboard.evaluation.experiments.pandemic_agents --out runs/pandemic \\
+        --agent dp=pandemic_default \\
+        --agent rhea=rhea:fitness=p_oa_cm,repair=pandemic_default,mutator=pandemic_mutator \\
+        --games 100 --workers 2
+
+Agents play the macro-action layer (``actions=macro``), as the paper's; ``--primitive`` plays the rules' own.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import cardboard
+from cardboard.envs.pandemic import layout as L
+from cardboard.envs.pandemic.macro import MACRO_KINDS, macro_kind
+from cardboard.envs.pandemic.setup_file import TESTBED_DIR
+from cardboard.envs.protocol import CHANCE, sample_chance
+
+from ..match import wilson_interval
+
+SETUPS = tuple(sorted(p.stem for p in TESTBED_DIR.glob("S*.json")))
+_AGENTS: dict[tuple[str, str], Any] = {}  # (spec, game key) -> agent, per worker process
+
+
+def play_one(spec: str, setup: str, game_index: int, seed: int, actions: str) -> dict[str, Any]:
+    """One game of ``spec`` in every seat on ``setup``: its record."""
+    game = cardboard.make_game("pandemic", setup=setup, actions=actions)
+    key = (spec, f"{setup}/{actions}")
+    if key not in _AGENTS:
+        _AGENTS[key] = cardboard.make_agent(spec, game)
+    agent = _AGENTS[key]
+    agent.reset()
+    streams = np.random.SeedSequence([seed, SETUPS.index(setup) if setup in SETUPS else 0, game_index]).spawn(2)
+    chance, mind = (np.random.default_rng(s) for s in streams)
+    state = game.new_state(chance)
+    kinds: Counter[str] = Counter()
+    while not state.is_terminal():
+        if state.current_player == CHANCE:
+            state.apply(sample_chance(state, chance))
+            continue
+        action = agent.act(state, mind)
+        if actions == "macro":
+            kinds[macro_kind(action)] += 1
+        state.apply(action)
+    s = state.s
+    three = int(sum(s[L.CUBES + c * L.NUM_COLOURS + k] == 3 for c in range(L.NUM_CITIES) for k in range(L.NUM_COLOURS)))
+    return {"setup": setup, "game": game_index, "won": state.won(), "turns": state.turn + 1,
+            "loss": state.loss_cause(), "macros": dict(kinds), "stations": int(s[L.STATION:L.STATION + L.NUM_CITIES].sum()),
+            "three_cube_cities": three, "cured": int(s[L.CURED:L.CURED + L.NUM_COLOURS].sum()),
+            "outbreaks": int(s[L.OUTBREAKS])}
+
+
+def _done(path: Path) -> dict[tuple[str, int], dict]:
+    records = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            try:
+                r = json.loads(line)
+            except json.JSONDecodeError:
+                continue  # a line cut short by a kill: replayed
+            records[(r["setup"], r["game"])] = r
+    return records
+
+
+def run_agent(label: str, spec: str, out: Path, setups: list[str], games: int, seed: int, workers: int,
+              actions: str, progress: Any = None) -> list[dict]:
+    """Play (or resume) ``spec`` on ``setups`` x ``games``; return its records."""
+    path = out / f"{label}.jsonl"
+    done = _done(path)
+    path.write_text("".join(json.dumps(r) + "\n" for r in done.values()))
+    todo = [(s, g) for s in setups for g in range(games) if (s, g) not in done]
+    task = progress.add_task(label, total=len(setups) * games, completed=len(setups) * games - len(todo)) \
+        if progress else None
+    with path.open("a") as sink, ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(play_one, spec, s, g, seed, actions) for s, g in todo]
+        for future in as_completed(futures):
+            record = future.result()
+            sink.write(json.dumps(record) + "\n")
+            sink.flush()
+            os.fsync(sink.fileno())
+            done[(record["setup"], record["game"])] = record
+            if progress:
+                progress.advance(task)
+    return [done[(s, g)] for s in setups for g in range(games)]
+
+
+def summarize(records: list[dict], setups: list[str]) -> dict[str, Any]:
+    """Win ratio (Wilson), mean length, loss causes and macro mix, per set-up and pooled."""
+    def block(rs: list[dict]) -> dict[str, Any]:
+        wins = sum(r["won"] for r in rs)
+        low, high = wilson_interval(wins, len(rs))
+        losses = Counter(r["loss"] for r in rs if not r["won"])
+        macros: Counter[str] = Counter()
+        for r in rs:
+            macros.update(r["macros"])
+        total = sum(macros.values()) or 1
+        return {"games": len(rs), "wins": wins, "win_ratio": wins / len(rs), "interval": [low, high],
+                "mean_turns": float(np.mean([r["turns"] for r in rs])),
+                "losses": {cause: losses.get(cause, 0) for cause in L.LOSS_NAMES[1:]},
+                "macro_share": {k: macros.get(k, 0) / total for k in MACRO_KINDS},
+                "mean_stations": float(np.mean([r["stations"] for r in rs])),
+                "mean_three_cube_cities": float(np.mean([r["three_cube_cities"] for r in rs]))}
+    return {"setups": {s: block([r for r in records if r["setup"] == s]) for s in setups}, "pooled": block(records)}
+
+
+def improvement(base: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:
+    """``other``'s win ratio over ``base``'s: per set-up (where base won any) and their mean, and pooled."""
+    per = {s: other["setups"][s]["win_ratio"] / b["win_ratio"] - 1 for s, b in base["setups"].items()
+           if b["win_ratio"] > 0}
+    pooled = other["pooled"]["win_ratio"] / base["pooled"]["win_ratio"] - 1 if base["pooled"]["win_ratio"] else None
+    return {"per_setup": per, "mean_per_setup": float(np.mean(list(per.values()))) if per else None,
+            "pooled": pooled}
+
+
+def plots(summary: dict[str, Any], setups: list[str], out: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    agents = list(summary["agents"])
+    fig, ax = plt.subplots(figsize=(max(6, len(setups)), 4))
+    width = 0.8 / len(agents)
+    for i, label in enumerate(agents):
+        blocks = [summary["agents"][label]["setups"][s] for s in setups]
+        x = np.arange(len(setups)) + i * width
+        y = [b["win_ratio"] for b in blocks]
+        err = [[b["win_ratio"] - b["interval"][0] for b in blocks], [b["interval"][1] - b["win_ratio"] for b in blocks]]
+        ax.bar(x, y, width, yerr=err, capsize=2, label=label)
+    ax.set_xticks(np.arange(len(setups)) + 0.4 - width / 2, setups)
+    ax.set_ylabel("win ratio (95% Wilson)")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(out / "win_rates.png", dpi=120)
+    plt.close(fig)
+    fig, ax = plt.subplots(figsize=(6, 4))
+    bottom = np.zeros(len(agents))
+    for cause in L.LOSS_NAMES[1:]:
+        share = np.array([summary["agents"][a]["pooled"]["losses"][cause] /
+                          max(1, summary["agents"][a]["pooled"]["games"] - summary["agents"][a]["pooled"]["wins"])
+                          for a in agents])
+        ax.bar(agents, share, bottom=bottom, label=cause)
+        bottom += share
+    ax.set_ylabel("share of lost games")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(out / "loss_causes.png", dpi=120)
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.table import Table
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--agent", action="append", required=True, metavar="LABEL=SPEC",
+                        help="an agent to evaluate (repeatable); the first is the baseline of the improvements")
+    parser.add_argument("--out", default="runs/pandemic-agents")
+    parser.add_argument("--setups", nargs="+", default=list(SETUPS))
+    parser.add_argument("--games", type=int, default=100, help="games per set-up (paper: 100)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--primitive", action="store_true", help="play the primitive actions, not macro-actions")
+    parser.add_argument("--quiet", action="store_true")
+    args = parser.parse_args(argv)
+    agents = dict(a.split("=", 1) for a in args.agent)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    actions = "primitive" if args.primitive else "macro"
+    summary: dict[str, Any] = {"config": vars(args) | {"agents": agents}, "agents": {}}
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+               TimeRemainingColumn())
+    with Progress(*columns, disable=args.quiet) as progress:
+        for label, spec in agents.items():
+            records = run_agent(label, spec, out, args.setups, args.games, args.seed, args.workers, actions, progress)
+            summary["agents"][label] = summarize(records, args.setups) | {"spec": spec}
+    labels = list(agents)
+    for label in labels[1:]:
+        summary["agents"][label]["improvement_over_" + labels[0]] = improvement(summary["agents"][labels[0]],
+                                                                                summary["agents"][label])
+    (out / "summary.json").write_text(json.dumps(summary, indent=1))
+    plots(summary, args.setups, out)
+    table = Table("agent", *args.setups, "pooled", "mean turns", "losses o/c/d")
+    for label in labels:
+        a = summary["agents"][label]
+        p = a["pooled"]
+        table.add_row(label, *(f"{a['setups'][s]['win_ratio']:.0%}" for s in args.setups),
+                      f"{p['win_ratio']:.1%} ({p['interval'][0]:.1%}-{p['interval'][1]:.1%})", f"{p['mean_turns']:.1f}",
+                      "/".join(str(p["losses"][c]) for c in L.LOSS_NAMES[1:]))
+    Console().print(table)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
