@@ -261,14 +261,12 @@ class PandemicState(FlatState):
         return np.full(self.num_players, float(self.s[L.RESULT]))
 
     def heuristic(self, player: int) -> float:
-        """Cures found and cubes kept off the board, in [-1, 1] (±1 at the end): 0.5 * cures / 4 + 0.5 * the
-        scarcest colour's supply / 24 mapped from [0, 1]."""
+        """The paper's best evaluation, (f_oa + f_cm) / 2 (003 §5.2.2: cure-ability and the scarcest colour's
+        supply), mapped from [0, 1] to [-1, 1]; ±1 at the end."""
         result = int(self.s[L.RESULT])
         if result:
             return float(result)
-        cures = self.s[L.CURED:L.CURED + L.NUM_COLOURS].sum() / L.NUM_COLOURS
-        supply = self.s[L.SUPPLY:L.SUPPLY + L.NUM_COLOURS].min() / L.CUBES_PER_COLOUR
-        return float(cures + supply - 1.0)
+        return 2.0 * evaluation("oa_cm")(self) - 1.0
 
     def evaluation(self, name: str):
         """003's state evaluation ``name`` (``fitness``: od, oa, ca, cm, cp, b, pairs, w_ / p_ variants)."""

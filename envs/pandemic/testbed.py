@@ -77,8 +77,9 @@ def _read_done(path: Path) -> dict[int, dict]:
 
 
 def k_medoids(points: np.ndarray, k: int, rng: np.random.Generator, iterations: int = 100) -> np.ndarray:
-    """Indices of ``k`` medoids of ``points`` (Euclidean): k-medoids++ seeding, then alternate assignment and
-    the medoid update (each cluster's member with the least total distance) until nothing changes."""
+    """Indices of ``k`` medoids of ``points`` (Euclidean) by PAM (Kaufman & Rousseeuw 1990): k-medoids++ seeding,
+    then the swap phase: while some exchange of a medoid with a non-medoid lowers the total distance of the
+    points to their nearest medoid, make the best one."""
     if not 1 <= k <= len(points):
         raise InvalidParameterError(f"k-medoids needs 1 <= k <= {len(points)} points, got k={k}")
     dist = np.linalg.norm(points[:, None, :] - points[None, :, :], axis=-1)
@@ -88,13 +89,19 @@ def k_medoids(points: np.ndarray, k: int, rng: np.random.Generator, iterations: 
         medoids.append(int(rng.choice(len(points), p=d2 / d2.sum())) if d2.sum() > 0 else
                        int(np.setdiff1d(np.arange(len(points)), medoids)[0]))
     medoids = np.array(medoids)
+    cost = dist[:, medoids].min(axis=1).sum()
     for _ in range(iterations):
-        label = dist[:, medoids].argmin(axis=1)
-        new = np.array([np.flatnonzero(label == j)[dist[np.ix_(label == j, label == j)].sum(axis=1).argmin()]
-                        for j in range(k)])
-        if np.array_equal(np.sort(new), np.sort(medoids)):
+        best = (cost, -1, -1)
+        for i in range(k):
+            others = np.delete(medoids, i)
+            rest = dist[:, others].min(axis=1) if len(others) else np.full(len(points), np.inf)
+            costs = np.minimum(rest[:, None], dist).sum(axis=0)  # the cost with medoid i swapped for each point
+            h = int(costs.argmin())
+            if costs[h] < best[0] - 1e-12:
+                best = (float(costs[h]), i, h)
+        if best[1] < 0:
             break
-        medoids = new
+        cost, medoids[best[1]] = best[0], best[2]
     return medoids
 
 
