@@ -31,6 +31,7 @@ bench: $(STAMP) fresh-kernels
 	$(BIN)/python benchmarks/playout.py
 	$(BIN)/python benchmarks/search.py
 	$(BIN)/python benchmarks/hearth.py
+	$(BIN)/python benchmarks/pandemic.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

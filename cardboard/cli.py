@@ -8,11 +8,12 @@
     cardboard show lords_of_war --seed 1 [--agents greedy,random] [--open]
     cardboard compare a.jsonl b.jsonl [a2.jsonl b2.jsonl ...] [--range 200:400] [--confidence 0.95]
     cardboard train-ppo lords_of_war --opponent random [--timesteps N] [--smoke]   (see cardboard.training.ppo)
+    cardboard pandemic-testbed --out runs/pandemic-testbed [--setups 10000 --games 100 --workers 2]
 
 Agents are separated by commas or spaces; an agent's parameters follow a
 colon as ``key=value`` pairs, also comma-separated (``greedy:samples=4,random``):
 a token with '=' always belongs to the agent before it. ``play`` and ``show``
-take one agent per seat of the game; ``--rotation cyclic|permutations`` says
+take one agent per seat of the game (one spec for a cooperative game plays every seat); ``--rotation cyclic|permutations`` says
 who sits where in each game (``evaluation.match``).
 
 ``play`` prints every agent's mean return with its interval, plus, by the kind

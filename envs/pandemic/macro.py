@@ -407,16 +407,18 @@ def macro_apply_checked(s, board, m, buf, n):
 
 
 @njit(cache=True, nogil=True)
-def random_macro_playout(s, board, buf, stream, turn_limit):
-    """Uniformly random macros, chance by the stored order, until the end or turn ``turn_limit`` begins;
-    returns the decisions made."""
+def random_playout(s, board, buf, stream, turn_limit, macros):
+    """Uniformly random decisions (macro-actions when ``macros``, else the rules' own actions), chance by the
+    stored order, until the end or turn ``turn_limit`` begins; returns the decisions made."""
     ids = np.empty(NUM_CITIES + 1, dtype=np.int32)
     probs = np.empty(NUM_CITIES + 1, dtype=np.float64)
     steps = 0
     settle(s, board, ids, probs, stream)
     while s[PHASE] != L.PH_OVER and s[L.TURN] < turn_limit:
-        n = macro_legal(s, board, buf)
-        macro_apply(s, board, buf[rand_below(stream, n)])
+        if macros:
+            macro_apply(s, board, buf[rand_below(stream, macro_legal(s, board, buf))])
+        else:
+            apply_action(s, board, buf[rand_below(stream, legal_actions(s, board, buf))])
         steps += 1
         settle(s, board, ids, probs, stream)
     return steps

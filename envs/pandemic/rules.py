@@ -175,6 +175,17 @@ def _discard(s, seat, card):
 
 
 @njit(cache=True, nogil=True)
+def _pass_card(s, giver, receiver, card):
+    """Share knowledge: ``card`` goes from giver to receiver; returns the receiver if now over the hand limit,
+    else -1."""
+    s[HAND + giver * NUM_CITIES + card] = 0
+    s[NHAND + giver] -= 1
+    s[HAND + receiver * NUM_CITIES + card] = 1
+    s[NHAND + receiver] += 1
+    return receiver if s[NHAND + receiver] > HAND_LIMIT else -1
+
+
+@njit(cache=True, nogil=True)
 def _move_pawn(s, seat, city):
     s[PAWN + seat] = city
     _medic_sweep(s, seat)
@@ -545,22 +556,10 @@ def apply_action(s, board, a):
         s[STATION + here] = 1
     elif a < A_TAKE:
         q = (a - A_GIVE) // NUM_CITIES
-        c = (a - A_GIVE) % NUM_CITIES
-        s[HAND + p * NUM_CITIES + c] = 0
-        s[NHAND + p] -= 1
-        s[HAND + q * NUM_CITIES + c] = 1
-        s[NHAND + q] += 1
-        if s[NHAND + q] > HAND_LIMIT:
-            over = q
+        over = _pass_card(s, p, q, (a - A_GIVE) % NUM_CITIES)
     elif a < A_CURE:
         q = (a - A_TAKE) // NUM_CITIES
-        c = (a - A_TAKE) % NUM_CITIES
-        s[HAND + q * NUM_CITIES + c] = 0
-        s[NHAND + q] -= 1
-        s[HAND + p * NUM_CITIES + c] = 1
-        s[NHAND + p] += 1
-        if s[NHAND + p] > HAND_LIMIT:
-            over = p
+        over = _pass_card(s, q, p, (a - A_TAKE) % NUM_CITIES)
     elif a < A_PASS:
         k = a - A_CURE
         need = cure_cards(s, p)
@@ -758,22 +757,6 @@ def settle(s, board, ids, probs, stream):
     """Resolve chance nodes in place until a decision or the end."""
     while s[PHASE] == PH_DRAW or s[PHASE] == PH_EPIDEMIC or s[PHASE] == PH_INFECT:
         apply_chance(s, board, sample_outcome(s, board, ids, probs, stream))
-
-
-@njit(cache=True, nogil=True)
-def random_playout(s, board, buf, stream, turn_limit):
-    """Uniformly random decisions, chance by the stored order, until the end or turn ``turn_limit`` begins;
-    returns the decisions made."""
-    ids = np.empty(NUM_CITIES + 1, dtype=np.int32)
-    probs = np.empty(NUM_CITIES + 1, dtype=np.float64)
-    steps = 0
-    settle(s, board, ids, probs, stream)
-    while s[PHASE] != PH_OVER and s[TURN] < turn_limit:
-        n = legal_actions(s, board, buf)
-        apply_action(s, board, buf[rand_below(stream, n)])
-        steps += 1
-        settle(s, board, ids, probs, stream)
-    return steps
 
 
 @njit(cache=True, nogil=True)

@@ -221,7 +221,7 @@ class PandemicState(FlatState):
     _PLAYER = L.DECIDER
     _legal_kernel = staticmethod(R.legal_actions)
     _observe_kernel = staticmethod(observe)
-    _uniform_playout = staticmethod(R.random_playout)
+    _MACROS = False  # the layer of the uniform rollout
 
     # -- properties ---------------------------------------------------------------------------------
     @property
@@ -328,7 +328,7 @@ class PandemicState(FlatState):
         self._forget_legal()
         if self.game.rollout == "default_policy":
             return int(play_default(self.s, self.cards, self._buf, seed_stream(rng), limit))
-        return int(self._uniform_playout(self.s, self.cards, self._buf, seed_stream(rng), limit))
+        return int(M.random_playout(self.s, self.cards, self._buf, seed_stream(rng), limit, self._MACROS))
 
     # -- information ---------------------------------------------------------------------------------
     def determinize(self, player: int, rng: np.random.Generator) -> "PandemicState":
@@ -420,7 +420,7 @@ class PandemicMacroState(PandemicState):
     __slots__ = ()
     _BUFFER_LEN = max(L.BUFFER_LEN, M.NUM_MACROS)
     _legal_kernel = staticmethod(M.macro_legal)
-    _uniform_playout = staticmethod(M.random_macro_playout)
+    _MACROS = True
 
     def _apply_checked(self, a: int) -> int:
         if self.s[L.PHASE] in L.CHANCE_PHASES:
