@@ -134,10 +134,13 @@ class RHEA:
                points: dict[int, int] | None = None) -> GameState:
         """Play ``genome`` in ``world`` (in place) up to the horizon, repairing the genome in place; at the
         positions of ``points`` the mutator's policy decides and the rest of that gene is dropped (then refilled
-        by repair). Returns ``world``."""
+        by repair). Both policies are ``reset()`` first: what they remember belongs to one world. Returns
+        ``world``."""
         position = [0] * self.horizon
         current = None
         settle = hook(world, "settle_chance")
+        self.repair.reset()  # a policy's memory (a plan in progress) belongs to one world
+        self.mutator.policy.reset()
         while not world.is_terminal():
             if world.current_player == CHANCE:
                 if settle is not None:

@@ -1,9 +1,9 @@
 """The paper's scripted policies as agents: ``pandemic_default`` (003 §2.2) and ``pandemic_mutator``
 (003 §2.3's mutation policy), on macro-action states and, macro by macro, on primitive ones.
 
-On a primitive state the agent picks a macro and plays its first step; while the macro stays legal
-on the following decisions of the same turn it keeps playing it (``macro.macro_steps``), so a route
-is not abandoned half-way. The default policy's "walk away" (tier 7) keeps walking for the rest
+On a primitive state the agent picks a macro and plays its primitive steps (``macro.macro_steps``) on
+its following decisions of the same turn, one a decision, while the next one is legal; then it picks
+again. The default policy's "walk away" (tier 7) keeps walking for the rest
 of the turn.
 """
 from __future__ import annotations
@@ -36,7 +36,8 @@ class _MacroPolicy:
 
     def reset(self) -> None:
         self._walking = None  # (turn, seat) of a walk-away in progress
-        self._plan = None  # (turn, macro) being played on a primitive state
+        self._plan: list[int] = []  # the primitive steps left of the macro being played on a primitive state
+        self._plan_key = None  # (turn, seat) the plan belongs to
 
     def _choose(self, state, stream) -> int:
         raise NotImplementedError
@@ -48,19 +49,14 @@ class _MacroPolicy:
     def act(self, state, rng: np.random.Generator) -> int:
         if getattr(state, "game", None) is None or state.game.info.name != "pandemic":
             raise InvalidParameterError(f"agent {self.name!r} plays pandemic states only")
-        macro_state = state.game.actions == "macro"
-        if not macro_state and self._plan is not None and self._plan[0] == state.turn:
-            legal = M.macro_legal(state.s, state.cards, self._buf)
-            if self._plan[1] in self._buf[:legal]:
-                return self._first_step(state, self._plan[1])
+        if state.game.actions == "macro":
+            return self.macro(state, rng)
+        key = (state.turn, state.current_player)
+        if self._plan and self._plan_key == key and self._plan[0] in state.legal_actions():
+            return self._plan.pop(0)
         m = self.macro(state, rng)
-        if macro_state:
-            return m
-        self._plan = (state.turn, m)
-        return self._first_step(state, m)
-
-    def _first_step(self, state, m: int) -> int:
-        M.macro_steps(state.s, state.cards, m, self._steps)
+        n = M.macro_steps(state.s, state.cards, m, self._steps)
+        self._plan, self._plan_key = [int(a) for a in self._steps[1:n]], key
         return int(self._steps[0])
 
 

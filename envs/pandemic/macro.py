@@ -38,7 +38,7 @@ from .layout import (
     A_BUILD, A_CHARTER, A_CURE, A_DIRECT, A_DISCARD, A_DRIVE, A_GIVE, A_OPS_MOVE, A_PASS, A_SHUTTLE, A_TAKE,
     A_TREAT, ACTIONS_LEFT, B_COLOUR, B_DEGREE, B_NEIGHBOURS, CUBES, CURED, HAND, MAX_STATIONS, NUM_CITIES,
     NUM_COLOURS, NUM_SEATS, OPERATIONS_EXPERT, OPS_MOVED, PAWN, PH_ACTIONS, PH_CURE_DISCARD, PH_LIMIT_DISCARD,
-    PHASE, PLAYER, RESEARCHER, ROLE, STATION,
+    MEDIC, PHASE, PLAYER, RESEARCHER, ROLE, STATION,
 )
 from ..kernels import rand_below
 from .rules import adjacent, apply_action, cure_cards, legal_actions, settle, stations_built
@@ -149,13 +149,17 @@ def discard_losses(s, board, seat, out):
 
 # ---- routes -------------------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
-def routes(s, board, seat, r):
+def routes(s, board, seat, r, keep_card=-1, keep_colour=-1):
     """Breadth-first shortest action sequences from ``seat``'s city into ``r`` (``new_routes()``): ``r[DIST, c]``
     actions (-1 unreachable), the last step ``r[STEP, c]`` (a primitive action) from ``r[PREV, c]``, and
-    ``r[SPENT, c]`` the bitmask of the cards the route spends. Card flights use ``spendable`` cards, each at most once on a route; the Operations
-    Expert's station move (once a turn) spends its lowest spendable card."""
+    ``r[SPENT, c]`` the bitmask of the cards the route spends. Card flights use ``spendable`` cards, each at
+    most once on a route, never ``keep_card`` nor a card of ``keep_colour``; the Operations Expert's station
+    move (once a turn) spends its lowest-id such card."""
     ok = np.zeros(NUM_CITIES, dtype=np.bool_)
     spendable(s, board, seat, ok)
+    for c in range(NUM_CITIES):
+        if c == keep_card or board[c, B_COLOUR] == keep_colour:
+            ok[c] = False
     hand = HAND + seat * NUM_CITIES
     ops = s[ROLE + seat] == OPERATIONS_EXPERT and s[OPS_MOVED] == 0
     ops_card = -1
@@ -238,6 +242,54 @@ def _station_distances(s, out):
 
 
 @njit(cache=True, nogil=True)
+def _route_of(s, board, m, r, alt):
+    """Where the route-based macro ``m`` goes and what ends it: (routes to use, destination, final primitive
+    action or -1, partner seat or -1, the most actions the route may take). The routes are ``r`` unless the
+    route there spends a card the action needs (the city card of a build or a gift, a cure's colour beyond
+    the spare cards): then the shortest route keeping it, computed into ``alt``."""
+    p = s[PLAYER]
+    left = s[ACTIONS_LEFT]
+    keep_card, keep_colour, partner = -1, -1, -1
+    if m < M_CURE:
+        dest, k = (m - M_TREAT) // NUM_COLOURS, (m - M_TREAT) % NUM_COLOURS
+        if s[ROLE + p] == MEDIC and s[CURED + k] and dest != s[PAWN + p]:  # its arrival clears the cubes
+            return r, dest, -1, -1, left
+        return r, dest, A_TREAT + k, -1, left - 1
+    if m < M_BUILD:
+        dest, k = (m - M_CURE) // NUM_COLOURS, (m - M_CURE) % NUM_COLOURS
+        final, budget = A_CURE + k, left - 1
+        have = 0
+        for c in range(NUM_CITIES):
+            have += s[HAND + p * NUM_CITIES + c] and board[c, B_COLOUR] == k
+        if have - _colour_spent(board, r[SPENT, dest], k) < cure_cards(s, p):
+            keep_colour = k
+    elif m < M_GIVE:
+        dest, final, budget = m - M_BUILD, A_BUILD, left - 1
+        if s[ROLE + p] != OPERATIONS_EXPERT and (r[SPENT, dest] >> dest) & 1:
+            keep_card = dest
+    elif m < M_TAKE:
+        partner, c = (m - M_GIVE) // NUM_CITIES, (m - M_GIVE) % NUM_CITIES
+        dest = s[PAWN + partner] if s[ROLE + p] == RESEARCHER else c
+        final, budget = A_GIVE + partner * NUM_CITIES + c, left
+        if (r[SPENT, dest] >> c) & 1:
+            keep_card = c
+    else:
+        partner, c = (m - M_TAKE) // NUM_CITIES, (m - M_TAKE) % NUM_CITIES
+        dest, final, budget = s[PAWN + partner], A_TAKE + partner * NUM_CITIES + c, left
+    if keep_card < 0 and keep_colour < 0:
+        return r, dest, final, partner, budget
+    routes(s, board, p, alt, keep_card, keep_colour)
+    return alt, dest, final, partner, budget
+
+
+@njit(cache=True, nogil=True)
+def _fits(s, board, m, r, alt):
+    """Whether the route-based macro ``m`` fits in the actions left."""
+    use, dest, _, _, budget = _route_of(s, board, m, r, alt)
+    return 0 <= use[DIST, dest] <= budget
+
+
+@njit(cache=True, nogil=True)
 def macro_legal_routed(s, board, buf, r):
     """``macro_legal`` with the acting seat's routes already in ``r``."""
     ph = s[PHASE]
@@ -252,54 +304,48 @@ def macro_legal_routed(s, board, buf, r):
     if ph != PH_ACTIONS:
         return 0
     p = s[PLAYER]
-    left = s[ACTIONS_LEFT]
-    dist, spent = r[DIST], r[SPENT]
+    alt = np.empty((4, NUM_CITIES), dtype=np.int64)
     counts = np.zeros((L.MAX_PLAYERS, NUM_COLOURS), dtype=np.int32)
     _hand_colours(s, board, counts)
     for c in range(NUM_CITIES):  # treat
-        if 0 <= dist[c] <= left - 1:
-            for k in range(NUM_COLOURS):
-                if s[CUBES + c * NUM_COLOURS + k] > 0:
-                    buf[n] = M_TREAT + c * NUM_COLOURS + k
-                    n += 1
+        for k in range(NUM_COLOURS):
+            m = M_TREAT + c * NUM_COLOURS + k
+            if s[CUBES + c * NUM_COLOURS + k] > 0 and _fits(s, board, m, r, alt):
+                buf[n] = m
+                n += 1
     for c in range(NUM_CITIES):  # cure
-        if s[STATION + c] and 0 <= dist[c] <= left - 1:
+        if s[STATION + c]:
             for k in range(NUM_COLOURS):
-                if s[CURED + k] == 0 and counts[p, k] - _colour_spent(board, spent[c], k) >= cure_cards(s, p):
-                    buf[n] = M_CURE + c * NUM_COLOURS + k
+                m = M_CURE + c * NUM_COLOURS + k
+                if s[CURED + k] == 0 and counts[p, k] >= cure_cards(s, p) and _fits(s, board, m, r, alt):
+                    buf[n] = m
                     n += 1
     if stations_built(s) < MAX_STATIONS:  # build
         ops = s[ROLE + p] == OPERATIONS_EXPERT
         far = np.empty(NUM_CITIES, dtype=np.int32)
         _station_distances(s, far)
         for c in range(NUM_CITIES):
-            if (s[STATION + c] == 0 and 0 <= dist[c] <= left - 1
-                    and (ops or (s[HAND + p * NUM_CITIES + c] and not (spent[c] >> c) & 1))
-                    and far[c] >= BUILD_MIN_DISTANCE):
+            if (s[STATION + c] == 0 and (ops or s[HAND + p * NUM_CITIES + c]) and far[c] >= BUILD_MIN_DISTANCE
+                    and _fits(s, board, M_BUILD + c, r, alt)):
                 buf[n] = M_BUILD + c
                 n += 1
     seats = s[NUM_SEATS]
-    researcher = s[ROLE + p] == RESEARCHER
     for q in range(seats):  # give
-        if q == p:
-            continue
-        for c in range(NUM_CITIES):
-            if s[HAND + p * NUM_CITIES + c] and _share_gain(s, counts, board, p, q, c) > 0:
-                dest = s[PAWN + q] if researcher else c
-                if 0 <= dist[dest] <= left and not (spent[dest] >> c) & 1:
-                    buf[n] = M_GIVE + q * NUM_CITIES + c
+        if q != p:
+            for c in range(NUM_CITIES):
+                m = M_GIVE + q * NUM_CITIES + c
+                if (s[HAND + p * NUM_CITIES + c] and _share_gain(s, counts, board, p, q, c) > 0
+                        and _fits(s, board, m, r, alt)):
+                    buf[n] = m
                     n += 1
     for q in range(seats):  # take
-        if q == p:
-            continue
-        dest = s[PAWN + q]
-        if not 0 <= dist[dest] <= left:
-            continue
-        for c in range(NUM_CITIES):
-            if (s[HAND + q * NUM_CITIES + c] and (c == dest or s[ROLE + q] == RESEARCHER)
-                    and _share_gain(s, counts, board, q, p, c) > 0):
-                buf[n] = M_TAKE + q * NUM_CITIES + c
-                n += 1
+        if q != p:
+            for c in range(NUM_CITIES):
+                m = M_TAKE + q * NUM_CITIES + c
+                if (s[HAND + q * NUM_CITIES + c] and (c == s[PAWN + q] or s[ROLE + q] == RESEARCHER)
+                        and _share_gain(s, counts, board, q, p, c) > 0 and _fits(s, board, m, r, alt)):
+                    buf[n] = m
+                    n += 1
     here = s[PAWN + p]
     for i in range(board[here, B_DEGREE]):  # walk (neighbours are sorted)
         buf[n] = M_WALK + board[here, B_NEIGHBOURS + i]
@@ -331,28 +377,14 @@ def macro_steps_routed(s, board, m, out, r):
     if m >= M_WALK:
         out[0] = A_DRIVE + m - M_WALK
         return 1
-    p = s[PLAYER]
-    dist, prev, step = r[DIST], r[PREV], r[STEP]
-    partner = -1
-    if m < M_CURE:
-        dest, final = (m - M_TREAT) // NUM_COLOURS, A_TREAT + (m - M_TREAT) % NUM_COLOURS
-    elif m < M_BUILD:
-        dest, final = (m - M_CURE) // NUM_COLOURS, A_CURE + (m - M_CURE) % NUM_COLOURS
-    elif m < M_GIVE:
-        dest, final = m - M_BUILD, A_BUILD
-    elif m < M_TAKE:
-        partner, c = (m - M_GIVE) // NUM_CITIES, (m - M_GIVE) % NUM_CITIES
-        dest = s[PAWN + partner] if s[ROLE + p] == RESEARCHER else c
-        final = A_GIVE + partner * NUM_CITIES + c
-    else:
-        partner, c = (m - M_TAKE) // NUM_CITIES, (m - M_TAKE) % NUM_CITIES
-        dest, final = s[PAWN + partner], A_TAKE + partner * NUM_CITIES + c
-    n = dist[dest]
+    alt = np.empty((4, NUM_CITIES), dtype=np.int64)
+    use, dest, final, partner, _ = _route_of(s, board, m, r, alt)
+    n = use[DIST, dest]
     c = dest
     for i in range(n - 1, -1, -1):
-        out[i] = step[c]
-        c = prev[c]
-    if n < s[ACTIONS_LEFT]:
+        out[i] = use[STEP, c]
+        c = use[PREV, c]
+    if n < s[ACTIONS_LEFT] and final >= 0:
         out[n] = final if partner < 0 or s[PAWN + partner] == dest else A_PASS
         n += 1
     return n

@@ -24,7 +24,8 @@ BLUE, YELLOW, BLACK, RED = range(4)
 __all__ = ["BLACK", "BLUE", "CHANCE", "CITY_NAMES", "L", "RED", "YELLOW", "apply_all", "build_move", "charter",
            "check_invariants", "city", "colour_of", "cube", "cure", "deck_orders", "direct", "discard", "dispatch",
            "draw", "drive", "give", "groups", "hand", "infect", "legal", "names", "neighbours", "ops_move", "piles",
-           "position", "random_states", "random_step", "setup_dict", "shuttle", "take", "to_draw", "treat"]
+           "position", "random_states", "random_step", "setup_dict", "shuttle", "take", "to_draw", "treat",
+           "macro_game", "macro_position", "as_macro"]
 
 
 # ---- names --------------------------------------------------------------------------------------------
@@ -260,3 +261,25 @@ def deck_orders(state) -> tuple[tuple[int, ...], tuple[int, ...]]:
     s = state.s
     return (tuple(s[L.PDECK + s[L.PTOP]:L.PDECK + s[L.PEND]].tolist()),
             tuple(s[L.IDECK + s[L.ITOP]:L.IDECK + s[L.IBOT]].tolist()))
+
+
+# ---- the macro-action layer (003 §1.7) ----------------------------------------------------------------------
+@lru_cache(maxsize=None)
+def macro_game(players: int) -> PandemicGame:
+    """A ``players``-seat game on macro-actions (``actions="macro"``)."""
+    return PandemicGame(players=players, actions="macro")
+
+
+def macro_position(**kwargs):
+    """The state of ``setup_dict(**kwargs)`` on macro-actions (a ``PandemicMacroState``)."""
+    from cardboard.envs.pandemic.state import PandemicMacroState
+
+    data = setup_dict(**kwargs)
+    return PandemicMacroState(macro_game(len(data["seats"])), parse_setup(data).array())
+
+
+def as_macro(state):
+    """A macro-action copy of the (primitive) position ``state``."""
+    from cardboard.envs.pandemic.state import PandemicMacroState
+
+    return PandemicMacroState(macro_game(state.num_players), state.s.copy())
