@@ -11,7 +11,6 @@ import pytest
 import cardboard
 from cardboard.envs.errors import InvalidParameterError
 from cardboard.envs.protocol import CHANCE, sample_chance
-from cardboard.search import rhea as rhea_module
 from cardboard.envs.registration import AGENTS, Entry
 from cardboard.search.rhea import RHEA, Mutator, RandomPolicy, heuristic_fitness, returns_fitness
 

@@ -41,7 +41,7 @@ from .layout import (
     MEDIC, PHASE, PLAYER, RESEARCHER, ROLE, STATION,
 )
 from ..kernels import rand_below
-from .rules import adjacent, apply_action, cure_cards, legal_actions, settle, stations_built
+from .rules import apply_action, cure_cards, legal_actions, settle, stations_built
 
 BUILD_MIN_DISTANCE = 4  # 003 §1.7: build "at least 4 steps from any other research station" (code: 3)
 DP_MAX_STATIONS = 5  # 003 §2.2 tier 4: the default policy builds "only if there are fewer than 5" (code: 6)

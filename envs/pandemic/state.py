@@ -8,7 +8,6 @@ infections are explicit chance nodes (see ``rules``).
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from pathlib import Path
 
 import numpy as np
 

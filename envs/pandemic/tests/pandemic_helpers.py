@@ -14,6 +14,7 @@ from functools import lru_cache
 import numpy as np
 
 from cardboard.envs.pandemic import layout as L
+from cardboard.envs.pandemic import macro as M
 from cardboard.envs.pandemic.board import CITY_COLOURS, CITY_INDEX, CITY_NAMES, neighbours
 from cardboard.envs.pandemic.setup_file import parse_setup
 from cardboard.envs.pandemic.state import PandemicGame, PandemicState
@@ -283,3 +284,32 @@ def as_macro(state):
     from cardboard.envs.pandemic.state import PandemicMacroState
 
     return PandemicMacroState(macro_game(state.num_players), state.s.copy())
+
+
+# ---- macro ids by name (macro.py's layout) -------------------------------------------------------------------
+def m_treat(c, colour=None):
+    return M.M_TREAT + city(c) * L.NUM_COLOURS + (int(CITY_COLOURS[city(c)]) if colour is None else colour)
+
+
+def m_cure(c, colour):
+    return M.M_CURE + city(c) * L.NUM_COLOURS + colour
+
+
+def m_build(c):
+    return M.M_BUILD + city(c)
+
+
+def m_give(seat, card):
+    return M.M_GIVE + seat * L.NUM_CITIES + city(card)
+
+
+def m_take(seat, card):
+    return M.M_TAKE + seat * L.NUM_CITIES + city(card)
+
+
+def m_walk(c):
+    return M.M_WALK + city(c)
+
+
+def m_discard(card):
+    return M.M_DISCARD + city(card)

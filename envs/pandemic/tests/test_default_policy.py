@@ -16,13 +16,13 @@ import numpy as np
 import pytest
 from pandemic_helpers import (
     BLUE, CHANCE, CITY_NAMES, L, check_invariants, city, draw, drive, game, legal, macro_game, macro_position,
-    position, treat,
+    m_build, m_cure, m_discard, m_give, m_take, m_treat, m_walk, position, treat,
 )
 
 import cardboard
 from cardboard.envs.errors import InvalidParameterError
 from cardboard.envs.pandemic import macro as M
-from cardboard.envs.pandemic.board import CITY_COLOURS, DRIVE_DISTANCE
+from cardboard.envs.pandemic.board import DRIVE_DISTANCE
 from cardboard.envs.pandemic.default_policy import play_default
 from cardboard.envs.kernels import seed_stream
 
@@ -30,32 +30,6 @@ SEEDS = range(120)
 MEDIC_FIRST = ("medic", "operations_expert", "researcher", "scientist")
 
 
-def m_treat(c):
-    return M.M_TREAT + city(c) * L.NUM_COLOURS + int(CITY_COLOURS[city(c)])
-
-
-def m_cure(c, colour):
-    return M.M_CURE + city(c) * L.NUM_COLOURS + colour
-
-
-def m_build(c):
-    return M.M_BUILD + city(c)
-
-
-def m_give(seat, card):
-    return M.M_GIVE + seat * L.NUM_CITIES + city(card)
-
-
-def m_take(seat, card):
-    return M.M_TAKE + seat * L.NUM_CITIES + city(card)
-
-
-def m_walk(c):
-    return M.M_WALK + city(c)
-
-
-def m_discard(card):
-    return M.M_DISCARD + city(card)
 
 
 def picks(state, name="pandemic_default", seeds=SEEDS) -> Counter:

@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pandemic_helpers import (
     BLACK, BLUE, CHANCE, CITY_NAMES, L, RED, YELLOW, charter, check_invariants, city, cube, direct, drive, hand,
-    legal, macro_position, names, neighbours, ops_move, position, random_step, shuttle, treat,
+    legal, m_build, m_cure, m_discard, m_give, m_take, m_treat, m_walk, macro_position, names, neighbours, ops_move,
+    position, random_step, shuttle, treat,
 )
 
 import cardboard
@@ -27,34 +28,6 @@ MEDIC_FIRST = ("medic", "operations_expert", "researcher", "scientist")  # seat 
 
 
 # ---- ids and small readers -----------------------------------------------------------------------------
-def m_treat(c, colour=None):
-    return M.M_TREAT + city(c) * L.NUM_COLOURS + (int(CITY_COLOURS[city(c)]) if colour is None else colour)
-
-
-def m_cure(c, colour):
-    return M.M_CURE + city(c) * L.NUM_COLOURS + colour
-
-
-def m_build(c):
-    return M.M_BUILD + city(c)
-
-
-def m_give(seat, card):
-    return M.M_GIVE + seat * L.NUM_CITIES + city(card)
-
-
-def m_take(seat, card):
-    return M.M_TAKE + seat * L.NUM_CITIES + city(card)
-
-
-def m_walk(c):
-    return M.M_WALK + city(c)
-
-
-def m_discard(card):
-    return M.M_DISCARD + city(card)
-
-
 def ability(state) -> np.ndarray:
     out = np.empty(L.NUM_COLOURS)
     M.cure_ability(state.s, state.cards, out)
