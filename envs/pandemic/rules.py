@@ -266,7 +266,7 @@ def _restack_discard(s):
 
 
 @njit(cache=True, nogil=True)
-def _take_infection_card(s, city, bottom):
+def draw_infection_card(s, city, bottom):
     """Remove ``city`` from the top (or bottom) group, swapping it into the drawn position first."""
     start, end, _ = _infection_group(s)
     pos = -1
@@ -708,7 +708,7 @@ def apply_chance(s, board, outcome):
         return
     colour = board[outcome, B_COLOUR]
     if ph == PH_EPIDEMIC:
-        _take_infection_card(s, outcome, True)
+        draw_infection_card(s, outcome, True)
         if not eradicated(s, colour):
             infect(s, board, outcome, colour, MAX_CUBES_PER_CITY)
         if s[RESULT] != 0:
@@ -719,7 +719,7 @@ def apply_chance(s, board, outcome):
         else:
             _after_draws(s)
         return
-    _take_infection_card(s, outcome, False)
+    draw_infection_card(s, outcome, False)
     if not eradicated(s, colour):
         infect(s, board, outcome, colour, 1)
     if s[RESULT] != 0:
@@ -760,6 +760,16 @@ def settle(s, board, ids, probs, stream):
 
 
 @njit(cache=True, nogil=True)
+def _shuffle(a, lo, hi, u, k):
+    """Fisher-Yates shuffle of a[lo:hi] with the uniforms u[k:]; returns the next unused index of u."""
+    for i in range(hi - 1, lo, -1):
+        j = lo + int(u[k] * (i - lo + 1))
+        k += 1
+        a[i], a[j] = a[j], a[i]
+    return k
+
+
+@njit(cache=True, nogil=True)
 def resample(s, u):
     """Structured determinization (003 §1.7) in place from the uniforms ``u`` (>= 2 x 54 + 48 of them):
     the unseen city cards are dealt afresh into the player-deck piles, each keeping its size and epidemics,
@@ -772,10 +782,7 @@ def resample(s, u):
         if s[PDECK + i] != EPIDEMIC:
             pool[m] = s[PDECK + i]
             m += 1
-    for i in range(m - 1, 0, -1):
-        j = int(u[k] * (i + 1))
-        k += 1
-        pool[i], pool[j] = pool[j], pool[i]
+    k = _shuffle(pool, 0, m, u, k)
     used = 0
     start = lo
     for p in range(s[NPILES]):
@@ -788,15 +795,8 @@ def resample(s, u):
             used += 1
         for i in range(end - e, end):
             s[PDECK + i] = EPIDEMIC
-        for i in range(end - 1, start, -1):
-            j = start + int(u[k] * (i - start + 1))
-            k += 1
-            s[PDECK + i], s[PDECK + j] = s[PDECK + j], s[PDECK + i]
+        k = _shuffle(s, PDECK + start, PDECK + end, u, k)
         start = end
     for g in range(s[NGROUPS]):
-        a, b = s[GROUP_START + g], _group_end(s, g)
-        for i in range(b - 1, a, -1):
-            j = a + int(u[k] * (i - a + 1))
-            k += 1
-            s[IDECK + i], s[IDECK + j] = s[IDECK + j], s[IDECK + i]
+        k = _shuffle(s, IDECK + s[GROUP_START + g], IDECK + _group_end(s, g), u, k)
         s[GROUP_ORDERED + g] = 1

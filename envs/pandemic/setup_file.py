@@ -241,7 +241,6 @@ def parse_setup(data: Any, source: str = "<dict>") -> Setup:
     s[L.ACTIONS_LEFT] = r.integer("actions_left", data.get("actions_left", L.ACTIONS_PER_TURN), 1,
                                   L.ACTIONS_PER_TURN)
     s[L.TURN] = r.integer("turn", data.get("turn", 0), 0, L.MAX_TURNS - 1)
-    s[L.NUM_EPIDEMICS] = total_epidemics
     if s[L.TURN] + s[L.PEND] // L.CARDS_DRAWN + 1 > L.MAX_TURNS:
         raise r.fail(f"turn {int(s[L.TURN])} with {int(s[L.PEND])} player cards left could run past the game's "
                      f"turn bound {L.MAX_TURNS}")

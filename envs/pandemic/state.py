@@ -150,7 +150,7 @@ class PandemicGame:
         set_infection_deck(s, [deck], ordered=[True])
         for count in L.INITIAL_INFECTIONS:
             city = int(s[L.IDECK + s[L.ITOP]])
-            R._take_infection_card(s, city, False)
+            R.draw_infection_card(s, city, False)
             add_cubes(s, city, int(CITY_COLOURS[city]), count)
         return s
 
@@ -190,7 +190,6 @@ def set_player_deck(s: np.ndarray, piles: Sequence[Sequence[int]]) -> None:
     s[L.PTOP], s[L.PEND], s[L.NPILES] = 0, len(cards), len(piles)
     s[L.PILE_END:L.PILE_END + L.MAX_PILES] = 0
     s[L.PILE_END:L.PILE_END + len(piles)] = np.cumsum([len(p) for p in piles])
-    s[L.NUM_EPIDEMICS] = cards.count(L.EPIDEMIC) + int(s[L.EPIDEMICS_DRAWN])
 
 
 def set_infection_deck(s: np.ndarray, groups: Sequence[Sequence[int]], ordered: Sequence[bool]) -> None:

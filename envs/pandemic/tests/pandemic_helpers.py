@@ -175,7 +175,7 @@ def check_invariants(state) -> None:
     assert hands.sum(0).max() <= 1, "a city card in two hands"
     epidemics = player_cards.pop(L.EPIDEMIC, 0)
     assert player_cards == Counter(range(L.NUM_CITIES)), "every city card once in hands + deck + discard"
-    assert epidemics + s[L.EPIDEMICS_DRAWN] == s[L.NUM_EPIDEMICS], "epidemics: drawn + in the deck"
+    assert epidemics + s[L.EPIDEMICS_DRAWN] <= L.MAX_EPIDEMICS, "epidemics: drawn + in the deck"
     start = int(s[L.PTOP])
     for k in range(int(s[L.NPILES])):
         end = int(s[L.PILE_END + k])

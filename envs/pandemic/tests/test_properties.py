@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from pandemic_helpers import CHANCE, check_invariants, random_step
 
 import cardboard
+from cardboard.envs.pandemic import layout as L
 
 STEPS = int(os.environ.get("PANDEMIC_STEPS", "6000"))  # random steps per player count in the volume test
 MODES = ("sample", "uniform", "benign")
@@ -40,6 +41,7 @@ def test_random_game_keeps_the_invariants(seed, players, mode, roles, epidemics,
     while not state.is_terminal():
         random_step(state, rng, mode)
         check_invariants(state)
+        assert state.card_multiset().count(L.EPIDEMIC) == epidemics  # drawn + in the deck, every step
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
