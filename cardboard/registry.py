@@ -44,6 +44,7 @@ BUNDLED = (  # packages whose import registers bundled games and agents
     "cardboard.envs.lords_of_war",
     "cardboard.envs.hearth",
     "cardboard.envs.pandemic",
+    "cardboard.envs.fifth_aeon",
 )
 ENTRY_POINT_GROUPS = {"cardboard.games": register_game, "cardboard.agents": register_agent}
 _GAME_CACHE: dict[tuple, Game] = {}

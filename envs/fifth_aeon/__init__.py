@@ -1,0 +1,23 @@
+"""Fifth Aeon (Ritson's open-source CCG, paper 004): the whole card pool, its DefaultAI and BerserkerAI.
+
+Modules: the numbers (``constants``), the 137 cards, the Statue token and the 12 decks as data (``cards``,
+``cards.json``, ``decks.json``), the action ids (``layout``), the board, turn and combat (``rules``), what each
+mechanic does (``effects``) and whom each targeter picks (``targeters``), the legal actions (``moves``), the
+forward model (``state``), the observation (``observation``), text and RGB pictures (``render``), the PettingZoo
+AEC env (``env``), DefaultAI's card evaluation (``evaluation``) and the bots (``default_ai``). The rules as
+implemented, and every decision taken where the sources are silent, are in this folder's README.
+
+Importing this package registers the game ``fifth_aeon`` and the agents ``default_ai`` and ``berserker``.
+"""
+from ..registration import register_agent, register_game
+from .cards import CardPool, Deck, bundled_pool, load_deck, load_pool
+from .default_ai import Berserker, DefaultAI
+from .env import env, raw_env
+from .state import FifthAeonGame, FifthAeonState
+
+register_game("fifth_aeon", FifthAeonGame, "Fifth Aeon: the 137-card pool and 12 decks of Ritson's CCG (004)")
+register_agent("default_ai", DefaultAI, "fifth_aeon only: the game's own rule-based bot (004 §2.4)")
+register_agent("berserker", Berserker, "fifth_aeon only: BerserkerAI, DefaultAI that always attacks, never blocks")
+
+__all__ = ["Berserker", "CardPool", "Deck", "DefaultAI", "FifthAeonGame", "FifthAeonState", "bundled_pool", "env",
+           "load_deck", "load_pool", "raw_env"]

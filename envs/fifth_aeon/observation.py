@@ -1,0 +1,124 @@
+"""The observation vector of Fifth Aeon (float32 in [0, 1]), in the observing player's frame (own side first).
+
+With N cards in the pool (138 bundled) the blocks are, in order:
+
+====================  =====================================================================================
+globals (24)          phase one-hot (choice, target, play1, block, order, play2), the observer acts, the
+                      observer is the turn player, turn / 200, both players' life / 60, energy / 20, maximum
+                      energy / 20, the four resource counts / 10, resource played, hand size / 12, deck size / 50
+hand (12 x N)         the observer's hand, one one-hot card row per slot (the actions name slots)
+hand bonus (12 x 2)   Research AI's attack / life bonus of each hand card / 10
+board (14 x (N + F))  own then enemy permanents by slot: card one-hot, then F = 16 features (attack / 20,
+                      life / 20, maximum life / 20, power / 20, ready, exhausted, attacking, blocking, blocked
+                      by the observer's view slot / 14, poison / 5, sleep / 5, shield, Deathless charges / 3,
+                      items / 3, imprisoned, lost Flying)
+opponent hand (N)     counts / 4 of the opponent's hand cards the observer has seen (all with ``perfect``)
+opponent hidden (1)   the opponent's unseen hand cards / 12
+own deck (N)          counts / 4 of the cards left in the observer's deck (the observer knows its list)
+crypts (2 x N)        counts / 4 of each crypt, own first
+choice (2N + 5)       the pending choice's options and picked options (counts / 4), its kind one-hot
+                      (replace, discard, search, unbury, consume) when the observer makes it
+pending (N + 1)       the card being played (one-hot) and whether its host is chosen
+====================  =====================================================================================
+
+With ``perfect=True`` the opponent's hand and both decks' order are shown (the opponent's deck as counts in the
+"own deck" block's place of the opponent is not needed for search; the perfect view adds the opponent's hand
+counts and the opponent's deck counts in the opponent-hand block, and the hidden count becomes 0).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .constants import BOARD_SLOTS, HARD_HAND_LIMIT
+
+if TYPE_CHECKING:
+    from .state import FifthAeonState
+
+GLOBALS = 24
+FEATURES = 16
+KINDS = ("replace", "discard", "search", "unbury", "consume")
+
+
+def observation_length(n_cards: int) -> int:
+    return (GLOBALS + HARD_HAND_LIMIT * n_cards + HARD_HAND_LIMIT * 2 + 2 * BOARD_SLOTS * (n_cards + FEATURES)
+            + n_cards + 1 + n_cards + 2 * n_cards + 2 * n_cards + len(KINDS) + n_cards + 1)
+
+
+def observe(state: "FifthAeonState", player: int, perfect: bool) -> np.ndarray:
+    m = state.match
+    index = state.game.pool.index
+    n = len(index)
+    out = np.zeros(observation_length(n), dtype=np.float32)
+    me, foe = m.sides[player], m.sides[1 - player]
+    phase = state.phase
+    k = 0
+    for i, name in enumerate(("choice", "target", "play1", "block", "order", "play2")):
+        out[k + i] = phase == name
+    k += 6
+    out[k] = m.winner < 0 and m.acting == player
+    out[k + 1] = m.turn_player == player
+    out[k + 2] = m.turn / 200
+    for j, side in enumerate((me, foe)):
+        base = k + 3 + 10 * j
+        out[base] = side.life / 60
+        out[base + 1] = side.energy / 20
+        out[base + 2] = side.max_energy / 20
+        out[base + 3:base + 7] = np.asarray(side.res) / 10
+        out[base + 7] = side.played_resource
+        out[base + 8] = len(side.hand) / HARD_HAND_LIMIT
+        out[base + 9] = len(side.deck) / 50
+    k = GLOBALS
+    for slot, (cid, d, l) in enumerate(me.hand):
+        out[k + slot * n + index[cid]] = 1
+        out[k + HARD_HAND_LIMIT * n + 2 * slot] = d / 10
+        out[k + HARD_HAND_LIMIT * n + 2 * slot + 1] = l / 10
+    k += HARD_HAND_LIMIT * (n + 2)
+    view = m.board[player] + [None] * (BOARD_SLOTS - len(m.board[player]))
+    view += m.board[1 - player] + [None] * (BOARD_SLOTS - len(m.board[1 - player]))
+    uids = {u.uid: i for i, u in enumerate(view) if u is not None}
+    row = n + FEATURES
+    for i, u in enumerate(view):
+        if u is None:
+            continue
+        base = k + i * row
+        out[base + index[u.card.id]] = 1
+        f = base + n
+        out[f:f + FEATURES] = (u.attack / 20, u.life / 20, u.full_life / 20, u.power / 20, u.ready, u.exhausted,
+                               u.attacking, u.blocking >= 0, (uids.get(u.blocking, -1) + 1) / 14,
+                               u.st.get("poison", 0) / 5, u.st.get("sleep", 0) / 5, u.st.get("shield", 0),
+                               u.st.get("deathless", 0) / 3, len(u.items) / 3, "Imprisoned" in u.kw or any(
+                                   g.id == "CannotBlock" for g in u.granted), u.st.get("lost_flying", 0))
+    k += 2 * BOARD_SLOTS * row
+    hidden = 0
+    for (cid, _, _), seen in zip(foe.hand, foe.known):
+        if seen or perfect:
+            out[k + index[cid]] += 0.25
+        else:
+            hidden += 1
+    if perfect:
+        for cid in foe.deck:
+            out[k + index[cid]] += 0.25
+    out[k + n] = hidden / HARD_HAND_LIMIT
+    k += n + 1
+    for cid in me.deck:
+        out[k + index[cid]] += 0.25
+    k += n
+    for j, side in enumerate((me, foe)):
+        for cid in side.crypt:
+            out[k + j * n + index[cid]] += 0.25
+    k += 2 * n
+    if m.choices and m.choices[0].player == player:
+        c = m.choices[0]
+        for i, cid in enumerate(c.options):
+            out[k + index[cid]] += 0.25
+            if i in (c.picked or ()):
+                out[k + n + index[cid]] += 0.25
+        out[k + 2 * n + KINDS.index(c.kind.split(":")[0])] = 1
+    k += 2 * n + len(KINDS)
+    if m.pend is not None and m.acting == player:
+        out[k + index[me.hand[m.pend[0]][0]]] = 1
+        out[k + n] = m.pend[2] == "target"
+    np.clip(out, 0.0, 1.0, out=out)
+    return out

@@ -1,0 +1,64 @@
+"""Text and image renderings of a Fifth Aeon state (the env's ``ansi`` and ``rgb_array`` modes)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .constants import RESOURCES
+
+if TYPE_CHECKING:
+    from .state import FifthAeonState
+
+
+def _perm(u) -> str:
+    if not u.is_unit:
+        return f"{u.card.name} [power {u.power}]"
+    marks = "".join(ch for ch, on in (("A", u.attacking), ("B", u.blocking >= 0), ("z", u.exhausted),
+                                      ("s", not u.ready), ("P", u.st.get("poison", 0)), ("Z", u.st.get("sleep", 0)),
+                                      ("S", u.st.get("shield", 0))) if on)
+    kw = ",".join(sorted(k for k in u.kw if k not in ("robotic",)))
+    items = "+" + "+".join(i.name for i in u.items) if u.items else ""
+    return f"{u.card.name}{items} {u.attack}/{u.life}{' ' + kw if kw else ''}{' ' + marks if marks else ''}"
+
+
+def render_ansi(state: "FifthAeonState", perspective: int | None = None) -> str:
+    """The board as text; with ``perspective`` the opponent's unseen hand cards are shown as '?'."""
+    m = state.match
+    head = f"turn {m.turn}, {state.phase}"
+    if state.is_terminal():
+        w = state.winner()
+        head += f": {'draw' if w is None else f'player {w} wins'}"
+    else:
+        head += f", player {m.acting} to act (player {m.turn_player}'s turn)"
+    lines = [head]
+    for p in (1, 0):
+        side = m.sides[p]
+        res = " ".join(f"{r[:3]}{n}" for r, n in zip(RESOURCES, side.res))
+        lines.append(f"P{p} life {side.life}, energy {side.energy}/{side.max_energy} ({res}), deck {len(side.deck)}, "
+                     f"crypt {len(side.crypt)}")
+        show = perspective is None or perspective == p
+        hand = [m.card(c).name if show or seen else "?" for (c, _, _), seen in zip(side.hand, side.known)]
+        lines.append("  hand: " + (", ".join(hand) or "-"))
+        lines.append("  board: " + (" | ".join(_perm(u) for u in m.board[p]) or "-"))
+    if m.choices:
+        c = m.choices[0]
+        lines.append(f"choice for P{c.player} ({c.kind}, {c.min_n}-{c.max_n}): {', '.join(c.options)}")
+    return "\n".join(lines)
+
+
+def render_rgb(state: "FifthAeonState") -> np.ndarray:
+    """A small picture: each side's units as cells (attack red, life green), enchantments blue, life as bars."""
+    m = state.match
+    img = np.full((120, 280, 3), 30, dtype=np.uint8)
+    for p in range(2):
+        top = 70 if p == 0 else 10
+        life = max(m.sides[p].life, 0)
+        img[top + 35:top + 40, 0:int(280 * min(life, 50) / 50)] = (200, 200, 60)
+        for i, u in enumerate(m.board[p]):
+            x = 5 + i * 39
+            img[top:top + 30, x:x + 34] = (80, 80, 110) if u.is_unit else (60, 60, 200)
+            if u.is_unit:
+                img[top + 2:top + 2 + min(u.attack, 14) * 2, x + 2:x + 8] = (220, 60, 60)
+                img[top + 2:top + 2 + min(max(u.life, 0), 14) * 2, x + 26:x + 32] = (60, 200, 60)
+    return img

@@ -1,0 +1,330 @@
+"""The Fifth Aeon forward model: ``FifthAeonGame`` (the card pool and the two decks) and ``FifthAeonState``.
+
+Hidden information (004 §3.1.2): the order of both decks, the opponent's hand (except cards revealed by Peek or
+returned to hand from the crypt) and the opponent's deck list. Decks are shuffled by ``new_state`` and nothing is
+random afterwards (the model's only randomness), so the game has chance only at set-up (``info.chance ==
+"setup"``). The defender's blocks and a player's choices
+inside the other's turn are decisions that keep ``turn`` (``info.reactions``).
+"""
+from __future__ import annotations
+
+import operator
+from collections.abc import Hashable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import IllegalActionError, InvalidParameterError, ProtocolError
+from ..protocol import TERMINAL, GameInfo
+from . import layout as L
+from . import moves
+from .cards import CardPool, Deck, bundled_pool, load_deck, load_pool
+from .constants import BOARD_SLOTS, MAX_TURNS
+from .rules import HIDDEN, PHASE_NAMES, PUBLIC, Match
+
+
+class FifthAeonGame:
+    """A Fifth Aeon match-up: the card pool (bundled, plus ``cards``: a JSON file of the user's own cards) and
+    the two decks (built-in names, ``Deck`` objects or JSON files; one name plays a mirror)."""
+
+    def __init__(self, decks: Sequence[str | Path | Deck] | str = ("March of Undeath", "The King's Legions"),
+                 cards: str | Path | CardPool | None = None, mulligan: bool = True):
+        pool = bundled_pool()
+        if isinstance(cards, CardPool):
+            pool = cards
+        elif cards is not None:
+            pool = pool.with_cards(list(load_pool(cards).cards))
+        self.pool = pool
+        if isinstance(decks, (str, Path, Deck)):
+            decks = (decks, decks)
+        if len(decks) != 2:
+            raise InvalidParameterError(f"Fifth Aeon needs two decks (or one for a mirror), got {len(decks)}")
+        self.decks = tuple(load_deck(d, pool) for d in decks)
+        self.mulligan = bool(mulligan)
+        self.card_ids = [c.id for c in pool.cards]
+        from .observation import observation_length
+
+        self.info = GameInfo(name="fifth_aeon", num_players=2, num_actions=L.NUM_ACTIONS,
+                             observation_shape=(observation_length(len(pool)),), chance="setup",
+                             information="imperfect", utility="zero_sum", min_return=-1.0, max_return=1.0,
+                             max_turns=MAX_TURNS, reactions=True)
+
+    def new_state(self, seed: int | np.random.Generator | None = None) -> "FifthAeonState":
+        """Shuffle both decks with ``seed``, draw the opening hands (3 and 4), start player 0's turn and ask
+        both players for their mulligans."""
+        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        decks = tuple([d.cards[i] for i in rng.permutation(len(d.cards))] for d in self.decks)
+        m = Match(self.pool, decks)
+        m.start()
+        if not self.mulligan:
+            m.choices.clear()
+        return FifthAeonState(self, m)
+
+    def render_ansi(self, state: "FifthAeonState", perspective: int | None = None) -> str:
+        from .render import render_ansi
+
+        return render_ansi(state, perspective)
+
+    def render_rgb(self, state: "FifthAeonState") -> np.ndarray:
+        from .render import render_rgb
+
+        return render_rgb(state)
+
+
+class FifthAeonState:
+    """A Fifth Aeon game state (forward model); see ``cardboard.envs.protocol``. ``match`` is the engine's
+    ``rules.Match`` (zones, board, phase), for agents that read the game directly (``default_ai``)."""
+
+    __slots__ = ("game", "match", "_legal")
+
+    def __init__(self, game: FifthAeonGame, match: Match):
+        self.game = game
+        self.match = match
+        self._legal: np.ndarray | None = None
+
+    # -- properties ----------------------------------------------------------------------------------------
+    @property
+    def info(self) -> GameInfo:
+        return self.game.info
+
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    @property
+    def num_actions(self) -> int:
+        return L.NUM_ACTIONS
+
+    @property
+    def current_player(self) -> int:
+        return TERMINAL if self.match.winner >= 0 else self.match.acting
+
+    @property
+    def turn(self) -> int:
+        return self.match.turn
+
+    @property
+    def phase(self) -> str:
+        m = self.match
+        if m.winner >= 0:
+            return "over"
+        if m.choices:
+            return "choice"
+        if m.pend is not None:
+            return "target"
+        return PHASE_NAMES[m.phase]
+
+    def is_terminal(self) -> bool:
+        return self.match.winner >= 0
+
+    def winner(self) -> int | None:
+        """0 or 1 once decided; None while running or for a draw."""
+        w = self.match.winner
+        return w if w in (0, 1) else None
+
+    def returns(self) -> np.ndarray:
+        w = self.match.winner
+        if w in (0, 1):
+            out = np.full(2, -1.0)
+            out[w] = 1.0
+            return out
+        return np.zeros(2)
+
+    def heuristic(self, player: int) -> float:
+        """DefaultAI's evaluation of the position for ``player`` in [-1, 1] (``evaluation.position_value``)."""
+        from .evaluation import position_value
+
+        w = self.match.winner
+        if w in (0, 1):
+            return 1.0 if w == player else -1.0
+        if w == 2:
+            return 0.0
+        return position_value(self.match, self._check_player(player))
+
+    # -- moves -------------------------------------------------------------------------------------------
+    def legal_actions(self) -> np.ndarray:
+        if self._legal is None:
+            self._legal = np.array(moves.legal(self.match), dtype=np.int64)
+            self._legal.flags.writeable = False
+        return self._legal
+
+    def action_mask(self) -> np.ndarray:
+        mask = np.zeros(L.NUM_ACTIONS, dtype=bool)
+        mask[self.legal_actions()] = True
+        return mask
+
+    def apply(self, action: int) -> None:
+        """Play ``action`` in place; an illegal one raises ``IllegalActionError`` and changes nothing."""
+        try:
+            a = operator.index(action)
+        except TypeError:
+            raise IllegalActionError(f"an action is an integer id, got {action!r}") from None
+        legal = self.legal_actions()
+        if a not in set(legal.tolist()):
+            raise IllegalActionError(f"action {a} ({self._describe(a)}) is not legal in phase {self.phase!r} for "
+                                     f"player {self.current_player}; legal: {legal.tolist()}")
+        moves.apply(self.match, a)
+        self._legal = None
+
+    def clone(self) -> "FifthAeonState":
+        return FifthAeonState(self.game, self.match.copy())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        raise ProtocolError("Fifth Aeon has no chance nodes after set-up (decks are shuffled by new_state)")
+
+    def random_playout(self, rng: np.random.Generator, max_turns: int | None = None) -> int:
+        """Uniformly random legal moves in place to the end, or for ``max_turns`` player turns; returns the number
+        of decisions made (search rollouts)."""
+        m = self.match
+        limit = MAX_TURNS if max_turns is None else m.turn + max_turns
+        n = 0
+        randoms = rng.random(64)
+        k = 0
+        while m.winner < 0 and m.turn < limit:
+            legal = moves.legal(m)
+            if k == 64:
+                randoms, k = rng.random(64), 0
+            moves.apply(m, legal[int(randoms[k] * len(legal))])
+            k += 1
+            n += 1
+        self._legal = None
+        return n
+
+    # -- information -------------------------------------------------------------------------------------
+    def _check_player(self, player: int) -> int:
+        if player not in (0, 1):
+            raise InvalidParameterError(f"player must be 0 or 1, got {player!r}")
+        return player
+
+    def determinize(self, player: int, rng: np.random.Generator) -> "FifthAeonState":
+        """A state drawn uniformly from what ``player`` cannot see: the order of the deck positions ``player``
+        does not know (its own deck's, except the cards it put at the bottom), and which of the opponent's unseen
+        cards are in its hand rather than in its deck (a resampled hand card loses a Research AI bonus)."""
+        self._check_player(player)
+        m = self.match.copy()
+        own = m.sides[player]
+        free = [i for i, v in enumerate(own.deck_vis) if v == HIDDEN]
+        cards = [own.deck[i] for i in free]
+        for i, j in zip(free, rng.permutation(len(free))):
+            own.deck[i] = cards[j]
+        foe = m.sides[1 - player]
+        hand_slots = [i for i, k in enumerate(foe.known) if not k]
+        deck_slots = [i for i, v in enumerate(foe.deck_vis) if v != PUBLIC]
+        pool = [foe.hand[i][0] for i in hand_slots] + [foe.deck[i] for i in deck_slots]
+        pool = [pool[i] for i in rng.permutation(len(pool))]
+        for k, i in enumerate(hand_slots):
+            foe.hand[i] = (pool[k], 0, 0)
+        for k, i in enumerate(deck_slots):
+            foe.deck[i] = pool[len(hand_slots) + k]
+            foe.deck_vis[i] = HIDDEN
+        return FifthAeonState(self.game, m)
+
+    def observation(self, player: int, perfect: bool = False) -> np.ndarray:
+        from .observation import observe
+
+        return observe(self, self._check_player(player), bool(perfect))
+
+    def state_key(self) -> Hashable:
+        """Everything of the match, hidden parts included."""
+        return _key(self.match)
+
+    def card_multiset(self) -> tuple:
+        """Every card in hands, decks, crypts and on the board (items too), sorted."""
+        m = self.match
+        out: list[str] = []
+        for p in range(2):
+            s = m.sides[p]
+            out += [h[0] for h in s.hand] + s.deck + s.crypt
+            for u in m.board[p]:
+                out += [u.card.id] + [it.id for it in u.items]
+        return tuple(sorted(out))
+
+    # -- naming ------------------------------------------------------------------------------------------
+    def action_key(self, action: int) -> Hashable:
+        """Soft key: hand slots and options become the card they name ("play Decapitate"); board positions
+        stay positions (they are public and mean the same in every determinization)."""
+        a = int(action)
+        m = self.match
+        p = m.acting if m.winner < 0 else 0
+        if L.PLAY <= a < L.TARGET:
+            hand = m.sides[p].hand
+            slot = a - L.PLAY
+            return ("play", hand[slot][0]) if slot < len(hand) else ("play?", slot)
+        if L.OPTION <= a < L.CHOICE_DONE and m.choices:
+            opts = m.choices[0].options
+            i = a - L.OPTION
+            return ("option", m.choices[0].kind, opts[i]) if i < len(opts) else ("option?", i)
+        return a
+
+    def action_to_string(self, action: int) -> str:
+        return self._describe(int(action))
+
+    def _describe(self, a: int) -> str:
+        m = self.match
+        if not 0 <= a < L.NUM_ACTIONS:
+            return f"outside 0..{L.NUM_ACTIONS - 1}"
+        p = m.acting if m.winner < 0 else 0
+
+        def pos(b: int) -> str:
+            u = moves.at_position(m, p, b)
+            return f"{'own' if b < BOARD_SLOTS else 'enemy'} {u!r}" if u is not None else f"empty position {b}"
+
+        if a < L.CHOICE_DONE:
+            opts = m.choices[0].options if m.choices else []
+            i = a - L.OPTION
+            return f"choose {opts[i]}" if i < len(opts) else f"choose option {i}"
+        if a == L.CHOICE_DONE:
+            return "choice done"
+        if a < L.PLAY:
+            return f"play a {('synthesis', 'growth', 'decay', 'renewal')[a - L.RESOURCE]} resource"
+        if a < L.TARGET:
+            hand = m.sides[p].hand
+            slot = a - L.PLAY
+            return f"play {hand[slot][0]}" if slot < len(hand) else f"play empty hand slot {slot}"
+        if a < L.NO_TARGET:
+            return f"target {pos(a - L.TARGET)}"
+        if a == L.NO_TARGET:
+            return "no target"
+        if a < L.DIMINISH:
+            return f"empower {pos(a - L.EMPOWER)}"
+        if a < L.ATTACK:
+            return f"diminish {pos(BOARD_SLOTS + a - L.DIMINISH)}"
+        if a < L.BLOCK:
+            return f"attack with {pos(a - L.ATTACK)}"
+        if a < L.ORDER:
+            b, att = divmod(a - L.BLOCK, BOARD_SLOTS)
+            return f"block {pos(BOARD_SLOTS + att)} with {pos(b)}"
+        if a < L.PASS:
+            return f"damage next to {pos(BOARD_SLOTS + a - L.ORDER)}"
+        return "pass"
+
+    # -- identity ----------------------------------------------------------------------------------------
+    def __reduce__(self) -> tuple:
+        return FifthAeonState, (self.game, self.match)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is FifthAeonState and _key(self.match) == _key(other.match)
+
+    __hash__ = None  # mutable
+
+    def __repr__(self) -> str:
+        m = self.match
+        return (f"FifthAeonState(turn={m.turn}, player={self.current_player}, phase={self.phase!r}, "
+                f"life={m.sides[0].life}/{m.sides[1].life})")
+
+
+def _key(m: Match) -> tuple:
+    def perm(u: Any) -> tuple:
+        return (u.uid, u.card.id, u.owner, u.dmg, u.max_life, u.aura_d, u.aura_l, u.hurt, u.power,
+                tuple(g.id for g in u.granted), tuple(i.id for i in u.items), u.ready, u.exhausted, u.attacking,
+                u.blocking, tuple(sorted(u.st.items())))
+
+    sides = tuple((s.life, s.energy, s.max_energy, tuple(s.res), s.played_resource, tuple(s.hand), tuple(s.known),
+                   tuple(s.deck), tuple(s.deck_vis), tuple(s.crypt), s.fatigue) for s in m.sides)
+    return (sides, tuple(tuple(perm(u) for u in side) for side in m.board), m.turn_player, m.turn, m.phase,
+            m.next_uid, tuple((c.player, c.kind, tuple(c.options), c.min_n, c.max_n, tuple(c.slots or ()),
+                               tuple(c.picked or ())) for c in m.choices),
+            None if m.pend is None else tuple(m.pend), tuple(m.order_queue),
+            tuple(sorted((k, tuple(v)) for k, v in m.order.items())), tuple(perm(u) for u in m.returns_eot),
+            m.winner, m.attacked, m.then)
