@@ -3,11 +3,12 @@
 Agent specs (``cardboard.make_agent``), every parameter optional:
 
 - ``mc:iterations=1000,depth=0`` flat Monte Carlo
-- ``uct:iterations=1000,c=0.7,depth=0,seconds=0,reuse=0,cnb=0,prune=0`` UCT on the true state (perfect
-  information / open mode)
-- ``ismcts:iterations=1000,c=0.7,depth=0,seconds=0,reuse=0,cnb=0,prune=0,accuracy=-1`` single-observer ISMCTS
-- ``duct:worlds=10,iterations=1000,c=0.7,depth=0,seconds=0,reuse=0,cnb=0,prune=0,accuracy=-1,turn=0,policy=one``
-  determinized UCT (paper 001 Algorithm 3)
+- ``uct:iterations=1000,c=0.7,depth=0,seconds=0,reuse=0,cnb=0,prune=0,heuristic=0`` UCT on the true state
+  (perfect information / open mode)
+- ``ismcts:iterations=1000,c=0.7,depth=0,seconds=0,reuse=0,cnb=0,prune=0,accuracy=-1,heuristic=0``
+  single-observer ISMCTS
+- ``duct:worlds=10,iterations=1000,c=0.7,depth=0,seconds=0,reuse=0,cnb=0,prune=0,accuracy=-1,turn=0,policy=one,``
+  ``heuristic=0`` determinized UCT (paper 001 Algorithm 3)
 - ``pimc:worlds=10,iterations=1000,c=0.7,depth=0`` one UCT tree per determinization, votes added up
 - ``rhea:horizon=5,generations=100,evaluations=5,rate_start=1.0,rate_end=1.0,fitness=returns,repair=random,``
   ``mutator=random,seconds=0`` paper 003's (1+1) rolling horizon EA over turn-level plans (``rhea``; fitness and
@@ -15,8 +16,8 @@ Agent specs (``cardboard.make_agent``), every parameter optional:
 
 ``iterations=0`` means no iteration limit (then ``seconds`` must be set); ``seconds=0`` no time limit;
 ``depth=0`` rollouts to the end of the game, otherwise for that many player turns and then the game's
-heuristic (in a spec ``depth=0`` keeps this meaning; ``SearchConfig(depth=0)``, evaluating the leaf without a
-rollout, has no spec form yet). ``c`` is the UCB1 exploration constant on rewards in [0, 1]. ``reuse=1``
+heuristic (in a spec ``depth=0`` keeps this meaning); ``heuristic=1`` values a new leaf by the game's heuristic with
+no rollout at all (``SearchConfig(depth=0)``; fifth_aeon: DefaultAI's evaluation of the position). ``c`` is the UCB1 exploration constant on rewards in [0, 1]. ``reuse=1``
 (uct, ismcts, duct) keeps the subtree of the chosen action for the next decision of the same turn. ``cnb=1`` turns on
 chance-node bucketing with pre-sampling at tree chance nodes (001 §2.6, ``chance``) with the game's own
 buckets and pre-sample counts: its states' ``chance_bucket(outcome)`` and ``chance_samples()`` (hearth:
@@ -90,12 +91,16 @@ GAME_CNB = ChanceBucketing(bucket=_game_bucket, samples=_game_samples)  # the ga
 
 
 def search_config(iterations: int, seconds: float, c: float, depth: int, cnb: bool = False, prune: bool = False,
-                  accuracy: float = -1.0, leaves: int = 1) -> SearchConfig:
+                  accuracy: float = -1.0, leaves: int = 1, heuristic: bool = False) -> SearchConfig:
     """A ``SearchConfig`` from spec values, where 0 means 'no limit' for iterations, seconds and depth;
     ``cnb`` buckets tree chance nodes with the game's ``chance_bucket`` / ``chance_samples``; ``prune`` steps
     over the game's ``sensible_actions``; ``accuracy`` in [0, 1] draws worlds with 001's inference-accuracy
-    knob (-1: uniformly from the information set); ``leaves``: leaves in flight per evaluator call."""
-    return SearchConfig(iterations=iterations or None, seconds=seconds or None, c=c, depth=depth or None,
+    knob (-1: uniformly from the information set); ``leaves``: leaves in flight per evaluator call; ``heuristic``
+    values a new leaf by the game's ``heuristic`` with no rollout (``depth`` unused)."""
+    if heuristic and depth:
+        raise InvalidParameterError(f"heuristic=1 evaluates the leaf without a rollout: depth must be 0, got {depth}")
+    return SearchConfig(iterations=iterations or None, seconds=seconds or None, c=c,
+                        depth=0 if heuristic else depth or None,
                         bucketing=GAME_CNB if cnb else None, prune=prune, leaves=leaves,
                         determinizer=uniform_determinizer if accuracy < 0 else InferenceAccuracy(accuracy))
 
@@ -161,6 +166,7 @@ PARAMETERS = {  # one line per spec parameter: the search agents' docstrings (``
     "iterations": "iterations per decision (0: no limit; then seconds must be set)",
     "c": "UCB1 exploration constant on rewards in [0, 1]",
     "depth": "rollout length in player turns, then the game's heuristic (0: to the end of the game)",
+    "heuristic": "value a new leaf by the game's heuristic, no rollout (1: on; depth must be 0)",
     "seconds": "time limit per decision (0: none)",
     "reuse": "keep the chosen action's subtree for the next decision of the same turn",
     "cnb": "chance-node bucketing with pre-sampling, paper 001 2.6 (games with chance_bucket / chance_samples)",
@@ -192,8 +198,11 @@ def _tree_agent(game: Game | None, worlds: str, num_worlds: int, iterations: int
                 seconds: float, reuse: bool, cnb: bool, prune: bool, accuracy: float, turn: int = 0,
                 policy: str = "one", net: str = "", prior: bool = True, value: bool = True,
                 netrollout: bool = False, cpuct: float = 1.25, leaves: int = 1, hlr: str = "",
-                chi: float = 0.5) -> SearchAgent:
-    config = search_config(iterations, seconds, c, depth, cnb, prune, accuracy, leaves)
+                chi: float = 0.5, heuristic: bool = False) -> SearchAgent:
+    if heuristic and (net or hlr):
+        raise InvalidParameterError("heuristic=1 values leaves by the game's heuristic: it cannot be used with net= "
+                                    "or hlr=")
+    config = search_config(iterations, seconds, c, depth, cnb, prune, accuracy, leaves, heuristic)
     if hlr:
         if _hlr_strategies is None:
             raise InvalidParameterError("hlr=PATH needs the strategies of cardboard.policies: import it (the registry "
@@ -221,31 +230,33 @@ def flat_mc(iterations: int = 1000, depth: int = 0, game: Game | None = None) ->
 
 
 @_documented("UCT on the true state (perfect information / open mode).", "iterations", "c", "depth", "seconds",
-             "reuse", "cnb", "prune")
+             "reuse", "cnb", "prune", "heuristic")
 def uct(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0, reuse: bool = False,
-        cnb: bool = False, prune: bool = False, game: Game | None = None) -> SearchAgent:
-    return _tree_agent(game, "uct", 1, iterations, c, depth, seconds, reuse, cnb, prune, -1.0)
+        cnb: bool = False, prune: bool = False, heuristic: bool = False, game: Game | None = None) -> SearchAgent:
+    return _tree_agent(game, "uct", 1, iterations, c, depth, seconds, reuse, cnb, prune, -1.0, heuristic=heuristic)
 
 
 @_documented("Single-observer ISMCTS with availability counts.", "iterations", "c", "depth", "seconds", "reuse",
-             "cnb", "prune", "accuracy", *NET_KNOBS)
+             "cnb", "prune", "accuracy", "heuristic", *NET_KNOBS)
 def ismcts(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0, reuse: bool = False,
-           cnb: bool = False, prune: bool = False, accuracy: float = -1.0, net: str = "", prior: bool = True,
-           value: bool = True, netrollout: bool = False, cpuct: float = 1.25, leaves: int = 1, hlr: str = "",
-           chi: float = 0.5, game: Game | None = None) -> SearchAgent:
+           cnb: bool = False, prune: bool = False, accuracy: float = -1.0, heuristic: bool = False, net: str = "",
+           prior: bool = True, value: bool = True, netrollout: bool = False, cpuct: float = 1.25, leaves: int = 1,
+           hlr: str = "", chi: float = 0.5, game: Game | None = None) -> SearchAgent:
     return _tree_agent(game, "ismcts", 1, iterations, c, depth, seconds, reuse, cnb, prune, accuracy, net=net,
-                       prior=prior, value=value, netrollout=netrollout, cpuct=cpuct, leaves=leaves, hlr=hlr, chi=chi)
+                       prior=prior, value=value, netrollout=netrollout, cpuct=cpuct, leaves=leaves, hlr=hlr, chi=chi,
+                       heuristic=heuristic)
 
 
 @_documented("Determinized UCT (paper 001 Algorithm 3): fixed worlds, pooled soft-key statistics.", "worlds",
-             "iterations", "c", "depth", "seconds", "reuse", "cnb", "prune", "accuracy", "turn", "policy", *NET_KNOBS)
+             "iterations", "c", "depth", "seconds", "reuse", "cnb", "prune", "accuracy", "turn", "policy", "heuristic",
+             *NET_KNOBS)
 def duct(worlds: int = 10, iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0,
          reuse: bool = False, cnb: bool = False, prune: bool = False, accuracy: float = -1.0, turn: int = 0,
-         policy: str = "one", net: str = "", prior: bool = True, value: bool = True, netrollout: bool = False,
-         cpuct: float = 1.25, leaves: int = 1, hlr: str = "", chi: float = 0.5,
+         policy: str = "one", heuristic: bool = False, net: str = "", prior: bool = True, value: bool = True,
+         netrollout: bool = False, cpuct: float = 1.25, leaves: int = 1, hlr: str = "", chi: float = 0.5,
          game: Game | None = None) -> SearchAgent:
     return _tree_agent(game, "duct", worlds, iterations, c, depth, seconds, reuse, cnb, prune, accuracy, turn, policy,
-                       net, prior, value, netrollout, cpuct, leaves, hlr, chi)
+                       net, prior, value, netrollout, cpuct, leaves, hlr, chi, heuristic)
 
 
 @_documented("One UCT tree per determinization, root votes added up.", "worlds", "iterations", "c", "depth")

@@ -29,7 +29,7 @@ CLI = str(Path(sys.executable).with_name("cardboard"))
 BUDGET = {"iterations": 30, "worlds": 2}  # small search budgets, where an agent has the knob
 NOT_AUTOMATIC = {"human": "reads a person's moves from the terminal", "sb3": "plays a trained checkpoint (path=...)",
                  "cardplay": "plays a trained card-play checkpoint (path=...)"}
-GAME_SPECIFIC = {"greedy_h", "pandemic_default", "pandemic_mutator"}  # built for one game each
+GAME_SPECIFIC = {"greedy_h", "pandemic_default", "pandemic_mutator", "default_ai", "berserker"}  # built for one game each
 
 
 def small(name: str) -> str:

@@ -17,7 +17,8 @@ from cardboard.cli import main
 from cardboard.envs.errors import CardboardError, InvalidParameterError, UnknownNameError
 from cardboard.evaluation.match import play_match
 
-GAME_SPECIFIC_AGENTS = {"greedy_h": "hearth", "pandemic_default": "pandemic", "pandemic_mutator": "pandemic"}  # refuse other games
+GAME_SPECIFIC_AGENTS = {"greedy_h": "hearth", "pandemic_default": "pandemic", "pandemic_mutator": "pandemic",
+                        "default_ai": "fifth_aeon", "berserker": "fifth_aeon"}  # refuse other games
 NOT_AUTOMATIC = {"human", "sb3", "cardplay"}  # a person at the terminal; trained checkpoints (path=...)
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..errors import InvalidParameterError
 from . import layout as L
 from . import moves
 from . import targeters as T
@@ -78,13 +79,17 @@ class DefaultAI:
 
     name = "default_ai"
 
-    def __init__(self) -> None:
+    def __init__(self, game=None) -> None:
+        if game is not None and game.info.name != "fifth_aeon":
+            raise InvalidParameterError(f"agent {self.name!r} plays fifth_aeon only, not {game.info.name!r}")
         self._queue: list[int] = []
 
     def reset(self) -> None:
         self._queue = []
 
     def act(self, state: "FifthAeonState", rng: np.random.Generator) -> int:
+        if getattr(state, "game", None) is None or state.game.info.name != "fifth_aeon":
+            raise InvalidParameterError(f"agent {self.name!r} plays fifth_aeon states only")
         legal = state.legal_actions()
         queued = self._next_queued(legal)
         if queued is not None:

@@ -131,6 +131,7 @@ def apply(m: Match, a: int) -> None:
     elif L.PLAY <= a < L.TARGET:
         slot = a - L.PLAY
         card = m.card(m.sides[p].hand[slot][0])
+        m.sides[p].known[slot] = True  # a card being played is shown
         if card.card_type == "item":
             m.pend = [slot, -1, "host"]
         elif T.needs_choice(card.targeter):

@@ -19,11 +19,10 @@ crypts (2 x N)        counts / 4 of each crypt, own first
 choice (2N + 5)       the pending choice's options and picked options (counts / 4), its kind one-hot
                       (replace, discard, search, unbury, consume) when the observer makes it
 pending (N + 1)       the card being played (one-hot) and whether its host is chosen
+deck tops (2 x N)     the next card of the observer's and of the opponent's deck (one-hot), ``perfect`` only
 ====================  =====================================================================================
 
-With ``perfect=True`` the opponent's hand and both decks' order are shown (the opponent's deck as counts in the
-"own deck" block's place of the opponent is not needed for search; the perfect view adds the opponent's hand
-counts and the opponent's deck counts in the opponent-hand block, and the hidden count becomes 0).
+With ``perfect=True`` the opponent's whole hand is shown (the hidden count is 0) and the deck tops are filled in.
 """
 from __future__ import annotations
 
@@ -43,7 +42,7 @@ KINDS = ("replace", "discard", "search", "unbury", "consume")
 
 def observation_length(n_cards: int) -> int:
     return (GLOBALS + HARD_HAND_LIMIT * n_cards + HARD_HAND_LIMIT * 2 + 2 * BOARD_SLOTS * (n_cards + FEATURES)
-            + n_cards + 1 + n_cards + 2 * n_cards + 2 * n_cards + len(KINDS) + n_cards + 1)
+            + n_cards + 1 + n_cards + 2 * n_cards + 2 * n_cards + len(KINDS) + n_cards + 1 + 2 * n_cards)
 
 
 def observe(state: "FifthAeonState", player: int, perfect: bool) -> np.ndarray:
@@ -97,9 +96,6 @@ def observe(state: "FifthAeonState", player: int, perfect: bool) -> np.ndarray:
             out[k + index[cid]] += 0.25
         else:
             hidden += 1
-    if perfect:
-        for cid in foe.deck:
-            out[k + index[cid]] += 0.25
     out[k + n] = hidden / HARD_HAND_LIMIT
     k += n + 1
     for cid in me.deck:
@@ -120,5 +116,10 @@ def observe(state: "FifthAeonState", player: int, perfect: bool) -> np.ndarray:
     if m.pend is not None and m.acting == player:
         out[k + index[me.hand[m.pend[0]][0]]] = 1
         out[k + n] = m.pend[2] == "target"
+    k += n + 1
+    if perfect:
+        for j, side in enumerate((me, foe)):
+            if side.deck:
+                out[k + j * n + index[side.deck[0]]] = 1
     np.clip(out, 0.0, 1.0, out=out)
     return out

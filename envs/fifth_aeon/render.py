@@ -48,13 +48,18 @@ def render_ansi(state: "FifthAeonState", perspective: int | None = None) -> str:
 
 
 def render_rgb(state: "FifthAeonState") -> np.ndarray:
-    """A small picture: each side's units as cells (attack red, life green), enchantments blue, life as bars."""
+    """A small picture: each side's units as cells (attack red, life green), enchantments blue; life, energy and
+    hand size as bars."""
     m = state.match
     img = np.full((120, 280, 3), 30, dtype=np.uint8)
     for p in range(2):
         top = 70 if p == 0 else 10
-        life = max(m.sides[p].life, 0)
-        img[top + 35:top + 40, 0:int(280 * min(life, 50) / 50)] = (200, 200, 60)
+        side = m.sides[p]
+        img[top + 35:top + 40, 0:int(280 * min(max(side.life, 0), 50) / 50)] = (200, 200, 60)
+        img[top + 41:top + 44, 0:int(280 * min(side.max_energy, 20) / 20)] = (60, 60, 200)
+        img[top + 41:top + 44, 0:int(280 * min(side.energy, 20) / 20)] = (120, 120, 255)
+        for h in range(len(side.hand)):  # a tick a card in hand
+            img[top + 45:top + 48, 4 + 8 * h:10 + 8 * h] = (200, 200, 200)
         for i, u in enumerate(m.board[p]):
             x = 5 + i * 39
             img[top:top + 30, x:x + 34] = (80, 80, 110) if u.is_unit else (60, 60, 200)

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import IllegalActionError, InvalidParameterError, ProtocolError
+from ..errors import IllegalActionError, InvalidParameterError, ProtocolError, UnknownNameError
 from ..protocol import TERMINAL, GameInfo
 from . import layout as L
 from . import moves
@@ -25,11 +25,15 @@ from .rules import HIDDEN, PHASE_NAMES, PUBLIC, Match
 
 
 class FifthAeonGame:
-    """A Fifth Aeon match-up: the card pool (bundled, plus ``cards``: a JSON file of the user's own cards) and
-    the two decks (built-in names, ``Deck`` objects or JSON files; one name plays a mirror)."""
+    """A Fifth Aeon match-up: the card pool (bundled, plus ``cards``: a JSON file of the user's own cards), the
+    two decks (built-in names, ``Deck`` objects or JSON files; one name plays a mirror), ``mulligan`` (off: the
+    opening hands are kept) and ``rollout``, the search rollouts' policy (``random_playout``): ``random``
+    (uniform legal moves) or ``default_ai`` (DefaultAI on both sides); it does not change the game."""
+
+    ROLLOUTS = ("random", "default_ai")
 
     def __init__(self, decks: Sequence[str | Path | Deck] | str = ("March of Undeath", "The King's Legions"),
-                 cards: str | Path | CardPool | None = None, mulligan: bool = True):
+                 cards: str | Path | CardPool | None = None, mulligan: bool = True, rollout: str = "random"):
         pool = bundled_pool()
         if isinstance(cards, CardPool):
             pool = cards
@@ -42,6 +46,9 @@ class FifthAeonGame:
             raise InvalidParameterError(f"Fifth Aeon needs two decks (or one for a mirror), got {len(decks)}")
         self.decks = tuple(load_deck(d, pool) for d in decks)
         self.mulligan = bool(mulligan)
+        if rollout not in self.ROLLOUTS:
+            raise UnknownNameError("rollout policy", rollout, self.ROLLOUTS)
+        self.rollout = rollout
         self.card_ids = [c.id for c in pool.cards]
         from .observation import observation_length
 
@@ -174,11 +181,21 @@ class FifthAeonState:
         raise ProtocolError("Fifth Aeon has no chance nodes after set-up (decks are shuffled by new_state)")
 
     def random_playout(self, rng: np.random.Generator, max_turns: int | None = None) -> int:
-        """Uniformly random legal moves in place to the end, or for ``max_turns`` player turns; returns the number
-        of decisions made (search rollouts)."""
+        """The game's rollout policy (``FifthAeonGame.rollout``: uniform legal moves, or DefaultAI on both sides)
+        in place to the end, or for ``max_turns`` player turns; returns the number of decisions made."""
         m = self.match
         limit = MAX_TURNS if max_turns is None else m.turn + max_turns
         n = 0
+        if self.game.rollout == "default_ai":
+            from .default_ai import DefaultAI
+
+            bots = (DefaultAI(), DefaultAI())
+            while m.winner < 0 and m.turn < limit:
+                self._legal = None
+                moves.apply(m, bots[m.acting].act(self, rng))
+                n += 1
+            self._legal = None
+            return n
         randoms = rng.random(64)
         k = 0
         while m.winner < 0 and m.turn < limit:
