@@ -155,8 +155,7 @@ def deal_damage(m: "Match", src: "Perm | None", target: "Perm | int", amount: in
             if "SpyPower" in src.kw:
                 m.draw(src.owner)
             if "DiscardOnDamage" in src.kw:
-                hand = m.sides[target].hand
-                m.ask(target, "discard", [h[0] for h in hand], 1, 1, slots=list(range(len(hand))))
+                m.ask(target, "discard", "hand", 1, 1)
             for mech in src.mechs:
                 if mech.id == "SummonUnitOnDamage":
                     summon(m, src.owner, str(mech.param("unit")))
@@ -489,19 +488,17 @@ def _discard(m, ctx, targets, mech):
 
 def discard(m: "Match", player: int, count: int) -> None:
     """``player`` discards ``count`` cards of their choice (all of them when they hold no more)."""
-    hand = m.sides[player].hand
-    m.ask(player, "discard", [h[0] for h in hand], count, count, slots=list(range(len(hand))))
+    m.ask(player, "discard", "hand", count, count)
 
 
 def _augur(m, ctx, targets, mech):
     synth = m.sides[ctx.owner].res[0]
     if synth < 4:
-        hand = m.sides[ctx.owner].hand
-        m.ask(ctx.owner, "replace", [h[0] for h in hand], 0, 1, slots=list(range(len(hand))))
+        m.ask(ctx.owner, "replace", "hand", 0, 1)
     elif synth < 8:
         m.draw(ctx.owner)
     else:
-        m.ask(ctx.owner, "search", sorted(set(m.sides[ctx.owner].deck)), 0, 1)
+        m.ask(ctx.owner, "search", "deck", 0, 1)
 
 
 def _gain_life(m, ctx, targets, mech):
@@ -587,14 +584,12 @@ def _web(m, ctx, targets, mech):
 
 
 def _abomination(m, ctx, targets, mech):
-    units = [c for c in m.sides[ctx.owner].crypt if m.card(c).card_type == "unit"]
     if ctx.source is not None:
-        m.ask(ctx.owner, f"consume:{ctx.source.uid}", units, 0, 2)
+        m.ask(ctx.owner, f"consume:{ctx.source.uid}", "crypt:unit", 0, 2)
 
 
 def _return_from_crypt(m, ctx, targets, mech):
-    wanted = str(mech.param("card_type", "Unit")).lower()
-    m.ask(ctx.owner, "unbury", [c for c in m.sides[ctx.owner].crypt if m.card(c).card_type == wanted], 0, 1)
+    m.ask(ctx.owner, "unbury", f"crypt:{str(mech.param('card_type', 'Unit')).lower()}", 0, 1)
 
 
 def _imprison(m, ctx, targets, mech):

@@ -112,6 +112,7 @@ def apply(m: Match, a: int) -> None:
             m.choices.pop(0)
             CHOICES[c.kind](m, c.player, c.picked, c.options, c.slots)
             process_deaths(m)
+            m.activate()
             m.settle()
         return
     p = m.acting

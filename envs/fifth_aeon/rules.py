@@ -158,18 +158,22 @@ class Side:
 @dataclass
 class Choice:
     """A deferred choice: ``player`` picks ``min_n``..``max_n`` of ``options`` (card ids; ``slots`` the hand slots
-    when the options are hand cards); ``kind`` says what happens to the picked ones (``effects.CHOICES``)."""
+    when the options are hand cards); ``kind`` says what happens to the picked ones (``effects.CHOICES``). The
+    options are read from ``source`` (``hand``, ``deck``, ``crypt:TYPE``) when the choice reaches the front of the
+    queue, so a choice made after another sees the zones as they are then."""
 
     player: int
     kind: str
-    options: list[str]
+    source: str
     min_n: int
     max_n: int
+    options: list[str] | None = None
     slots: list[int] | None = None
     picked: list[int] | None = None
 
     def copy(self) -> "Choice":
-        return Choice(self.player, self.kind, list(self.options), self.min_n, self.max_n,
+        return Choice(self.player, self.kind, self.source, self.min_n, self.max_n,
+                      None if self.options is None else list(self.options),
                       None if self.slots is None else list(self.slots), list(self.picked or []))
 
 
@@ -221,8 +225,7 @@ class Match:
                 self.draw(p)
         self.begin_turn()
         for p in range(2):
-            side = self.sides[p]
-            self.ask(p, "replace", [h[0] for h in side.hand], 0, len(side.hand), slots=list(range(len(side.hand))))
+            self.ask(p, "replace", "hand", 0, len(self.sides[p].hand))
 
     # -- queries -------------------------------------------------------------------------------------------------
     @property
@@ -301,19 +304,37 @@ class Match:
         side.known.pop(slot)
         return side.hand.pop(slot)
 
-    def ask(self, player: int, kind: str, options: list[str], min_n: int, max_n: int,
-            slots: list[int] | None = None) -> None:
-        """Queue a choice; one that cannot be a choice (nothing to pick, or every option forced) resolves now."""
+    def ask(self, player: int, kind: str, source: str, min_n: int, max_n: int) -> None:
+        """Queue a choice of ``min_n``..``max_n`` cards from ``source`` (``hand``, ``deck`` or ``crypt:TYPE``;
+        ``trim`` is the end-of-turn discard down to 8)."""
+        self.choices.append(Choice(player, kind, source, min_n, max_n))
+        self.activate()
+
+    def activate(self) -> None:
+        """Fill in the options of the choice at the front of the queue; one with nothing to pick is dropped and
+        one whose every option is forced resolves at once (then the next is looked at)."""
         from .effects import CHOICES
 
-        max_n = min(max_n, len(options))
-        min_n = min(min_n, max_n)
-        if max_n == 0:
-            return
-        if min_n == max_n == len(options) or len(set(options)) == 1 and slots is None:
-            CHOICES[kind](self, player, list(range(min_n if min_n == max_n else max_n)), options, slots)
-            return
-        self.choices.append(Choice(player, kind, options, min_n, max_n, slots, []))
+        while self.choices and self.choices[0].options is None and self.winner < 0:
+            c = self.choices[0]
+            side = self.sides[c.player]
+            if c.source in ("hand", "trim"):
+                c.options, c.slots = [h[0] for h in side.hand], list(range(len(side.hand)))
+                if c.source == "trim":
+                    c.min_n = c.max_n = max(len(side.hand) - SOFT_HAND_LIMIT, 0)
+            elif c.source == "deck":
+                c.options = sorted(set(side.deck))
+            else:
+                wanted = c.source.split(":")[1]
+                c.options = [x for x in side.crypt if self.card(x).card_type == wanted]
+            c.picked = []
+            c.max_n = min(c.max_n, len(c.options))
+            c.min_n = min(c.min_n, c.max_n)
+            if c.max_n == 0:
+                self.choices.pop(0)
+            elif c.min_n == len(c.options):
+                self.choices.pop(0)
+                CHOICES[c.kind](self, c.player, list(range(len(c.options))), c.options, c.slots)
 
     # -- life and damage -----------------------------------------------------------------------------------------
     def damage_player(self, player: int, amount: int) -> int:
@@ -366,11 +387,8 @@ class Match:
         end_of_turn(self, p)
         if self.winner >= 0:
             return
-        side = self.sides[p]
-        excess = len(side.hand) - SOFT_HAND_LIMIT
         self.then = "next_turn"
-        if excess > 0:
-            self.ask(p, "discard", [h[0] for h in side.hand], excess, excess, slots=list(range(len(side.hand))))
+        self.ask(p, "discard", "trim", 0, 0)
         self.settle()
 
     def settle(self) -> None:

@@ -340,8 +340,8 @@ def _key(m: Match) -> tuple:
     sides = tuple((s.life, s.energy, s.max_energy, tuple(s.res), s.played_resource, tuple(s.hand), tuple(s.known),
                    tuple(s.deck), tuple(s.deck_vis), tuple(s.crypt), s.fatigue) for s in m.sides)
     return (sides, tuple(tuple(perm(u) for u in side) for side in m.board), m.turn_player, m.turn, m.phase,
-            m.next_uid, tuple((c.player, c.kind, tuple(c.options), c.min_n, c.max_n, tuple(c.slots or ()),
-                               tuple(c.picked or ())) for c in m.choices),
+            m.next_uid, tuple((c.player, c.kind, c.source, c.min_n, c.max_n, tuple(c.options or ()),
+                               tuple(c.slots or ()), tuple(c.picked or ())) for c in m.choices),
             None if m.pend is None else tuple(m.pend), tuple(m.order_queue),
             tuple(sorted((k, tuple(v)) for k, v in m.order.items())), tuple(perm(u) for u in m.returns_eot),
             m.winner, m.attacked, m.then)
