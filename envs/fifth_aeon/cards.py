@@ -44,7 +44,8 @@ class Targeter:
         tid = str(data["id"])
         if tid.startswith("(unregistered class RenewalMCTargeter)"):
             tid = "RenewalMindControl"  # Call of Justice's targeter class, never registered by name in the model
-        return cls(tid, bool(data.get("optional", False)), int(data.get("life", 0)),
+        optional = bool(data.get("optional", False)) or tid == "CurePoisonTargeter"  # the model: always optional
+        return cls(tid, optional, int(data.get("life", 0)),
                    str(data.get("unit_type", data.get("unitType", ""))), str(data.get("abilityId", "")))
 
     @property

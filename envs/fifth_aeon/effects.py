@@ -125,12 +125,10 @@ def fire_own(m: "Match", u: "Perm", trigger: str, chosen: "Perm | None" = None,
 
 def run(m: "Match", mech: Mechanic, ctx: Ctx) -> None:
     """Resolve one triggered mechanic: its targets (its own targeter, else the card's), then its effect. A chosen
-    targeter whose unit is gone (or was not chosen, when optional) does nothing."""
+    target that is gone (or none chosen, when optional) leaves an effect on units with nothing to act on; an effect
+    that does not act on its targets (gain life, draw) happens anyway, as in the model (Great Whale)."""
     targeter = mech.targeter or ctx.card.targeter
-    targets = T.resolve(m, ctx.owner, ctx.source, targeter, ctx.trigger_unit, ctx.chosen)
-    if not targets and T.needs_choice(targeter) and targeter.id not in T.AUTOMATIC:
-        return
-    EFFECTS[mech.id](m, ctx, targets, mech)
+    EFFECTS[mech.id](m, ctx, T.resolve(m, ctx.owner, ctx.source, targeter, ctx.trigger_unit, ctx.chosen), mech)
 
 
 # ---- damage, death, auras -------------------------------------------------------------------------------------
@@ -141,11 +139,11 @@ def deal_damage(m: "Match", src: "Perm | None", target: "Perm | int", amount: in
     Field and Abyssal Shield); if damage remains, the source's on-damage abilities follow (Lifesteal, Lethal,
     Venomous, Spy Power, Summon / Discard on damage, Gorgon's transformation). ``direct`` damage (Damage on
     Block, fatigue) has no on-damage abilities."""
-    if amount <= 0 or m.winner >= 0:
+    if m.winner >= 0 or (amount <= 0 and (src is None or not isinstance(target, int))):
         return 0
     attempted = amount
     if isinstance(target, int):
-        amount = _player_shields(m, target, amount, src)
+        amount = _player_shields(m, target, max(amount, 0), src)  # Abyssal Shield acts on 0 damage too
         if amount <= 0:
             return 0
         m.damage_player(target, amount)
@@ -180,12 +178,13 @@ def deal_damage(m: "Match", src: "Perm | None", target: "Perm | int", amount: in
 
 
 def _player_shields(m: "Match", player: int, amount: int, src: "Perm | None") -> int:
+    """The player's enchantments act on damage coming to them, in board order (each sees what is left)."""
     for e in list(m.board[player]):
         if e.is_unit:
             continue
         if "PreventAllDamage" in e.kw:
-            return 0
-        if "ForceField" in e.kw:
+            amount = 0
+        if "ForceField" in e.kw and amount > 0:
             reduced = max(0, amount - e.power)
             e.power -= amount
             amount = reduced
@@ -292,7 +291,9 @@ def die(m: "Match", u: "Perm") -> None:
     u.st.pop("dead", None)
     if "Immortal" in u.kw or u.st.get("deathless", 0) > 0:
         if "Immortal" not in u.kw:
-            u.st["deathless"] -= 1  # at 0 charges the ability is spent
+            u.st["deathless"] -= 1
+            if u.st["deathless"] == 0:  # the last charge is spent: the ability is gone after this return
+                u.st["lost:Deathless"] = 1
         m.returns_eot.append(u)
     soul_reap(m, u)
 
@@ -448,11 +449,10 @@ def _grant(m, ctx, targets, mech):
     for t in _units(m, targets):
         if ability == "Shielded":
             t.st["shield"] = 1  # granted again: the shield is re-armed
-        if ability in ("Poisoned",) or ability in t.kw:
+        if ability in t.kw:
             continue
-        t.granted = t.granted + (Mechanic(ability),)
-        if ability == "Flying":
-            t.st.pop("lost_flying", None)
+        if t.st.pop(f"lost:{ability}", None) is None:  # a lost native ability comes back; else it is added
+            t.granted = t.granted + (Mechanic(ability),)
         t.rebuild()
         if ability == "Deathless":
             t.st["deathless"] = max(t.st.get("deathless", 0), 1)
@@ -545,12 +545,14 @@ def _summon(m, ctx, targets, mech):
 
 
 def _enchantment_summon(m, ctx, targets, mech):
-    """Assembly Line: a unit whose stats are set to the enchantment's power."""
+    """Assembly Line: a unit whose stats are then set to the enchantment's power (lordships still apply)."""
     power = ctx.source.power if ctx.source is not None else 1
     for _ in range(int(mech.param("count", 1))):
         u = new_perm(m, m.card(str(mech.param("unit"))), ctx.owner)
-        u.dmg = u.max_life = power
         enter(m, u, None)
+        if m.find(u.uid) is u:  # set after it entered, as the model's setStats (entry buffs are overwritten)
+            u.dmg = u.max_life = power
+            process_deaths(m)
 
 
 def _summon_for_grave(m, ctx, targets, mech):
@@ -579,7 +581,7 @@ def _web(m, ctx, targets, mech):
     for t in _units(m, targets):
         t.exhausted = True
         if "Flying" in t.kw:
-            t.st["lost_flying"] = 1
+            t.st["lost:Flying"] = 1
             t.rebuild()
 
 

@@ -159,6 +159,10 @@ class Evaluator:
         targeter = mech.targeter or (card.targeter if card is not None else source.card.targeter)
         if targeter.id not in T.AUTOMATIC or targeter.id in ("TriggeringUnit", "UnitsOfTypeAsTarget"):
             return []
+        if targeter.id == "SelfTarget" and source is None and card is not None and card.card_type == "unit":
+            from .rules import Perm
+
+            return [Perm(-1, card, owner)]  # a unit in hand targets itself as it will enter
         return T.AUTOMATIC[targeter.id](self.m, owner, source, targeter, None, None)
 
     def target_value(self, mech: Mechanic, owner: int, t: "Perm | int") -> float:

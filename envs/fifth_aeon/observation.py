@@ -88,7 +88,7 @@ def observe(state: "FifthAeonState", player: int, perfect: bool) -> np.ndarray:
                                u.attacking, u.blocking >= 0, (uids.get(u.blocking, -1) + 1) / 14,
                                u.st.get("poison", 0) / 5, u.st.get("sleep", 0) / 5, u.st.get("shield", 0),
                                u.st.get("deathless", 0) / 3, len(u.items) / 3, "Imprisoned" in u.kw or any(
-                                   g.id == "CannotBlock" for g in u.granted), u.st.get("lost_flying", 0))
+                                   g.id == "CannotBlock" for g in u.granted), u.st.get("lost:Flying", 0))
     k += 2 * BOARD_SLOTS * row
     hidden = 0
     for (cid, _, _), seen in zip(foe.hand, foe.known):

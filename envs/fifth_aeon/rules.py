@@ -62,8 +62,9 @@ class Perm:
         mechs = self.card.mechanics + self.granted
         for item in self.items:
             mechs = mechs + item.mechanics
-        if self.st.get("lost_flying"):  # Webspit took its Flying away for good
-            mechs = tuple(x for x in mechs if x.id != "Flying")
+        lost = [k[5:] for k in self.st if k.startswith("lost:")]  # Webspit's Flying, a spent Deathless
+        if lost:
+            mechs = tuple(x for x in mechs if x.id not in lost)
         self.mechs = mechs
         self.kw = frozenset(m.id for m in mechs if m.trigger is None)
 
@@ -276,8 +277,10 @@ class Match:
         side = self.sides[player]
         for _ in range(count):
             if not side.deck:
-                self.damage_player(player, 1 << side.fatigue)
+                from .effects import deal_damage
+
                 side.fatigue += 1
+                deal_damage(self, None, player, 1 << (side.fatigue - 1), owner=player, direct=True)
                 continue
             cid = side.deck.pop(0)
             vis = side.deck_vis.pop(0)

@@ -235,6 +235,13 @@ class FifthAeonState:
         for k, i in enumerate(deck_slots):
             foe.deck[i] = pool[len(hand_slots) + k]
             foe.deck_vis[i] = HIDDEN
+        if m.choices and m.choices[0].player != player and m.choices[0].options is not None:
+            c = m.choices[0]  # the opponent's pending choice lists the resampled cards
+            if c.slots is not None:
+                c.options = [foe.hand[i][0] for i in c.slots]
+            elif c.source == "deck":
+                c.options = sorted(set(foe.deck))
+                c.max_n, c.min_n = min(c.max_n, len(c.options)), min(c.min_n, len(c.options))
         return FifthAeonState(self.game, m)
 
     def observation(self, player: int, perfect: bool = False) -> np.ndarray:
