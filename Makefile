@@ -32,6 +32,7 @@ bench: $(STAMP) fresh-kernels
 	$(BIN)/python benchmarks/search.py
 	$(BIN)/python benchmarks/hearth.py
 	$(BIN)/python benchmarks/pandemic.py
+	$(BIN)/python benchmarks/fifth_aeon.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

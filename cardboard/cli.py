@@ -9,6 +9,8 @@
     cardboard compare a.jsonl b.jsonl [a2.jsonl b2.jsonl ...] [--range 200:400] [--confidence 0.95]
     cardboard train-ppo lords_of_war --opponent random [--timesteps N] [--smoke]   (see cardboard.training.ppo)
     cardboard pandemic-testbed --out runs/pandemic-testbed [--setups 10000 --games 100 --workers 2]
+    cardboard fifth-aeon-tournament --agents default_ai,berserker [--formats all --workers 2 --out DIR]
+    cardboard fifth-aeon-balance --card ten_ten --parameter energy --values 0:10 [--workers 2 --out DIR]
 
 Agents are separated by commas or spaces; an agent's parameters follow a
 colon as ``key=value`` pairs, also comma-separated (``greedy:samples=4,random``):
@@ -59,6 +61,7 @@ from cardboard.evaluation.match import ROTATIONS, agent_score, game_streams, pla
 from cardboard.evaluation.paired import compare_results, pool
 from cardboard.evaluation.tournament import check_tournament, round_robin
 from cardboard.envs.pandemic import testbed as pandemic_testbed
+from cardboard.evaluation import fifth_aeon_balancer, fifth_aeon_formats
 from cardboard.training import card_play_learn, expert_iteration, learn, ppo, selfplay
 
 
@@ -403,6 +406,10 @@ def build_parser() -> argparse.ArgumentParser:
         "train-card-play", help="fit paper 001's card-play network to turn-card sets of self-play"))
     pandemic_testbed.add_arguments(sub.add_parser(
         "pandemic-testbed", help="paper 003's testbed: random Pandemic set-ups, the default policy, k-medoids"))
+    fifth_aeon_formats.add_arguments(sub.add_parser(
+        "fifth-aeon-tournament", help="paper 004's competition formats: constructed, limited, preconstructed"))
+    fifth_aeon_balancer.add_arguments(sub.add_parser(
+        "fifth-aeon-balance", help="paper 004's card balancer: full injection, DefaultAI, a grid over one parameter"))
     return parser
 
 
@@ -419,7 +426,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         commands = {"play": cmd_play, "tournament": cmd_tournament, "show": cmd_show, "compare": cmd_compare,
                     "train-ppo": ppo.run, "selfplay": selfplay.run, "train": learn.run,
                     "expert-iteration": expert_iteration.run, "train-card-play": card_play_learn.run,
-                    "pandemic-testbed": pandemic_testbed.run}
+                    "pandemic-testbed": pandemic_testbed.run, "fifth-aeon-tournament": fifth_aeon_formats.run,
+                    "fifth-aeon-balance": fifth_aeon_balancer.run}
         return commands[args.command](args, console)
     except CardboardError as exc:
         console.print(f"[red]error:[/red] {exc}", highlight=False)
