@@ -156,6 +156,17 @@ class FifthAeonState:
             self._legal.flags.writeable = False
         return self._legal
 
+    def sensible_actions(self) -> np.ndarray:
+        """The legal actions an expert keeps (search's ``prune=1``): of the four resources only DefaultAI's choice
+        (the card closest to castable decides), whose value no short look-ahead can see."""
+        legal = self.legal_actions()
+        if not (legal >= L.RESOURCE).any() or not (legal < L.RESOURCE + 4).any() or self.match.choices:
+            return legal
+        from .default_ai import DefaultAI
+
+        keep = L.RESOURCE + DefaultAI().resource(self, self.match, self.match.acting)
+        return legal[(legal < L.RESOURCE) | (legal >= L.RESOURCE + 4) | (legal == keep)]
+
     def action_mask(self) -> np.ndarray:
         mask = np.zeros(L.NUM_ACTIONS, dtype=bool)
         mask[self.legal_actions()] = True
