@@ -39,16 +39,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--compare", action="store_true", help="also run without early stopping")
+    p.add_argument("--compare-only", default="", help="with --compare: only these experiments (comma list)")
     p.add_argument("--only", default="", help="comma list of experiment names")
     args = p.parse_args(argv)
     out = Path(args.out)
     wanted = set(filter(None, args.only.split(",")))
+    compared = set(filter(None, args.compare_only.split(",")))
     rows: list[dict[str, Any]] = []
     for name, card, parameter, values in EXPERIMENTS:
         if wanted and name not in wanted:
             continue
         row: dict[str, Any] = {"experiment": name, "thesis": THESIS_ANSWERS.get((card, parameter))}
-        for label, early in (("early", True), ("full", False)) if args.compare else (("early", True),):
+        both = args.compare and (not compared or name in compared)
+        for label, early in (("early", True), ("full", False)) if both else (("early", True),):
             start = time.perf_counter()
             summary = balance(card, parameter, values, out / (name if early else f"{name}-full"), args.rounds,
                               early_stop=early, workers=args.workers, seed=args.seed)
