@@ -36,6 +36,7 @@ from ..envs.fifth_aeon.constants import BALANCER_REPETITIONS, GOAL_CARD, INJECTE
 from ..envs.fifth_aeon.default_ai import DefaultAI
 from ..envs.fifth_aeon.state import FifthAeonGame
 from .match import wilson_interval
+from .resumable import claim_folder, read_lines
 
 TARGET_ID = "BalancerTarget"
 PARAMETERS = ("energy", "damage", "life")
@@ -169,16 +170,12 @@ def balance(card: Any, parameter: str, values: list[int], out: Path, rounds: int
         raise InvalidParameterError(f"need values, rounds >= 1 and workers >= 1; got {values}, {rounds}, {workers}")
     for v in values:
         target_card(card, parameter, v)  # a bad card or value fails here, before any game
-    out.mkdir(parents=True, exist_ok=True)
     config = {"card": card if isinstance(card, (str, dict)) else str(card), "parameter": parameter,
               "values": list(values), "rounds": rounds, "pairing": pairing, "early_stop": early_stop, "seed": seed}
-    config_path = out / "config.json"
-    if config_path.exists() and json.loads(config_path.read_text()) != json.loads(json.dumps(config)):
-        raise InvalidParameterError(f"{out} holds another balancer run ({config_path.read_text()}); use another --out")
-    config_path.write_text(json.dumps(config))
+    claim_folder(out, config, "balancer run")
     games_path = out / "games.jsonl"
-    done = _read_games(games_path)
-    games_path.write_text("".join(json.dumps(r) + "\n" for r in done))  # drop a line cut by a kill
+    # a round cut short by a kill is played again with the same seeds: its repeated games collapse by key
+    done = list(read_lines(games_path, lambda r: (r["value"], r["round"], r["pair"], r["target_first"])).values())
     per_round = len(setup(target_card(card, parameter, values[0]), pairing=pairing).pairs) * 2
     results = {v: {} for v in values}
     for r in done:
@@ -233,21 +230,6 @@ def _tally(rounds_done: dict[int, list[dict[str, Any]]], upto: int) -> tuple[flo
                 wins += 0.5 if r["result"] < 0 else r["result"]
                 n += 1
     return wins, n
-
-
-def _read_games(path: Path) -> list[dict[str, Any]]:
-    """The games saved so far, each once (a line cut by a kill is dropped; a round cut short is played again,
-    with the same seeds, and its repeated games collapse here)."""
-    if not path.exists():
-        return []
-    rows: dict[tuple, dict[str, Any]] = {}
-    for line in path.read_text().splitlines():
-        try:
-            r = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        rows[(r["value"], r["round"], r["pair"], r["target_first"])] = r
-    return list(rows.values())
 
 
 def plot(summary: dict[str, Any], path: Path) -> None:

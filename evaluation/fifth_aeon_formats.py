@@ -47,6 +47,7 @@ from ..envs.fifth_aeon.constants import (
 )
 from ..envs.fifth_aeon.state import FifthAeonGame
 from .match import wilson_interval
+from .resumable import claim_folder, read_lines
 from .tournament import unique_names
 
 FORMATS = ("constructed", "limited", "preconstructed")
@@ -176,16 +177,11 @@ def run_tournament(specs: Sequence[str], formats: Sequence[str], games: dict[str
     jobs = schedule(specs, formats, games, seed, deck_lists)
     for s in specs:  # bad specs fail here, before any game
         registry.make_agent(s, FifthAeonGame(**options))
-    out.mkdir(parents=True, exist_ok=True)
     config = {"specs": list(specs), "formats": list(formats), "games": {f: games[f] for f in formats}, "seed": seed,
               "deck_lists": None if deck_lists is None else [list(d) for d in deck_lists], "options": options}
-    config_path = out / "config.json"
-    if config_path.exists() and json.loads(config_path.read_text()) != json.loads(json.dumps(config)):
-        raise InvalidParameterError(f"{out} holds another tournament ({config_path.read_text()}); use another --out")
-    config_path.write_text(json.dumps(config))
+    claim_folder(out, config, "tournament")
     path = out / "games.jsonl"
-    done = _read(path)
-    path.write_text("".join(json.dumps(done[i]) + "\n" for i in sorted(done)))
+    done = read_lines(path, lambda r: r["index"])
     todo = [j for j in jobs if j.index not in done]
     entries = pickle.dumps([("game", registry.game_entry("fifth_aeon"))]
                            + [("agent", registry.agent_entry(registry.parse_agent_spec(s)[0])) for s in specs])
@@ -215,19 +211,6 @@ def run_tournament(specs: Sequence[str], formats: Sequence[str], games: dict[str
     (out / "results.json").write_text(json.dumps(results, indent=1))
     plot(results, out / "results.png")
     return results
-
-
-def _read(path: Path) -> dict[int, dict[str, Any]]:
-    """The games saved so far (a line cut by a kill is dropped and its game played again)."""
-    done: dict[int, dict[str, Any]] = {}
-    if path.exists():
-        for line in path.read_text().splitlines():
-            try:
-                r = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            done[r["index"]] = r
-    return done
 
 
 def summarize(names: Sequence[str], formats: Sequence[str], records: list[dict[str, Any]]) -> dict[str, Any]:

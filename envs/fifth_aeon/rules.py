@@ -18,15 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import Card, CardPool, Mechanic
-from .constants import (
-    BOARD_SLOTS,
-    HARD_HAND_LIMIT,
-    MAX_TURNS,
-    OPENING_DRAW,
-    RESOURCES,
-    SOFT_HAND_LIMIT,
-    STARTING_LIFE,
-)
+from .constants import HARD_HAND_LIMIT, MAX_TURNS, OPENING_DRAW, SOFT_HAND_LIMIT, STARTING_LIFE
 
 PLAY1, BLOCK, ORDER, PLAY2, OVER = range(5)
 PHASE_NAMES = ("play1", "block", "order", "play2", "over")

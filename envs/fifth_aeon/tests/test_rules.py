@@ -20,7 +20,7 @@ from cardboard.envs.fifth_aeon import layout as L
 from cardboard.envs.fifth_aeon.cards import DECK_LIST, bundled_pool, load_deck, load_pool
 from cardboard.envs.fifth_aeon.constants import BOARD_SLOTS, MAX_TURNS, STARTING_LIFE
 from cardboard.envs.fifth_aeon.positions import attack_and_block, build_position, find, play, unit
-from cardboard.envs.fifth_aeon.rules import OWNER_KNOWS, PLAY1
+from cardboard.envs.fifth_aeon.rules import OWNER_KNOWS
 
 GAME = FifthAeonGame(("March of Undeath", "The King's Legions"))
 

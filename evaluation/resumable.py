@@ -1,0 +1,38 @@
+"""What resumable result folders share: claiming a folder for one run's config, reading a JSON-lines file back.
+
+A long job writes its config to ``config.json`` in its output folder and one JSON line per finished unit of work;
+a second run with the same config resumes (lines cut short by a kill are dropped and their work done again),
+one with another config is refused rather than mixed in.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Hashable
+from pathlib import Path
+from typing import Any
+
+from ..envs.errors import InvalidParameterError
+
+
+def claim_folder(out: Path, config: dict[str, Any], what: str) -> None:
+    """Create ``out`` and write ``config`` there, or check it equals the config of the run already there."""
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "config.json"
+    if path.exists() and json.loads(path.read_text()) != json.loads(json.dumps(config)):
+        raise InvalidParameterError(f"{out} holds another {what} ({path.read_text()}); use another --out")
+    path.write_text(json.dumps(config))
+
+
+def read_lines(path: Path, key: Callable[[dict[str, Any]], Hashable]) -> dict[Hashable, dict[str, Any]]:
+    """The records of a JSON-lines file by ``key`` (a later line with the same key wins; a cut line is dropped),
+    and the file rewritten with just them, so that appending goes on after whole lines."""
+    done: dict[Hashable, dict[str, Any]] = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            done[key(record)] = record
+    path.write_text("".join(json.dumps(r) + "\n" for r in done.values()))
+    return done
