@@ -139,3 +139,40 @@ def test_parse_values():
     assert B.parse_values("1,5") == [1, 5]
     with pytest.raises(InvalidParameterError):
         B.parse_values("a:b")
+
+
+# ---- search with DefaultAI's evaluation ---------------------------------------------------------------------------
+def test_heuristic_knob_values_leaves_without_rollouts():
+    """``heuristic=1``: the leaf is valued by the game's heuristic (depth 0), refused with depth or a network."""
+    import cardboard
+
+    game = cardboard.make_game("fifth_aeon")
+    agent = cardboard.make_agent("ismcts:iterations=20,heuristic=1", game)
+    assert agent.searcher.config.depth == 0
+    assert cardboard.make_agent("ismcts:iterations=20", game).searcher.config.depth is None
+    with pytest.raises(InvalidParameterError, match="depth must be 0"):
+        cardboard.make_agent("ismcts:heuristic=1,depth=2", game)
+    with pytest.raises(InvalidParameterError, match="net="):
+        cardboard.make_agent("duct:heuristic=1,net=x.pt", game)
+    state = game.new_state(0)
+    assert agent.act(state, np.random.default_rng(0)) in state.legal_actions()
+
+
+def test_default_ai_rollouts_and_pruned_resources():
+    """``rollout=default_ai`` plays DefaultAI on both sides in ``random_playout`` (deterministic given the state);
+    ``sensible_actions`` keeps DefaultAI's resource only."""
+    import cardboard
+    from cardboard.envs.fifth_aeon import layout as L
+
+    game = cardboard.make_game("fifth_aeon", rollout="default_ai")
+    a, b = game.new_state(5), game.new_state(5)
+    a.random_playout(np.random.default_rng(1))
+    b.random_playout(np.random.default_rng(2))
+    assert a.is_terminal() and a.state_key() == b.state_key()
+    s = game.new_state(0)
+    while s.phase != "play1":
+        s.apply(int(s.legal_actions()[-1]))
+    resources = [x for x in s.sensible_actions() if L.RESOURCE <= x < L.RESOURCE + 4]
+    assert len(resources) == 1 and len([x for x in s.legal_actions() if L.RESOURCE <= x < L.RESOURCE + 4]) == 4
+    with pytest.raises(UnknownNameError, match="rollout"):
+        cardboard.make_game("fifth_aeon", rollout="greedy")
