@@ -41,7 +41,7 @@ STATIC = frozenset({  # keywords and passive abilities read by the rules (no tri
     "Deathless", "Immortal", "Venomous", "PoisonImmune", "robotic", "CannotAttack", "CannotBlock", "SpyPower",
     "DamageOnBlock", "SummonUnitOnDamage", "DiscardOnDamage", "TransformDamaged", "ForceField", "PreventAllDamage",
     "DeathCounter", "CannotBeEmpowered", "Discharge", "FriendlyLordship", "UnitTypeLordshipInclusive",
-    "UnitTypeLordshipExclusive", "UnitTypeLordshipAll", "NotUnitTypeLordship", "Imprisoned",
+    "UnitTypeLordshipExclusive", "UnitTypeLordshipAll", "NotUnitTypeLordship",
 })
 TRIGGERS = frozenset({"Play", "Death", "SoulReap", "Dawn", "Dusk", "Cycle", "Serenity", "Affinity", "LethalStrike",
                       "FriendlyUnitEntersPlay", "FriendlyMechUnitEntersPlay", "FriendlyBioUnitEntersPlay",

@@ -11,7 +11,7 @@ hand bonus (12 x 2)   Research AI's attack / life bonus of each hand card / 10
 board (14 x (N + F))  own then enemy permanents by slot: card one-hot, then F = 16 features (attack / 20,
                       life / 20, maximum life / 20, power / 20, ready, exhausted, attacking, blocking, blocked
                       by the observer's view slot / 14, poison / 5, sleep / 5, shield, Deathless charges / 3,
-                      items / 3, imprisoned, lost Flying)
+                      items / 3, imprisoned (a granted CannotBlock), lost Flying)
 opponent hand (N)     counts / 4 of the opponent's hand cards the observer has seen (all with ``perfect``)
 opponent hidden (1)   the opponent's unseen hand cards / 12
 own deck (N)          counts / 4 of the cards left in the observer's deck (the observer knows its list)
@@ -87,8 +87,8 @@ def observe(state: "FifthAeonState", player: int, perfect: bool) -> np.ndarray:
         out[f:f + FEATURES] = (u.attack / 20, u.life / 20, u.full_life / 20, u.power / 20, u.ready, u.exhausted,
                                u.attacking, u.blocking >= 0, (uids.get(u.blocking, -1) + 1) / 14,
                                u.st.get("poison", 0) / 5, u.st.get("sleep", 0) / 5, u.st.get("shield", 0),
-                               u.st.get("deathless", 0) / 3, len(u.items) / 3, "Imprisoned" in u.kw or any(
-                                   g.id == "CannotBlock" for g in u.granted), u.st.get("lost:Flying", 0))
+                               u.st.get("deathless", 0) / 3, len(u.items) / 3,
+                               any(g.id == "CannotBlock" for g in u.granted), u.st.get("lost:Flying", 0))
     k += 2 * BOARD_SLOTS * row
     hidden = 0
     for (cid, _, _), seen in zip(foe.hand, foe.known):
