@@ -205,6 +205,8 @@ def transform(m: "Match", u: "Perm", card_id: str) -> None:
     """Gorgon: the damaged unit becomes a fresh ``card_id`` (the Statue) in its slot, with only the Statue's
     abilities (the model keeps the old ones, a bug we do not copy); its items go to the crypt."""
     side = m.board[u.owner]
+    if u not in side:
+        return
     fresh = new_perm(m, m.card(card_id), u.owner)
     fresh.ready, fresh.exhausted = u.ready, u.exhausted
     side[side.index(u)] = fresh

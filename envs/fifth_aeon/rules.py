@@ -450,8 +450,9 @@ class Match:
         """Combat (rules "Turn structure" 6): each blocked attacker fights its blockers in damage order, giving each
         ``min(its life, damage left)`` (no trample) and taking each blocker's full damage; both sides' damage is
         computed before either is dealt. A blocker with DamageOnBlock first deals its damage to the attacker (the
-        model lets a dead attacker still fight). Lethal Strike fires for a unit whose opponent in a fight died.
-        Unblocked attackers then hit the defending player."""
+        model lets a dead attacker still fight); an attacker gone after one fight does not fight the blockers
+        left. Lethal Strike fires for a unit whose opponent in a fight died. Unblocked attackers then hit the
+        defending player."""
         from .effects import deal_damage, fire_own, process_deaths
 
         t = self.turn_player
@@ -465,6 +466,8 @@ class Match:
                 mine.sort(key=lambda b: rank.get(b.uid, len(rank)))
             left = a.attack
             for b in mine:
+                if self.find(a.uid) is not a:
+                    break  # the attacker died or was transformed: the blockers left do not fight
                 if self.find(b.uid) is not b:
                     continue
                 for mech in b.mechs:

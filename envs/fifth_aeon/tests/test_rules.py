@@ -651,3 +651,14 @@ def test_custom_cards_can_be_put_in_a_deck_and_played(tmp_path):
     assert (ogre.attack, ogre.life) == (5, 5)
     s2 = game.new_state(0)
     assert s2.phase == "choice"
+
+
+def test_an_attacker_turned_to_stone_by_its_first_blocker_stops_fighting():
+    """Two Gorgons block a Charging Tiger: the first fight turns the Tiger into a Statue (it survived the damage),
+    so the second Gorgon does not fight it (found by a crashing search rollout)."""
+    s = build_position(boards=([{"card": "ChargingTiger", "attack": 2, "life": 10}], ["Gorgon", "Gorgon"]))
+    tiger = unit(s, "ChargingTiger")
+    g1, g2 = find(s, "Gorgon", 1)
+    attack_and_block(s, [tiger], [(g1, tiger), (g2, tiger)])
+    assert [u.card.id for u in s.match.board[0]] == ["Statue"]
+    assert g1.hurt == 2 and g2.hurt == 0
