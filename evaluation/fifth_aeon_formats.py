@@ -7,7 +7,9 @@ Every pair of agents plays, every game twice (each agent once in the first seat)
   (BTK: 10).
 - **limited**: one pool of 100 cards drawn uniformly with replacement from the 137 collectible ones, shared by every
   agent; each builds a 40-card deck from its own copy of the pool with DefaultAI's builder (a distinct card of what
-  is left, uniformly, until 40; no copy limit), then each pair plays ``games`` times (BTK: 100).
+  is left, uniformly, until 40; no copy limit), then each pair plays ``games`` times (BTK: 100). With ``pools=P``
+  repetition ``k`` uses pool ``k mod P`` (BTK: one pool for the whole tournament); more pools average out the luck
+  of the builds, which one pool leaves in every game of a pair (RESULTS.md measures how much).
 - **preconstructed**: every standard AI deck against every one (mirror match-ups included), the same decks for both
   agents, ``games`` times a pairing (BTK: 10 = 2,000 games an agent pair).
 
@@ -67,15 +69,17 @@ class Job:
     names: tuple[str, str]
 
 
-def limited_decks(n_agents: int, seed: int, pool_size: int = LIMITED_POOL) -> list[Deck]:
-    """The limited format's decks: one shared pool, each agent's builder drawing from its own copy of it."""
+def limited_decks(n_agents: int, seed: int, pool_size: int = LIMITED_POOL, pool: int = 0) -> list[Deck]:
+    """The limited format's decks from pool number ``pool``: one shared pool, each agent's builder drawing from its
+    own copy of it."""
     collectible = [c.id for c in bundled_pool().collectible]
-    rng = np.random.default_rng([seed, 1])
-    pool = [collectible[i] for i in rng.integers(len(collectible), size=pool_size)]
+    extra = [] if pool == 0 else [pool]  # pool 0 keeps the one-pool tournament's seeds
+    rng = np.random.default_rng([seed, 1, *extra])
+    cards_in_pool = [collectible[i] for i in rng.integers(len(collectible), size=pool_size)]
     decks = []
     for a in range(n_agents):
-        left, cards = list(pool), []
-        builder = np.random.default_rng([seed, 2, a])
+        left, cards = list(cards_in_pool), []
+        builder = np.random.default_rng([seed, 2, a, *extra])
         while len(cards) < DECK_MIN:
             if not left:
                 raise InvalidParameterError(f"a limited pool of {pool_size} cards cannot make a {DECK_MIN}-card deck")
@@ -90,12 +94,14 @@ def limited_decks(n_agents: int, seed: int, pool_size: int = LIMITED_POOL) -> li
 
 
 def schedule(specs: Sequence[str], formats: Sequence[str], games: dict[str, int], seed: int,
-             deck_lists: Sequence[Sequence[str]] | None = None) -> list[Job]:
+             deck_lists: Sequence[Sequence[str]] | None = None, pools: int = 1) -> list[Job]:
     """Every game of the tournament, in a fixed order (see the module docstring)."""
     names = unique_names(specs)
     n = len(specs)
     if n < 2:
         raise InvalidParameterError(f"a tournament needs at least two agents, got {list(specs)}")
+    if pools < 1:
+        raise InvalidParameterError(f"limited pools must be >= 1, got {pools}")
     for f in formats:
         if f not in FORMATS:
             raise UnknownNameError("format", f, FORMATS)
@@ -116,13 +122,13 @@ def schedule(specs: Sequence[str], formats: Sequence[str], games: dict[str, int]
     pairs = [(a, b) for a in range(n) for b in range(a + 1, n)]
     for fmt in formats:
         for a, b in pairs:
-            for _ in range(games[fmt]):
+            for k in range(games[fmt]):
                 if fmt == "constructed":
                     for da in constructed[a]:
                         for db in constructed[b]:
                             add(fmt, a, b, da, db)
                 elif fmt == "limited":
-                    decks = limited_decks(n, seed)
+                    decks = limited_decks(n, seed, pool=k % pools)
                     add(fmt, a, b, decks[a], decks[b])
                 else:
                     for da in precon:
@@ -167,18 +173,20 @@ def play_job(job: Job, seed: int) -> dict[str, Any]:
 
 def run_tournament(specs: Sequence[str], formats: Sequence[str], games: dict[str, int], out: Path, seed: int = 0,
                    workers: int = 1, deck_lists: Sequence[Sequence[str]] | None = None,
-                   game_options: dict[str, Any] | None = None, quiet: bool = False) -> dict[str, Any]:
+                   game_options: dict[str, Any] | None = None, quiet: bool = False, pools: int = 1) -> dict[str, Any]:
     """Play (or resume) the tournament into ``out``; return the results (also in ``results.json``)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     from cardboard import registry
 
     options = dict(game_options or {})
-    jobs = schedule(specs, formats, games, seed, deck_lists)
+    jobs = schedule(specs, formats, games, seed, deck_lists, pools)
     for s in specs:  # bad specs fail here, before any game
         registry.make_agent(s, FifthAeonGame(**options))
     config = {"specs": list(specs), "formats": list(formats), "games": {f: games[f] for f in formats}, "seed": seed,
               "deck_lists": None if deck_lists is None else [list(d) for d in deck_lists], "options": options}
+    if pools != 1:
+        config["pools"] = pools
     claim_folder(out, config, "tournament")
     path = out / "games.jsonl"
     done = read_lines(path, lambda r: r["index"])
@@ -274,6 +282,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                        help=f"{fmt}: games per pairing and seat order (BTK: {DEFAULT_GAMES[fmt]})")
     p.add_argument("--deck-lists", default="", help="constructed: a JSON file, a list of deck lists (names or "
                    "files), one per agent (default: the four starter decks for every agent)")
+    p.add_argument("--limited-pools", type=int, default=1, help="limited: pools cycled over the repetitions (BTK: 1)")
     p.add_argument("--option", action="append", default=[], help="game option key=value (e.g. rollout=default_ai)")
     p.add_argument("--out", default="runs/fifth-aeon-tournament")
     p.add_argument("--seed", type=int, default=0)
@@ -290,7 +299,7 @@ def run(args: argparse.Namespace, console: Any) -> int:
     lists = json.loads(Path(args.deck_lists).read_text()) if args.deck_lists else None
     options = parse_game_options(args.option)
     results = run_tournament(specs, formats, games, Path(args.out), args.seed, args.workers, lists, options,
-                             args.quiet)
+                             args.quiet, args.limited_pools)
     from rich.table import Table
 
     table = Table("agent", *formats, "mean")

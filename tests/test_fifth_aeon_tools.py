@@ -176,3 +176,14 @@ def test_default_ai_rollouts_and_pruned_resources():
     assert len(resources) == 1 and len([x for x in s.legal_actions() if L.RESOURCE <= x < L.RESOURCE + 4]) == 4
     with pytest.raises(UnknownNameError, match="rollout"):
         cardboard.make_game("fifth_aeon", rollout="greedy")
+
+
+def test_limited_pools_cycle_over_repetitions():
+    """``pools=P``: repetition k builds from pool k mod P (pool 0 is the one-pool tournament's)."""
+    one = F.schedule(["a", "b"], ["limited"], {"limited": 4}, seed=1)
+    many = F.schedule(["a", "b"], ["limited"], {"limited": 4}, seed=1, pools=2)
+    assert len({j.decks for j in one}) == 2  # one pool: the same two decks, in both seat orders
+    assert len({j.decks for j in many}) == 4
+    assert many[0].decks == one[0].decks and many[4].decks == one[0].decks
+    with pytest.raises(InvalidParameterError, match="pools"):
+        F.schedule(["a", "b"], ["limited"], {"limited": 1}, seed=1, pools=0)
