@@ -36,7 +36,7 @@ from ..envs.fifth_aeon.constants import BALANCER_REPETITIONS, GOAL_CARD, INJECTE
 from ..envs.fifth_aeon.default_ai import DefaultAI
 from ..envs.fifth_aeon.state import FifthAeonGame
 from .match import wilson_interval
-from .resumable import claim_folder, read_lines
+from ..envs.resumable import claim_folder, read_lines
 
 TARGET_ID = "BalancerTarget"
 PARAMETERS = ("energy", "damage", "life")

@@ -49,7 +49,7 @@ from ..envs.fifth_aeon.constants import (
 )
 from ..envs.fifth_aeon.state import FifthAeonGame
 from .match import wilson_interval
-from .resumable import claim_folder, read_lines
+from ..envs.resumable import claim_folder, read_lines
 from .tournament import unique_names
 
 FORMATS = ("constructed", "limited", "preconstructed")

@@ -26,6 +26,7 @@ import numpy as np
 
 from ..errors import InvalidParameterError
 from ..kernels import seed_stream
+from ..resumable import claim_folder, read_lines
 from . import layout as L
 from .default_policy import play_default
 from .macro import NUM_MACROS
@@ -61,19 +62,6 @@ def play_setup(seed: int, index: int, games: int) -> dict[str, Any]:
 
 def _play_chunk(seed: int, indices: list[int], games: int) -> list[dict[str, Any]]:
     return [play_setup(seed, i, games) for i in indices]
-
-
-def _read_done(path: Path) -> dict[int, dict]:
-    """The records saved so far; a line cut short by a kill is dropped (its set-up is played again)."""
-    done: dict[int, dict] = {}
-    if path.exists():
-        for line in path.read_text().splitlines():
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            done[record["index"]] = record
-    return done
 
 
 def k_medoids(points: np.ndarray, k: int, rng: np.random.Generator, iterations: int = 100) -> np.ndarray:
@@ -112,16 +100,10 @@ def build_testbed(out: Path, setups: int, games: int, keep: int, k: int, seed: i
 
     if not 1 <= k <= keep <= setups:
         raise InvalidParameterError(f"need 1 <= k <= keep <= setups, got k={k}, keep={keep}, setups={setups}")
-    out.mkdir(parents=True, exist_ok=True)
     config = {"setups": setups, "games": games, "seed": seed}
-    config_path = out / "config.json"
-    if config_path.exists() and json.loads(config_path.read_text()) != config:
-        raise InvalidParameterError(f"{out} holds a testbed run with {json.loads(config_path.read_text())}; "
-                                    f"use another --out for {config}")
-    config_path.write_text(json.dumps(config))
+    claim_folder(out, config, "testbed run")
     records_path = out / "setups.jsonl"
-    done = _read_done(records_path)
-    records_path.write_text("".join(json.dumps(done[i]) + "\n" for i in sorted(done)))  # drop a cut line
+    done = read_lines(records_path, lambda r: r["index"])  # a line cut by a kill is dropped, its set-up replayed
     todo = [i for i in range(setups) if i not in done]
     chunks = [todo[a:a + CHUNK] for a in range(0, len(todo), CHUNK)]
     columns = (TextColumn("testbed"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn())

@@ -11,7 +11,7 @@ from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any
 
-from ..envs.errors import InvalidParameterError
+from .errors import InvalidParameterError
 
 
 def claim_folder(out: Path, config: dict[str, Any], what: str) -> None:
