@@ -301,7 +301,11 @@ class Match:
 
     def ask(self, player: int, kind: str, source: str, min_n: int, max_n: int) -> None:
         """Queue a choice of ``min_n``..``max_n`` cards from ``source`` (``hand``, ``deck`` or ``crypt:TYPE``;
-        ``trim`` is the end-of-turn discard down to 8)."""
+        ``trim`` is the end-of-turn discard down to 8). A finished game asks nothing: ``end`` clears the queue, and
+        an effect still resolving after the deciding blow (Spectre's DiscardOnDamage on the player it kills) must
+        not leave a choice behind (its options would never be read)."""
+        if self.winner >= 0:
+            return
         self.choices.append(Choice(player, kind, source, min_n, max_n))
         self.activate()
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from importlib import resources
 
+import numpy as np
 import pytest
 
 from cardboard.envs.fifth_aeon import layout as L
@@ -299,6 +300,29 @@ def test_spectre_damage_to_player_makes_them_discard_their_choice():
     choose(s, 1)
     assert hand(s, 1) == ["Knight", "Castle"] and s.match.sides[1].crypt == ["Pikeman"]
     assert s.current_player == 0 and s.phase == "play2"
+
+
+@covers("Spectre")
+@pytest.mark.parametrize("foe_hand", [("Knight", "Pikeman", "Castle"), ("Knight",), ()])
+def test_spectre_killing_blow_leaves_no_discard_choice(foe_hand):
+    """Spectre's DiscardOnDamage on the blow that kills the player: the game is over and nothing is asked (a
+    discard queued after ``end`` cleared the choices was left with its options unread, and the observation, the
+    key and the render of the finished state crashed on it; hypothesis seeds 23181449 and 4294967294)."""
+    s = pos(hands=((), foe_hand), boards=(("Spectre",), ("Knight",)), life=(25, 5))
+    attack_and_block(s, [unit(s, "Spectre")])
+    m = s.match
+    assert m.sides[1].life == 0 and s.is_terminal() and s.winner() == 0
+    assert m.choices == [] and s.phase == "over"
+    assert hand(s, 1) == list(foe_hand) and m.sides[1].crypt == []  # no discard after the end, forced or not
+    assert len(s.legal_actions()) == 0
+    for p in range(2):
+        for perfect in (False, True):
+            s.observation(p, perfect=perfect)
+    assert "player 0 wins" in GAME.render_ansi(s) and "choice" not in GAME.render_ansi(s)
+    GAME.render_rgb(s)
+    assert s.clone().state_key() == s.state_key()
+    det = s.determinize(1, np.random.default_rng(0))
+    assert np.array_equal(det.observation(1), s.observation(1))
 
 
 @covers("Lich", "Decapitate")

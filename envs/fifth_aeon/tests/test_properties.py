@@ -46,9 +46,12 @@ def check_invariants(state, original: Counter) -> None:
     counts = Counter(state.card_multiset())
     extra = {c: n - original[c] for c, n in counts.items() if n > original[c] and c not in CREATED}
     assert not extra, f"cards from nowhere: {extra}"
+    if m.choices:  # the choice at the front of the queue has read its options (the others read theirs later)
+        assert m.choices[0].options is not None and m.choices[0].picked is not None
     if state.is_terminal():
         assert sorted(state.returns().tolist()) in ([-1.0, 1.0], [0.0, 0.0])
         assert len(state.legal_actions()) == 0
+        assert not m.choices and m.pend is None  # a finished game asks nothing
     else:
         assert len(state.legal_actions()) > 0
 
@@ -89,6 +92,27 @@ def test_volume_random_steps():
         games += 1
     print(f"{steps} random steps in {games} games")
     assert steps == STEPS
+
+
+@pytest.mark.parametrize("seed, depth, playout_seed", [(23181449, 105, None), (4_294_967_294, 0, 0)])
+def test_spectre_win_leaves_no_unread_choice(seed, depth, playout_seed):
+    """The two games hypothesis found in ``tests/test_properties.py`` (the default match-up, its generators): a
+    Spectre deals the killing blow and its DiscardOnDamage used to queue a discard after the end, whose options
+    were never read (the observation of the finished state crashed on them)."""
+    state = FifthAeonGame().new_state(seed)
+    rng = np.random.default_rng([seed, 1])
+    for _ in range(depth):
+        legal = state.legal_actions()
+        state.apply(int(legal[rng.integers(len(legal))]))
+    if playout_seed is not None:
+        state.random_playout(np.random.default_rng(playout_seed))
+    m = state.match
+    assert state.is_terminal() and state.winner() == 0 and m.choices == []
+    assert any(u.card.id == "Spectre" for u in m.board[0])
+    for p in range(2):
+        state.observation(p)
+        state.observation(p, perfect=True)
+    assert state.clone().state_key() == state.state_key()
 
 
 def test_same_seed_same_game():
