@@ -4,8 +4,11 @@ What is measured: simulations (iterations) per second of whole decisions, each d
 of ``--iterations`` iterations from one FIXED position, random rollouts to the end of the game, timed
 around the search call (tree set-up included). Rows:
 
-- ``uct``: our ``TreeSearch(..., "uct")`` on Lords of War, searching the true state (perfect information);
-- ``ismcts``: our ``TreeSearch(..., "ismcts")`` on Lords of War (a fresh determinization every iteration);
+- ``uct``: our ``TreeSearch(..., "uct")`` on Lords of War, searching the true state (perfect information), by
+  default: whole iterations compiled (``cardboard.search.compiled``);
+- ``ismcts``: our ``TreeSearch(..., "ismcts")`` on Lords of War (a fresh determinization every iteration), compiled;
+- ``uct_python`` / ``ismcts_python``: the same searches on the Python path (``SearchConfig(compiled=False)``: the
+  same trees, every tree step a Python call);
 - ``uct_connect_four``: our UCT on OpenSpiel's ``connect_four`` through a small protocol adapter
   (context only: every step is a pyspiel call from Python, so this mostly measures the adapter);
 - ``os_cpp_ismcts`` / ``os_py_ismcts``: OpenSpiel's C++ ``pyspiel.ISMCTSBot`` and pure-Python
@@ -109,8 +112,8 @@ def decisions_left_openspiel(state: Any, games: int, seed: int) -> float:
 
 
 # -- one decision, each way --------------------------------------------------------------------------------
-def ours(state: Any, worlds: str, iterations: int, c: float, seed: int) -> Decide:
-    search = TreeSearch(SearchConfig(iterations=iterations, c=c), worlds)
+def ours(state: Any, worlds: str, iterations: int, c: float, seed: int, use_compiled: bool = True) -> Decide:
+    search = TreeSearch(SearchConfig(iterations=iterations, c=c, compiled=use_compiled), worlds)
     rng = np.random.default_rng(seed)
 
     def decide() -> int:
@@ -152,11 +155,13 @@ class Row:
 
 
 COMPARISONS = (
-    Comparison("ismcts", "os_py_ismcts", 5.0, "ours ISMCTS (LoW) / OpenSpiel Python ISMCTS (hearts)"),
-    Comparison("ismcts", None, 10_000.0, "ours ISMCTS (LoW), absolute it/s"),
-    Comparison("ismcts", "os_cpp_ismcts", None, "ours ISMCTS (LoW) / OpenSpiel C++ ISMCTS (hearts)"),
-    Comparison("uct", "os_py_mcts", None, "ours UCT (LoW) / OpenSpiel Python MCTS (connect_four)"),
-    Comparison("uct", "os_cpp_mcts", None, "ours UCT (LoW) / OpenSpiel C++ MCTS (connect_four)"),
+    Comparison("ismcts", "os_cpp_ismcts", 1.0, "compiled ISMCTS (LoW) / OpenSpiel C++ ISMCTS (hearts)"),
+    Comparison("ismcts", "ismcts_python", 3.0, "compiled ISMCTS / Python ISMCTS (both LoW)"),
+    Comparison("uct", "uct_python", None, "compiled UCT / Python UCT (both LoW)"),
+    Comparison("ismcts_python", "os_py_ismcts", 5.0, "ours Python ISMCTS (LoW) / OpenSpiel Python ISMCTS (hearts)"),
+    Comparison("ismcts_python", None, 10_000.0, "ours Python ISMCTS (LoW), absolute it/s"),
+    Comparison("uct", "os_py_mcts", None, "compiled UCT (LoW) / OpenSpiel Python MCTS (connect_four)"),
+    Comparison("uct", "os_cpp_mcts", None, "compiled UCT (LoW) / OpenSpiel C++ MCTS (connect_four)"),
     Comparison("uct_connect_four", "os_py_mcts", None,
                "ours UCT via pyspiel adapter / OpenSpiel Python MCTS (both connect_four)"),
 )
@@ -166,8 +171,13 @@ def build_rows(iterations: int, c: float, c_openspiel: float, seed: int, notes: 
     low = lords_of_war_position()
     left = np.random.default_rng(seed)
     low_left = float(np.mean([low.clone().random_playout(left) for _ in range(200)]))
-    rows = [Row("uct", "ours UCT (true state)", "lords_of_war", ours(low, "uct", iterations, c, seed)),
-            Row("ismcts", "ours ISMCTS", "lords_of_war", ours(low, "ismcts", iterations, c, seed))]
+    rows = [Row("uct", "ours UCT (true state), compiled", "lords_of_war", ours(low, "uct", iterations, c, seed)),
+            Row("ismcts", "ours ISMCTS, compiled", "lords_of_war", ours(low, "ismcts", iterations, c, seed)),
+            Row("uct_python", "ours UCT (true state), Python", "lords_of_war",
+                ours(low, "uct", iterations, c, seed, use_compiled=False)),
+            Row("ismcts_python", "ours ISMCTS, Python", "lords_of_war",
+                ours(low, "ismcts", iterations, c, seed, use_compiled=False))]
+    ours_rows = len(rows)
     for row in rows:
         row.decisions_left = low_left
     if pyspiel is None:
@@ -196,7 +206,7 @@ def build_rows(iterations: int, c: float, c_openspiel: float, seed: int, notes: 
             os_mcts.MCTSBot(c4, c_openspiel, iterations, os_mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed)),
                             solve=False, random_state=np.random.RandomState(seed)), c4_state, iterations)),
     ]
-    for row in rows[2:]:
+    for row in rows[ours_rows:]:
         row.decisions_left = decisions_left_openspiel(hearts_state if row.game == "hearts" else c4_state, 200, seed)
     return rows
 

@@ -12,13 +12,14 @@ so that ``cardboard`` finds it in every process, the CLI's and match workers'
 included. The conformance suite (``tests/test_conformance.py``) runs over every
 registered game.
 """
+from cardboard.envs.compiled_model import CompiledModel
 from cardboard.envs.errors import (CardboardError, CardDataError, IllegalActionError, InvalidParameterError,
                                    ProtocolError, ResultsFileError, UnknownNameError)
 from cardboard.envs.protocol import (CHANCE, HOOKS, TERMINAL, Agent, Game, GameInfo, GameState, Hook, determinize,
                                      hook, require_hooks, sample_chance)
 from cardboard.envs.registration import register_agent, register_game
 
-__all__ = ["CHANCE", "HOOKS", "TERMINAL", "Agent", "CardDataError", "CardboardError", "Game", "GameInfo",
-           "GameState", "Hook", "IllegalActionError", "InvalidParameterError", "ProtocolError", "ResultsFileError",
-           "UnknownNameError", "determinize", "hook", "register_agent", "register_game", "require_hooks",
-           "sample_chance"]
+__all__ = ["CHANCE", "HOOKS", "TERMINAL", "Agent", "CardDataError", "CardboardError", "CompiledModel", "Game",
+           "GameInfo", "GameState", "Hook", "IllegalActionError", "InvalidParameterError", "ProtocolError",
+           "ResultsFileError", "UnknownNameError", "determinize", "hook", "register_agent", "register_game",
+           "require_hooks", "sample_chance"]

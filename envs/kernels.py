@@ -41,3 +41,10 @@ def rand_below(stream, n):
 def rand_unit(stream):
     """A uniform float in [0, 1) from the top 53 bits of the next output of ``stream``."""
     return np.float64(xorshift64star(stream) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True, nogil=True)
+def fill_units(stream, out):
+    """``out[i] = rand_unit(stream)`` for every i, in order."""
+    for i in range(len(out)):
+        out[i] = rand_unit(stream)

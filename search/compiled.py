@@ -1,0 +1,426 @@
+"""Whole UCT / ISMCTS iterations in compiled code, with exactly the statistics of the Python path (``mcts``).
+
+``TreeSearch`` hands a search to ``search`` when the state offers ``compiled_model()`` (``envs.compiled_model``),
+the random generator can be replayed (below) and the configuration is the plain one this loop reproduces
+(``model_for``): UCB1, ``GameRollout``, the default chance sampler, determinizer and evaluator, no bucketing,
+pruning, tree reuse or leaves in flight, ``worlds`` "uct" or "ismcts". ``SearchConfig(compiled=False)`` (agent
+knob ``compiled=0``) keeps the Python path. The result is the Python path's: the same action, visits in the same
+order, iterations, and a ``root`` whose edge statistics are those of the Python tree's root (every row of
+``Node.stat`` but ``PRIOR``, edges in the same order); the nodes below it stay in the flat arrays, so
+``root.child`` is empty.
+
+**Tree layout.** Flat arrays, grown by doubling between kernel calls: node ``i`` has player ``node_player[i]``
+(node 0: the root); edge ``e`` belongs to node ``edge_node[e]``, has soft key ``edge_key[e]`` and statistics
+``edge_stat[e]`` = (visits, total, availability, stamp) as ``tree.Node.stat``'s rows; ``edge_child[e, p]`` is the
+node below ``e`` where player ``p`` moves (-1: none yet), which is ``Node.child_for(e, p)``; an open-addressing
+hash table maps (node, key) to the edge. Edges are numbered as they are made, so each node's edges are in
+``Node``'s order. The step is ``tree.select_edge``'s: availability counted once per iteration, unvisited edges
+first by ``int(u * n_fresh)``, else the first maximum of UCB1; the visit counted on the way down, the reward on
+the way up.
+
+**Randomness.** The Python path draws from one generator, per iteration: the world (``determinize_draws``
+uniforms), one uniform per tree step from a ``tree.Uniforms`` block (256 drawn when it is empty, taken from the
+end), and a rollout stream seed (``kernels.seed_stream``) when the leaf is not terminal. For bit generators whose
+``random()`` is ``(raw >> 11) * 2**-53`` of one 64-bit raw word (numpy's PCG64, PCG64DXSM, Philox, SFC64) each
+draw is one raw word, so the generator's state is saved, raw words are drawn and handed to the kernel, which
+uses them in that order and stops before an iteration it might lack words for; at the end the state is put
+back and advanced by exactly the words used. Any other generator takes the Python path.
+
+**Caching.** A ``cache=True`` kernel that takes other jitted functions as dispatcher arguments is compiled anew
+in every process (the dispatcher type names the object); typed as first-class functions (``FunctionType``,
+called through their C wrappers) it is cached once per game's argument types. So the loop is compiled, and
+cached, for the first-class function types of the model's kernels; each kernel goes in as a small
+``WrapperAddressProtocol`` object holding its address.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import time
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numba
+import numpy as np
+from numba import njit, types
+from numba.core.types import WrapperAddressProtocol
+from numba.experimental.function_type import _get_wrapper_address
+
+from ..envs.compiled_model import CompiledModel
+from ..envs.protocol import CHANCE, HOOKS, TERMINAL, GameInfo, GameState
+from .strategies import UCB1, GameRollout
+from .tree import AVAIL, STAMP, TOTAL, VISITS, KeyTable, Node
+
+if TYPE_CHECKING:
+    from .mcts import SearchConfig, SearchResult, TreeSearch
+
+COMPILED_MODEL = HOOKS["compiled_model"].name
+REPLAYABLE = (np.random.PCG64, np.random.PCG64DXSM, np.random.Philox, np.random.SFC64)  # random() = one raw word
+BLOCK = 256  # tree.Uniforms' block
+N_NODES, N_EDGES, MAX_DEPTH, LEFT, POS, NEED_WORDS, NEED_EDGES = range(7)  # the kernel's counters
+STEP_GUESS = 4  # tree steps an iteration, for the first draw of raw words (more are drawn if it runs short)
+SLICE = 0.002  # seconds a kernel call runs under a time budget, between the checks of the clock
+
+
+# ---- eligibility ------------------------------------------------------------------------------------------
+@functools.cache
+def _defaults(config_type: type) -> dict[str, Any]:
+    return {f.name: f.default for f in dataclasses.fields(config_type)}
+
+
+def model_for(engine: TreeSearch, state: GameState, rng: np.random.Generator) -> CompiledModel | None:
+    """The state's compiled model when ``engine`` may search ``state`` with ``rng`` compiled, else None."""
+    cfg = engine.config
+    default = _defaults(type(cfg))
+    plain = (cfg.compiled and engine.worlds in ("uct", "ismcts") and not engine.reuse
+             and type(cfg.selection) is UCB1 and type(cfg.rollout) is GameRollout
+             and cfg.chance_sampler is default["chance_sampler"] and cfg.bucketing is None and not cfg.prune
+             and getattr(cfg, "pruning", None) is None and cfg.leaves == 1
+             and (engine.worlds == "uct" or cfg.determinizer is default["determinizer"])
+             and (cfg.depth is None or cfg.evaluator is default["evaluator"]))
+    info = state.info
+    if not plain or info.num_action_keys is None or info.chance == "explicit":
+        return None
+    if type(rng) is not np.random.Generator or type(rng.bit_generator) not in REPLAYABLE:
+        return None
+    make = getattr(state, COMPILED_MODEL, None)
+    return make() if make is not None else None
+
+
+# ---- the search -------------------------------------------------------------------------------------------
+def search(engine: TreeSearch, state: GameState, rng: np.random.Generator, iterations: int | None,
+           start: float) -> SearchResult | None:
+    """``engine.steps``' search of ``state`` compiled (``iterations`` and ``start`` as there), or None when it
+    cannot be (``model_for``): then the caller takes the Python path."""
+    model = model_for(engine, state, rng)
+    if model is None:
+        return None
+    cfg, info, me = engine.config, state.info, state.current_player
+    target = iterations if iterations is not None else cfg.iterations
+    seconds = None if iterations is not None else cfg.seconds
+    run = _runner(model)
+    tree = _Tree(me, info.num_players, info.num_actions, target)
+    bits = rng.bit_generator
+    saved = bits.state
+    words = np.empty(0, dtype=np.uint64)
+    used = 0
+    done = 0
+    batch = 16 if seconds is not None else target  # a budget in seconds runs in slices of about SLICE seconds
+    try:
+        while (target is None or done < target) and (seconds is None or time.perf_counter() - start < seconds):
+            if target is not None:
+                batch = min(batch, target - done)
+            tree.make_room()
+            want = max(int(tree.counters[NEED_WORDS]),
+                       batch * (model.determinize_draws * (engine.worlds == "ismcts") + 1 + STEP_GUESS) + BLOCK)
+            if len(words) - tree.counters[POS] < want:
+                used += int(tree.counters[POS])
+                words = np.concatenate((words[tree.counters[POS]:], bits.random_raw(want)))
+                tree.counters[POS] = 0
+            began = time.perf_counter()
+            ran = run(model, tree, words, me, engine.worlds == "ismcts", cfg, info, engine._stamp + done, batch)
+            done += ran
+            if seconds is not None and ran:
+                batch = max(1, int(ran * SLICE / max(time.perf_counter() - began, 1e-6)))
+    finally:
+        _rewind(bits, saved, used + int(tree.counters[POS]))
+    engine._stamp += done
+    return engine._result(tree.root(me, info.num_action_keys), state, rng, done, time.perf_counter() - start)
+
+
+def _rewind(bits: np.random.BitGenerator, saved: dict, words: int) -> None:
+    """Put ``bits`` where ``saved`` plus ``words`` raw draws leave it (PCG64's jump-ahead keeps its buffered half
+    word, which ``advance`` clears and a raw draw does not touch)."""
+    bits.state = saved
+    if type(bits) in (np.random.PCG64, np.random.PCG64DXSM):
+        bits.advance(words)
+        state = bits.state
+        state["has_uint32"], state["uinteger"] = saved["has_uint32"], saved["uinteger"]
+        bits.state = state
+    else:
+        bits.random_raw(words, output=False)
+
+
+class _Tree:
+    """The flat tree (see the module docstring) and the kernel's counters; ``make_room`` grows it between calls."""
+
+    def __init__(self, me: int, num_players: int, max_legal: int, target: int | None):
+        nodes = min(target or 1024, 1 << 16) + 1
+        self.node_player = np.empty(nodes, dtype=np.int64)
+        self.node_player[0] = me
+        edges = 8 * max_legal
+        self.edge_node = np.empty(edges, dtype=np.int64)
+        self.edge_key = np.empty(edges, dtype=np.int64)
+        self.edge_stat = np.empty((edges, 4))
+        self.edge_child = np.empty((edges, num_players), dtype=np.int64)
+        slots = 1 << (2 * edges - 1).bit_length()
+        self.hash_key = np.full(slots, -1, dtype=np.int64)
+        self.hash_edge = np.empty(slots, dtype=np.int64)
+        self.counters = np.zeros(7, dtype=np.int64)
+        self.counters[N_NODES] = 1
+        self.counters[NEED_EDGES] = 2 * max_legal
+        self.block = np.empty(BLOCK)
+
+    def make_room(self) -> None:
+        """Room for the next iteration: a node, and the edges and hash slots the kernel asked for."""
+        if self.counters[N_NODES] + 1 > len(self.node_player):
+            self.node_player = _grown(self.node_player, 2 * len(self.node_player))
+        edges = int(self.counters[NEED_EDGES])
+        if edges > len(self.edge_key):
+            size = max(edges, 2 * len(self.edge_key))
+            self.edge_node = _grown(self.edge_node, size)
+            self.edge_key = _grown(self.edge_key, size)
+            self.edge_stat = _grown(self.edge_stat, size)
+            self.edge_child = _grown(self.edge_child, size)
+        if 2 * edges > len(self.hash_key):
+            size = len(self.hash_key)
+            while size < 2 * edges:
+                size *= 2
+            keys, slots = np.full(size, -1, dtype=np.int64), np.empty(size, dtype=np.int64)
+            _rehash(self.hash_key, self.hash_edge, keys, slots)
+            self.hash_key, self.hash_edge = keys, slots
+
+    def root(self, me: int, num_keys: int) -> Node:
+        """The root as a ``tree.Node``: its edges' keys and statistics, in order."""
+        mine = np.flatnonzero(self.edge_node[:self.counters[N_EDGES]] == 0)
+        node = Node(me, KeyTable(num_keys), capacity=max(8, len(mine)))
+        node.edge_key[:len(mine)] = self.edge_key[mine]
+        node.stat[:STAMP + 1, :len(mine)] = self.edge_stat[mine].T
+        node.size[0] = len(mine)
+        node.slot[self.edge_key[mine]] = np.arange(1, len(mine) + 1, dtype=np.int32)
+        return node
+
+
+def _grown(a: np.ndarray, size: int) -> np.ndarray:
+    """``a`` in a longer array (the kernel fills every entry it makes)."""
+    out = np.empty((size,) + a.shape[1:], dtype=a.dtype)
+    out[:len(a)] = a
+    return out
+
+
+# ---- kernels as first-class functions -----------------------------------------------------------------
+class _Kernel(WrapperAddressProtocol):
+    """A compiled kernel as a first-class function: its signature and the address of its C wrapper."""
+
+    def __init__(self, dispatcher: Any, args: tuple):
+        dispatcher.compile(args)  # from numba's cache once the game's module has run it
+        self.sig = dispatcher.overloads[args].signature
+        self.address = _get_wrapper_address(dispatcher, self.sig)
+
+    def __wrapper_address__(self) -> int:
+        return self.address
+
+    def signature(self) -> Any:
+        return self.sig
+
+
+class _Runner(NamedTuple):
+    kernels: tuple[_Kernel, ...]
+    loop: Any  # the compiled loop's entry point
+
+    def __call__(self, model: CompiledModel, tree: _Tree, words: np.ndarray, me: int, ismcts: bool,
+                 cfg: SearchConfig, info: GameInfo, stamp: float, iterations: int) -> int:
+        """Run up to ``iterations`` iterations; return how many ran."""
+        return self.loop(*self.kernels, model.state.copy(), model.table, model.buffer_len, model.determinize_draws,
+                         me, ismcts, -1 if cfg.depth is None else cfg.depth, info.max_turns, info.num_action_keys,
+                         info.num_actions, float(cfg.c), float(info.min_return), float(info.max_return), float(stamp),
+                         iterations, tree.node_player, tree.edge_node, tree.edge_key, tree.edge_stat, tree.edge_child,
+                         tree.hash_key, tree.hash_edge, tree.counters, tree.block, words)
+
+
+_RUNNERS: dict[tuple, _Runner] = {}
+
+
+def _shape_of(value: Any) -> Any:
+    """What numba's type of ``value`` depends on, cheaply (``numba.typeof`` costs tens of microseconds)."""
+    if isinstance(value, np.ndarray):
+        return value.dtype.str, value.ndim
+    if isinstance(value, tuple):
+        return tuple(_shape_of(v) for v in value)
+    return type(value)
+
+
+def _runner(model: CompiledModel) -> _Runner:
+    """The loop compiled for ``model``'s kernels and argument types (built once per process and game)."""
+    kernels = model[4:]
+    key = (kernels, _shape_of(model.state), _shape_of(model.table))
+    found = _RUNNERS.get(key)
+    if found is None:
+        s, table = numba.typeof(model.state).copy(layout="C", readonly=False), numba.typeof(model.table)
+        i64, buf = types.int64, types.int32[::1]
+        f64s, i64s, u64s = types.float64[::1], types.int64[::1], types.uint64[::1]
+        args = ((s, table, i64, f64s), (s, table, buf), (s, table, buf, i64, i64s), (s, table, i64, buf),
+                (s, table, buf, u64s, i64), (s,), (s,), (s, f64s), (s, table, i64))
+        wrapped = tuple(_Kernel(k, a) for k, a in zip(kernels, args))
+        loop_args = tuple(types.FunctionType(k.sig) for k in wrapped) + (
+            s, table, i64, i64, i64, types.boolean, i64, i64, i64, i64, types.float64, types.float64, types.float64,
+            types.float64, i64, i64s, i64s, i64s, types.float64[:, ::1], types.int64[:, ::1], i64s, i64s, i64s,
+            f64s, u64s)
+        found = _RUNNERS[key] = _Runner(wrapped, _iterate.compile(loop_args))
+    return found
+
+
+# ---- the compiled loop ------------------------------------------------------------------------------------
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _slot(hash_key, k):
+    """The hash slot of the int64 key ``k``: where it is, or the empty slot where it goes."""
+    mask = len(hash_key) - 1
+    i = np.int64((np.uint64(k) * _GOLDEN) >> np.uint64(32)) & mask
+    while hash_key[i] != -1 and hash_key[i] != k:
+        i = (i + 1) & mask
+    return i
+
+
+@njit(cache=True, nogil=True)
+def _rehash(old_key, old_edge, hash_key, hash_edge):
+    for j in range(len(old_key)):
+        if old_key[j] != -1:
+            i = _slot(hash_key, old_key[j])
+            hash_key[i] = old_key[j]
+            hash_edge[i] = old_edge[j]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _to_unit(word):
+    """numpy's ``random()`` of one raw 64-bit word (PCG64, Philox, SFC64: ``(raw >> 11) * 2**-53``)."""
+    return np.float64(word >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True, nogil=True)
+def _select(node, keys, n, num_keys, c, stamp, u, edges_of, edge_node, edge_key, edge_stat, edge_child,
+            hash_key, hash_edge, counters):
+    """``tree.select_edge`` at ``node`` over the legal ``keys[:n]``, edges made in the order keys are met."""
+    n_fresh = 0
+    for i in range(n):
+        k = keys[i]
+        h = _slot(hash_key, node * num_keys + k)
+        if hash_key[h] == -1:
+            e = counters[N_EDGES]
+            counters[N_EDGES] = e + 1
+            hash_key[h] = node * num_keys + k
+            hash_edge[h] = e
+            edge_node[e] = node
+            edge_key[e] = k
+            edge_stat[e, :] = 0.0
+            edge_child[e, :] = -1
+        e = hash_edge[h]
+        edges_of[i] = e
+        if edge_stat[e, STAMP] != stamp:
+            edge_stat[e, STAMP] = stamp
+            edge_stat[e, AVAIL] += 1.0
+        if edge_stat[e, VISITS] == 0.0:
+            n_fresh += 1
+    if n_fresh > 0:
+        pick = int(u * n_fresh)
+        for i in range(n):
+            e = edges_of[i]
+            if edge_stat[e, VISITS] == 0.0:
+                if pick == 0:
+                    return i, e, True
+                pick -= 1
+    best = 0
+    best_value = -np.inf
+    for i in range(n):
+        e = edges_of[i]
+        visits = edge_stat[e, VISITS]
+        value = edge_stat[e, TOTAL] / visits + c * np.sqrt(np.log(edge_stat[e, AVAIL]) / visits)
+        if value > best_value:
+            best = i
+            best_value = value
+    return best, edges_of[best], False
+
+
+@njit(cache=True, nogil=True)
+def _iterate(determinize, legal_actions, action_keys, apply, playout, player_of, turn_of, returns, heuristic,
+             s0, table, buffer_len, determinize_draws, me, ismcts, depth, max_turns, num_keys, max_legal, c, lo, hi,
+             stamp0, iterations, node_player, edge_node, edge_key, edge_stat, edge_child, hash_key, hash_edge,
+             counters, block, words):
+    """Up to ``iterations`` iterations from ``s0`` for player ``me`` (``mcts.TreeSearch._descend``, the rollout,
+    the backup), stopping before one that might run out of raw ``words`` or of room in the tree (what it needs
+    is left in ``counters``); returns the number run. ``depth`` -1: rollouts to the end."""
+    world = np.empty_like(s0)
+    buf = np.empty(buffer_len, dtype=np.int32)
+    keys = np.empty(max_legal, dtype=np.int64)
+    edges_of = np.empty(max_legal, dtype=np.int64)
+    u = np.empty(determinize_draws)
+    stream = np.empty(1, dtype=np.uint64)
+    num_players = edge_child.shape[1]
+    result = np.empty(num_players)
+    values = np.empty(num_players)
+    path_node = np.empty(16, dtype=np.int64)
+    path_edge = np.empty(16, dtype=np.int64)
+    done = 0
+    while done < iterations:
+        steps = counters[MAX_DEPTH] + 2  # at most: a new node is one level below the deepest, and its step expands
+        blocks = 0 if steps <= counters[LEFT] else (steps - counters[LEFT] + BLOCK - 1) // BLOCK
+        counters[NEED_WORDS] = determinize_draws * ismcts + 1 + BLOCK * blocks
+        counters[NEED_EDGES] = counters[N_EDGES] + steps * max_legal
+        if (counters[POS] + counters[NEED_WORDS] > len(words) or counters[NEED_EDGES] > len(edge_key)
+                or 2 * counters[NEED_EDGES] > len(hash_key) or counters[N_NODES] + 1 > len(node_player)):
+            break
+        if steps > len(path_node):
+            path_node = np.empty(2 * steps, dtype=np.int64)
+            path_edge = np.empty(2 * steps, dtype=np.int64)
+        world[:] = s0
+        pos = counters[POS]
+        if ismcts:
+            for k in range(determinize_draws):
+                u[k] = _to_unit(words[pos + k])
+            pos += determinize_draws
+            determinize(world, table, me, u)
+        stamp = stamp0 + done + 1
+        node = 0
+        link = -1
+        n_path = 0
+        player = player_of(world)
+        while player != TERMINAL:
+            if player == CHANCE:
+                raise ValueError("a compiled model met a chance node (models serve games without chance in play)")
+            if link >= 0:
+                child = edge_child[link, player]
+                if child < 0:
+                    child = counters[N_NODES]
+                    counters[N_NODES] = child + 1
+                    node_player[child] = player
+                    edge_child[link, player] = child
+                    counters[MAX_DEPTH] = max(counters[MAX_DEPTH], n_path)
+                node = child
+            n = legal_actions(world, table, buf)
+            action_keys(world, table, buf, n, keys)
+            if counters[LEFT] == 0:
+                for k in range(BLOCK):
+                    block[k] = _to_unit(words[pos + k])
+                pos += BLOCK
+                counters[LEFT] = BLOCK
+            counters[LEFT] -= 1
+            i, e, fresh = _select(node, keys, n, num_keys, c, stamp, block[counters[LEFT]], edges_of, edge_node,
+                                  edge_key, edge_stat, edge_child, hash_key, hash_edge, counters)
+            edge_stat[e, VISITS] += 1.0
+            apply(world, table, np.int64(buf[i]), buf)
+            path_node[n_path] = node
+            path_edge[n_path] = e
+            n_path += 1
+            if fresh:
+                break
+            link = e
+            player = player_of(world)
+        player = player_of(world)
+        if player != TERMINAL and depth != 0:
+            stream[0] = words[pos] | np.uint64(1)
+            pos += 1
+            playout(world, table, buf, stream, max_turns + 1 if depth < 0 else turn_of(world) + depth)
+            player = player_of(world)
+        if player == TERMINAL:
+            returns(world, result)
+            for q in range(num_players):
+                values[q] = (result[q] - lo) / (hi - lo)
+        else:
+            for q in range(num_players):
+                values[q] = (heuristic(world, table, q) + 1.0) / 2.0
+        for j in range(n_path):
+            edge_stat[path_edge[j], TOTAL] += values[node_player[path_node[j]]]
+        counters[POS] = pos
+        done += 1
+    return done

@@ -1,0 +1,292 @@
+"""The compiled search loop (``cardboard.search.compiled``) against the Python path, and the model it runs on.
+
+Differential: at fixed seeds and positions, for UCT and ISMCTS, the compiled and the Python path give the same
+action, the same visits in the same order, the same root statistics (keys in order, visits, totals,
+availability, stamps) and leave the generator in the same state. Then: who takes which path (the knob, the
+configurations the loop does not reproduce, bit generators it cannot replay), and the kernels of
+``compiled_model`` against the state's own methods (every registered game that offers one).
+"""
+import dataclasses
+
+import numpy as np
+import pytest
+
+import cardboard
+from cardboard.envs.kernels import seed_stream
+from cardboard.envs.lords_of_war.state import LordsOfWarState
+from cardboard.envs.protocol import HOOKS
+from cardboard.search import compiled
+from cardboard.search.mcts import SearchConfig, TreeSearch
+from cardboard.search.strategies import PUCT, PolicyRollout
+from cardboard.search.tree import STAMP
+
+
+def random_moves(state, rng, moves):
+    for _ in range(moves):
+        legal = state.legal_actions()
+        state.apply(int(legal[rng.integers(len(legal))]))
+    return state
+
+
+def random_game(seed):
+    """Every state of one random Lords of War game, the terminal one last."""
+    state, rng, states = cardboard.new_state("lords_of_war", seed=seed), np.random.default_rng(seed), []
+    while True:
+        states.append(state.clone())
+        if state.is_terminal():
+            return states
+        random_moves(state, rng, 1)
+
+
+def near_the_end():
+    states = random_game(5)
+    return next(s for s in states[-8::-1] if len(s.legal_actions()) > 1)
+
+
+def few_moves():
+    return next(s for s in random_game(6)[20:] if len(s.legal_actions()) == 2)
+
+
+POSITIONS = {
+    "start": lambda: cardboard.new_state("lords_of_war", seed=3),
+    "mid": lambda: random_moves(cardboard.new_state("lords_of_war", seed=1), np.random.default_rng(1), 40),
+    "end": near_the_end,
+    "few": few_moves,
+}
+
+
+@pytest.fixture
+def compiled_runs(monkeypatch):
+    """A list that gets one entry per search the compiled loop ran."""
+    runs = []
+    search = compiled.search
+
+    def counted(*args):
+        result = search(*args)
+        if result is not None:
+            runs.append(result.iterations)
+        return result
+
+    monkeypatch.setattr(compiled, "search", counted)
+    return runs
+
+
+def summary(state, worlds, iterations, seed, use_compiled, bit_generator=np.random.PCG64, **config):
+    rng = np.random.Generator(bit_generator(seed))
+    result = TreeSearch(SearchConfig(iterations=iterations, compiled=use_compiled, **config), worlds).search(state, rng)
+    root, m = result.root, int(result.root.size[0])
+    return {"action": result.action, "visits": list(result.visits.items()), "iterations": result.iterations,
+            "keys": root.edge_key[:m].tolist(), "stat": root.stat[:STAMP + 1, :m].tolist(),
+            "rng": as_lists(rng.bit_generator.state)}
+
+
+def as_lists(value):
+    """A bit generator's state with its arrays (Philox, SFC64) as lists, so that == compares it."""
+    if isinstance(value, dict):
+        return {k: as_lists(v) for k, v in value.items()}
+    return value.tolist() if isinstance(value, np.ndarray) else value
+
+
+def assert_same(state, worlds, iterations, seed, runs, **config):
+    fast = summary(state, worlds, iterations, seed, True, **config)
+    assert runs, "the compiled loop did not run"
+    assert fast == summary(state, worlds, iterations, seed, False, **config)
+    return fast
+
+
+@pytest.mark.parametrize("iterations", [1, 2, 7, 64, 700])
+@pytest.mark.parametrize("position", list(POSITIONS))
+@pytest.mark.parametrize("worlds", ["ismcts", "uct"])
+def test_the_compiled_loop_grows_the_python_tree(worlds, position, iterations, compiled_runs):
+    state = POSITIONS[position]()
+    for seed in (0, 11):
+        assert_same(state, worlds, iterations, seed, compiled_runs)
+
+
+@pytest.mark.parametrize("worlds", ["ismcts", "uct"])
+def test_thousands_of_iterations(worlds, compiled_runs):
+    state = POSITIONS["mid"]()
+    for seed in (2, 3):
+        found = assert_same(state, worlds, 3000, seed, compiled_runs)
+        assert sum(n for _, n in found["visits"]) == 3000
+
+
+@pytest.mark.parametrize("config", [{"depth": 0}, {"depth": 2}, {"c": 0.0}, {"c": 2.5}],
+                         ids=["heuristic-leaves", "depth-2", "c-0", "c-2.5"])
+@pytest.mark.parametrize("worlds", ["ismcts", "uct"])
+def test_depth_and_exploration_constant(worlds, config, compiled_runs):
+    assert_same(POSITIONS["mid"](), worlds, 400, 4, compiled_runs, **config)
+
+
+def test_the_flat_tree_grows_between_kernel_calls(monkeypatch, compiled_runs):
+    """Starting from arrays too small for one iteration, every kind of room is made between kernel calls."""
+    made = compiled._Tree.__init__
+
+    def tiny(self, *args):
+        made(self, *args)
+        self.node_player, self.edge_node, self.edge_key = self.node_player[:2], self.edge_node[:1], self.edge_key[:1]
+        self.edge_stat, self.edge_child = self.edge_stat[:1], self.edge_child[:1]
+        self.hash_key, self.hash_edge = self.hash_key[:2], self.hash_edge[:2]
+
+    monkeypatch.setattr(compiled._Tree, "__init__", tiny)
+    for worlds in ("ismcts", "uct"):
+        assert_same(POSITIONS["mid"](), worlds, 500, 1, compiled_runs)
+
+
+@pytest.mark.parametrize("iterations", [None, 10 ** 7])
+def test_a_time_budget_is_replayed_exactly(iterations, compiled_runs):
+    """The clock only decides how many iterations run: that many in Python give the same tree and generator."""
+    state = POSITIONS["mid"]()
+    timed = summary(state, "ismcts", iterations, 8, True, seconds=0.05)
+    assert compiled_runs and timed["iterations"] == sum(n for _, n in timed["visits"]) > 0
+    assert timed["iterations"] < 10 ** 7
+    assert timed == summary(state, "ismcts", timed["iterations"], 8, False)
+
+
+def test_the_engine_stamp_carries_over_searches(compiled_runs):
+    """Availability stamps continue across searches of one engine, as in Python."""
+    state = POSITIONS["mid"]()
+    stats = []
+    for use_compiled in (True, False):
+        engine, rng = TreeSearch(SearchConfig(iterations=50, compiled=use_compiled), "ismcts"), np.random.default_rng(9)
+        for _ in range(3):
+            root = engine.search(state, rng).root
+        stats.append(root.stat[:STAMP + 1, :int(root.size[0])].tolist())
+    assert stats[0] == stats[1]
+
+
+# ---- who takes which path ---------------------------------------------------------------------------------
+@pytest.fixture
+def refusing(monkeypatch):
+    """Lords of War states whose compiled_model fails the test if called."""
+    def refuse(self):
+        raise AssertionError("the compiled path was taken")
+
+    monkeypatch.setattr(LordsOfWarState, "compiled_model", refuse)
+
+
+def test_compiled_off_takes_the_python_path(refusing):
+    state = POSITIONS["mid"]()
+    result = TreeSearch(SearchConfig(iterations=30, compiled=False), "ismcts").search(state, np.random.default_rng(0))
+    assert result.root.child  # the Python tree keeps its nodes
+
+
+@pytest.mark.parametrize("spec, expected", [("ismcts:iterations=5", True), ("ismcts:iterations=5,compiled=0", False),
+                                            ("uct:iterations=5,compiled=0", False), ("uct:iterations=5", True)])
+def test_the_agent_knob(spec, expected):
+    agent = cardboard.make_agent(spec, cardboard.make_game("lords_of_war"))
+    assert agent.searcher.config.compiled is expected
+
+
+def plain(**changes):
+    return dataclasses.replace(SearchConfig(iterations=10), **changes)
+
+
+INELIGIBLE = {
+    "compiled=False": (plain(compiled=False), "ismcts", False),
+    "puct": (plain(selection=PUCT()), "ismcts", False),
+    "policy rollout": (plain(rollout=PolicyRollout()), "ismcts", False),
+    "chance sampler": (plain(chance_sampler=lambda state, rng: 0), "ismcts", False),
+    "determinizer": (plain(determinizer=lambda state, player, rng: state.clone()), "ismcts", False),
+    "evaluator with depth": (plain(depth=2, evaluator=lambda state: np.full(2, 0.5)), "ismcts", False),
+    "prune": (plain(prune=True), "ismcts", False),
+    "leaves": (plain(leaves=4), "ismcts", False),
+    "reuse": (plain(), "ismcts", True),
+    "duct": (plain(), "duct", False),
+}
+if "pruning" in {f.name for f in dataclasses.fields(SearchConfig)}:
+    INELIGIBLE["pruning"] = (plain(pruning=object()), "ismcts", False)
+
+
+@pytest.mark.parametrize("name", list(INELIGIBLE))
+def test_configurations_the_loop_does_not_reproduce_go_to_python(name):
+    config, worlds, reuse = INELIGIBLE[name]
+    engine = TreeSearch(config, worlds, reuse=reuse)
+    assert compiled.model_for(engine, POSITIONS["mid"](), np.random.default_rng(0)) is None
+
+
+ELIGIBLE = {"plain": (plain(), "ismcts"), "depth": (plain(depth=3), "ismcts"), "seconds": (plain(seconds=1.0), "uct"),
+            "uct ignores the determinizer": (plain(determinizer=lambda state, player, rng: state.clone()), "uct")}
+
+
+@pytest.mark.parametrize("config, worlds", list(ELIGIBLE.values()), ids=list(ELIGIBLE))
+def test_eligible_configurations(config, worlds):
+    engine = TreeSearch(config, worlds)
+    assert compiled.model_for(engine, POSITIONS["mid"](), np.random.default_rng(0)) is not None
+
+
+def test_a_game_without_the_hook_goes_to_python():
+    state = cardboard.new_state("hearth", seed=0)
+    engine = TreeSearch(plain(), "ismcts")
+    assert compiled.model_for(engine, state, np.random.default_rng(0)) is None
+
+
+@pytest.mark.parametrize("bit_generator", compiled.REPLAYABLE)
+def test_replayable_bit_generators(bit_generator, compiled_runs):
+    """Each has random() == (raw >> 11) * 2**-53 of one raw word, and the loop replays it."""
+    raw = bit_generator(5).random_raw(64)
+    assert np.array_equal(np.random.Generator(bit_generator(5)).random(64), (raw >> np.uint64(11)) * 2.0 ** -53)
+    assert_same(POSITIONS["mid"](), "ismcts", 300, 7, compiled_runs, bit_generator=bit_generator)
+
+
+def test_a_buffered_half_word_survives(compiled_runs):
+    """A generator holding half a word from a 32-bit draw keeps it across the search, as on the Python path."""
+    states = []
+    for use_compiled in (True, False):
+        rng = np.random.default_rng(4)
+        rng.integers(0, 10, dtype=np.int32)
+        TreeSearch(SearchConfig(iterations=100, compiled=use_compiled), "ismcts").search(POSITIONS["mid"](), rng)
+        states.append((rng.bit_generator.state, rng.integers(0, 1 << 30, size=4, dtype=np.int32).tolist()))
+    assert compiled_runs and states[0] == states[1]
+
+
+def test_a_bit_generator_it_cannot_replay_takes_the_python_path(refusing):
+    """MT19937's random() takes two 32-bit raw words: the Python path runs it."""
+    state = POSITIONS["mid"]()
+    rng = np.random.Generator(np.random.MT19937(3))
+    TreeSearch(SearchConfig(iterations=40), "ismcts").search(state, rng)
+
+
+# ---- every game's model against its state's methods ---------------------------------------------------------
+MODELLED = [name for name in cardboard.games() if HOOKS["compiled_model"].offered_by(cardboard.new_state(name, seed=0))]
+
+
+def test_lords_of_war_offers_a_model():
+    assert "lords_of_war" in MODELLED
+
+
+@pytest.mark.parametrize("name", MODELLED)
+def test_the_kernels_do_what_the_methods_do(name):
+    """The duty ``compiled_model`` states: every kernel equals the method it names, random draws included."""
+    model_rng, state_rng, moves = np.random.default_rng(1), np.random.default_rng(1), np.random.default_rng(2)
+    state = cardboard.new_state(name, seed=8)
+    info = state.info
+    assert info.num_action_keys is not None and info.chance != "explicit"
+    while True:
+        model = state.compiled_model()
+        s, table = model.state.copy(), model.table
+        buf, out = np.empty(model.buffer_len, dtype=np.int32), np.empty(info.num_players)
+        assert model.player(s) == state.current_player and model.turn(s) == state.turn
+        model.returns(s, out)
+        assert out.tolist() == np.asarray(state.returns(), dtype=float).tolist()
+        players = range(info.num_players)
+        assert [model.heuristic(s, table, p) for p in players] == [state.heuristic(p) for p in players]
+        if state.is_terminal():
+            return
+        n = model.legal_actions(s, table, buf)
+        assert buf[:n].tolist() == state.legal_actions().tolist()
+        keys = np.empty(n, dtype=np.int64)
+        model.action_keys(s, table, buf, n, keys)
+        assert keys.tolist() == [state.action_key(int(a)) for a in buf[:n]]
+        world = state.determinize(state.current_player, state_rng)
+        mine = model.state.copy()
+        model.determinize(mine, table, state.current_player, model_rng.random(model.determinize_draws))
+        assert np.array_equal(mine, world.s)
+        world.random_playout(state_rng, max_turns=3)
+        model.playout(mine, table, buf, seed_stream(model_rng), state.turn + 3)
+        assert np.array_equal(mine, world.s)
+        model.legal_actions(s, table, buf)  # the playout above used the buffer
+        action = int(buf[moves.integers(n)])
+        model.apply(s, table, action, buf)
+        state.apply(action)
+        assert np.array_equal(s, state.s)

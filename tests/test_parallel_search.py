@@ -1,0 +1,152 @@
+"""Parallel search (``cardboard.search.parallel``): root parallelisation merges its trees' root statistics
+reproducibly in a persistent process pool; tree and leaf parallelisation spend the whole budget on one tree and
+settle every virtual loss; the agent knobs refuse what cannot work."""
+import gc
+import sys
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+import cardboard
+from cardboard.envs.errors import InvalidParameterError
+from cardboard.search.mcts import SearchConfig, TreeSearch
+from cardboard.search.parallel import (LeafParallel, RootParallel, TreeParallel, merge, root_statistics,
+                                       static_split, tree_seeds)
+from cardboard.search.strategies import PUCT
+from cardboard.search.tree import TOTAL, VISITS
+
+GAME = cardboard.make_game("lords_of_war")
+
+
+@pytest.fixture(scope="module")
+def position():
+    """Lords of War after the two opening placements (the thesis's S1 is such a state)."""
+    state = GAME.new_state(1)
+    rng = np.random.default_rng(1)
+    for _ in range(2):
+        legal = state.legal_actions()
+        state.apply(int(legal[rng.integers(len(legal))]))
+    return state
+
+
+def nodes(root):
+    """Every node of a tree."""
+    todo, seen = [root], []
+    while todo:
+        node = todo.pop()
+        seen.append(node)
+        todo.extend(node.child.values())
+    return seen
+
+
+def test_static_split_spreads_the_remainder_over_the_first_workers():
+    assert static_split(10, 3) == [4, 3, 3]
+    assert static_split(2, 4) == [1, 1, 0, 0]
+    assert static_split(None, 2) == [None, None]
+
+
+def test_root_sums_each_trees_root_statistics_and_is_reproducible(position):
+    """Two workers: tree i is the in-process search with seed i and share i; the merged visits are the per-tree
+    sums and add up to the budget; the same seed gives the same decision again; close() stops the workers."""
+    agent = cardboard.make_agent("ismcts:iterations=301,parallel=root,workers=2", GAME)
+    searcher = agent.searcher
+    assert isinstance(searcher, RootParallel)
+    try:
+        result = searcher.search(position, np.random.default_rng(5))
+        pids = [p.pid for p in searcher.processes]
+        seeds = tree_seeds(np.random.default_rng(5), 2)
+        for share, seed, stats in zip((151, 150), seeds, searcher.trees):
+            alone = TreeSearch(replace(searcher.config, iterations=share), "ismcts").search(
+                position, np.random.default_rng(seed))
+            assert root_statistics(alone.root) == stats
+            assert sum(n for n, _, _ in stats.values()) == share
+        merged = merge(searcher.trees)
+        for key, visits in result.visits.items():
+            assert visits == sum(t[key][0] for t in searcher.trees if key in t) == merged[key][0]
+        assert result.iterations == 301 == sum(result.visits.values())
+        assert {k: s[0] for k, s in result.root.stats().items()} == {k: s[0] for k, s in merged.items()}
+        assert position.action_key(result.action) in result.visits
+        again = searcher.search(position, np.random.default_rng(5))
+        assert (again.action, again.visits) == (result.action, result.visits)
+        assert [p.pid for p in searcher.processes] == pids  # the pool is reused
+        processes = searcher.processes
+    finally:
+        agent.close()
+    assert searcher.processes == [] and not any(p.is_alive() for p in processes)
+
+
+def test_root_with_one_worker_is_reproducible_and_its_pool_goes_with_the_searcher(position):
+    searcher = RootParallel(SearchConfig(iterations=200), "uct", workers=1)
+    first = searcher.search(position, np.random.default_rng(9))
+    assert searcher.search(position, np.random.default_rng(9)).visits == first.visits
+    assert first.iterations == 200 == sum(first.visits.values())
+    processes = searcher.processes
+    del searcher
+    gc.collect()
+    for process in processes:
+        process.join(timeout=10)
+        assert not process.is_alive()
+
+
+@pytest.mark.parametrize("kind", [TreeParallel, LeafParallel])
+@pytest.mark.parametrize("worlds", ["uct", "ismcts", "duct"])
+def test_tree_and_leaf_spend_the_whole_budget_on_one_tree(kind, worlds, position):
+    searcher = kind(SearchConfig(iterations=400), worlds, num_worlds=3, workers=2)
+    result = searcher.search(position, np.random.default_rng(3))
+    assert result.action in position.legal_actions()
+    assert result.iterations == 400 == sum(result.visits.values())
+    assert sum(s[0] for s in result.root.stats().values()) == 400
+
+
+@pytest.mark.parametrize("kind", [TreeParallel, LeafParallel])
+def test_a_time_budget_stops_tree_and_leaf(kind, position):
+    result = kind(SearchConfig(iterations=None, seconds=0.05), "ismcts", workers=2).search(
+        position, np.random.default_rng(4))
+    assert result.iterations > 0 and sum(result.visits.values()) == result.iterations
+    assert result.seconds < 1.0
+
+
+@pytest.mark.parametrize("kind", [TreeParallel, LeafParallel])
+@pytest.mark.parametrize("vl", [0, 1, 2])
+def test_every_virtual_loss_is_settled(kind, vl, position):
+    """Every simulation is worth 1 to every player, so an edge's total reward equals its visits exactly when no
+    virtual loss is left pending and no update was lost; threads are switched as often as possible."""
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        config = SearchConfig(iterations=300, depth=0, evaluator=lambda state: np.ones(2))
+        result = kind(config, "ismcts", workers=2, vl=vl).search(position, np.random.default_rng(vl))
+    finally:
+        sys.setswitchinterval(interval)
+    assert sum(result.visits.values()) == 300
+    for node in nodes(result.root):
+        size = int(node.size[0])
+        assert np.array_equal(node.stat[TOTAL, :size], node.stat[VISITS, :size])
+
+
+@pytest.mark.parametrize("spec, named", [
+    ("ismcts:parallel=threads", "'threads'"),
+    ("uct:parallel=tree,workers=0", "0"),
+    ("ismcts:parallel=leaf,vl=-1", "-1"),
+    ("ismcts:parallel=root,reuse=1", "reuse=1"),
+    ("duct:parallel=tree,turn=300", "turn=300"),
+])
+def test_agent_knobs_refuse_what_cannot_work(spec, named):
+    with pytest.raises(InvalidParameterError, match=named):
+        cardboard.make_agent(spec, GAME)
+
+
+def test_threaded_search_refuses_puct_and_root_refuses_a_config_that_does_not_pickle():
+    with pytest.raises(InvalidParameterError, match="PUCT"):
+        TreeParallel(SearchConfig(selection=PUCT()))
+    with pytest.raises(InvalidParameterError, match="leaves must be 1, got 4"):
+        LeafParallel(SearchConfig(leaves=4))
+    with pytest.raises(InvalidParameterError, match="pickle"):
+        RootParallel(SearchConfig(evaluator=lambda state: np.ones(2)))
+
+
+def test_tree_parallel_agents_play_and_log_their_decisions(position):
+    agent = cardboard.make_agent("uct:iterations=200,parallel=leaf,workers=2,vl=0", GAME)
+    assert agent.act(position, np.random.default_rng(0)) in position.legal_actions()
+    assert agent.last.iterations == 200 and len(agent.decisions) == 1

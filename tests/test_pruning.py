@@ -1,0 +1,183 @@
+"""Hard pruning by the game's heuristics (paper 002; ``search.pruning``): the kept moves, ties, unions, the
+per-node memory over worlds, extrapolation, the agents' knobs."""
+import numpy as np
+import pytest
+
+import cardboard
+from cardboard.envs.errors import InvalidParameterError
+from cardboard.search.mcts import SearchConfig, TreeSearch
+from cardboard.search.pruning import HardPruning, finish_turn
+from cardboard.search.tree import VISITS
+
+from .games import nim
+
+
+class ScoredNim(nim.NimState):
+    """Nim with two evaluations: 'removed' (the more objects gone the better) and 'first' (heap 0 emptied)."""
+
+    calls = 0
+
+    def evaluation(self, name):
+        total = sum(self.game.heaps)
+
+        def removed(state, player):
+            ScoredNim.calls += 1
+            return 1.0 - sum(state.heaps) / total
+
+        def first(state, player):
+            return 1.0 - state.heaps[0] / self.game.heaps[0]
+
+        if name not in ("removed", "first"):
+            raise InvalidParameterError(f"no evaluation {name!r}; known: removed, first")
+        return {"removed": removed, "first": first}[name]
+
+
+def scored_nim(heaps=(3, 3, 3)):
+    game = nim.NimGame(heaps)
+    return ScoredNim(game)
+
+
+def kept_moves(state, pruning, seed):
+    legal = state.legal_actions()
+    return {state.decode(int(legal[i])) for i in pruning.keep(state, legal, np.random.default_rng(seed))}
+
+
+def test_keeps_the_top_hpl_and_breaks_ties_at_random():
+    state = scored_nim()  # nine moves: take 3 from any heap is best, then 2, then 1
+    seen = set()
+    for seed in range(30):
+        kept = kept_moves(state, HardPruning(("removed",), 2), seed)
+        assert len(kept) == 2 and all(take == 3 for _, take in kept)
+        seen |= kept
+    assert seen == {(h, 3) for h in range(3)}  # every tied move is kept by some draw
+    kept = kept_moves(state, HardPruning(("removed",), 4), 0)
+    assert sorted(take for _, take in kept) == [2, 3, 3, 3]
+
+
+def test_several_heuristics_keep_the_union_of_their_tops():
+    state = scored_nim((3, 2, 2))
+    kept = kept_moves(state, HardPruning(("removed", "first"), 1), 0)
+    assert kept == {(0, 3)}  # both heuristics' best: the union has one move
+    kept = kept_moves(scored_nim((2, 3, 3)), HardPruning(("removed", "first"), 1), 0)
+    assert (0, 2) in kept and len(kept) == 2 and any(take == 3 for _, take in kept)
+
+
+def test_a_node_with_at_most_hpl_moves_keeps_them_all_unscored():
+    state = scored_nim((1, 1, 1))
+    ScoredNim.calls = 0
+    assert len(kept_moves(state, HardPruning(("removed",), 3), 0)) == 3
+    assert ScoredNim.calls == 0
+
+
+def visited_widths(node):
+    """The number of visited edges of every decision node of the tree."""
+    out = [int(np.count_nonzero(node.stat[VISITS, :int(node.size[0])]))] if node.player >= 0 else []
+    for child in node.child.values():
+        out += visited_widths(child)
+    return out
+
+
+def test_uct_searches_only_the_kept_moves_at_every_node():
+    state = scored_nim((4, 4, 4))
+    config = SearchConfig(iterations=300, pruning=HardPruning(("removed",), 2))
+    result = TreeSearch(config, "uct").search(state, np.random.default_rng(1))
+    action_of = {state.action_key(int(a)): int(a) for a in state.legal_actions()}
+    assert {state.decode(action_of[k])[1] for k in result.visits} == {4}  # only "take all four" moves
+    assert max(visited_widths(result.root)) <= 2 and sum(result.visits.values()) == 300
+    plain = TreeSearch(SearchConfig(iterations=300), "uct").search(state, np.random.default_rng(1))
+    assert max(visited_widths(plain.root)) > 2
+
+
+def test_hpl_one_is_greedy_search_of_the_heuristic_line():
+    state = scored_nim((2, 3, 1))
+    result = TreeSearch(SearchConfig(iterations=50, pruning=HardPruning(("removed",), 1)), "uct").search(
+        state, np.random.default_rng(0))
+    assert state.decode(result.action) == (1, 3) and list(result.visits.values()) == [50]
+
+
+def test_the_same_seed_gives_the_same_pruned_search():
+    game = cardboard.make_game("lords_of_war")
+    state = game.new_state(4)
+    for _ in range(3):
+        state.apply(int(state.legal_actions()[0]))
+    config = SearchConfig(iterations=80, pruning=HardPruning(("h1", "h10"), 3, extrapolate=True))
+    a = TreeSearch(config, "uct").search(state, np.random.default_rng(7))
+    b = TreeSearch(config, "uct").search(state, np.random.default_rng(7))
+    assert a.visits == b.visits and a.action == b.action
+
+
+class Hidden:
+    """A state without the compiled ``evaluations_after``: pruning takes its clone / apply / evaluate loop."""
+
+    def __init__(self, state):
+        self._state = state
+
+    def __getattr__(self, name):
+        if name == "evaluations_after":
+            raise AttributeError(name)
+        return getattr(self._state, name)
+
+    def clone(self):
+        return self._state.clone()
+
+
+@pytest.mark.parametrize("moves", [2, 25, 60])
+def test_the_compiled_fast_path_keeps_what_the_generic_loop_keeps(moves):
+    state = cardboard.new_state("lords_of_war", seed=moves)
+    rng = np.random.default_rng(moves)
+    for _ in range(moves):
+        legal = state.legal_actions()
+        state.apply(int(legal[rng.integers(len(legal))]))
+    pruning = HardPruning(("h4", "h3", "h7"), 3)
+    legal = state.legal_actions().copy()
+    fast = pruning.keep(state, legal, np.random.default_rng(0))
+    slow = pruning.keep(Hidden(state), legal, np.random.default_rng(0))
+    assert np.array_equal(fast, slow)
+
+
+def test_finish_turn_stops_before_the_opponents_decision():
+    for seed in range(20):
+        state = cardboard.new_state("lords_of_war", seed=seed)
+        rng = np.random.default_rng(seed)
+        for _ in range(int(rng.integers(2, 60))):
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            state.apply(int(legal[rng.integers(len(legal))]))
+        if state.is_terminal():
+            continue
+        mover, turn = state.current_player, state.turn
+        finish_turn(state, mover, turn, rng)
+        assert state.is_terminal() or state.current_player != mover or state.turn != turn
+
+
+def test_ismcts_prunes_its_own_moves_to_hpl_and_keeps_each_worlds_top_elsewhere():
+    game = cardboard.make_game("lords_of_war")
+    state = game.new_state(2)
+    rng = np.random.default_rng(2)
+    for _ in range(30):
+        legal = state.legal_actions()
+        state.apply(int(legal[rng.integers(len(legal))]))
+    if state.phase != "deploy":
+        state.apply(int(state.legal_actions()[0]))
+    config = SearchConfig(iterations=200, pruning=HardPruning(("h4",), 3))
+    result = TreeSearch(config, "ismcts").search(state, np.random.default_rng(3))
+    assert len(result.visits) <= 3  # the searcher's own moves are the same in every world
+    assert result.root.pruned.kept.sum() <= 3
+
+
+def test_agent_knobs_and_their_errors():
+    game = cardboard.make_game("lords_of_war")
+    agent = cardboard.make_agent("uct:iterations=20,prune=h1+h4,hpl=5,extrapolate=1", game)
+    pruning = agent.searcher.config.pruning
+    assert pruning == HardPruning(("h1", "h4"), 5, True) and not agent.searcher.config.prune
+    assert cardboard.make_agent("ismcts:prune=1", cardboard.make_game("hearth")).searcher.config.prune
+    assert cardboard.make_agent("duct:prune=0", game).searcher.config.pruning is None
+    for spec, words in (("uct:prune=h99", "no evaluation 'h99'"), ("uct:prune=h4,hpl=0", "hpl"),
+                        ("ismcts:prune=h4+", "at least one")):
+        with pytest.raises(InvalidParameterError, match=words):
+            cardboard.make_agent(spec, game)
+    with pytest.raises(InvalidParameterError, match="hearth"):
+        cardboard.make_agent("uct:prune=h4", cardboard.make_game("hearth"))
+    state = game.new_state(0)
+    assert agent.act(state, np.random.default_rng(0)) in state.legal_actions()
