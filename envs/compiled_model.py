@@ -26,10 +26,25 @@ kernel             signature                                             the sam
 ``heuristic``      ``(s, table, player) -> float``                       ``heuristic(player)``
 =================  ====================================================  ============================================
 
+Optional, for hard pruning (``search.pruning``), both or neither (``None``: a search with pruning stays in Python):
+
+=====================  ===============================================  =============================================
+``evaluations_after``  ``(s, table, buf, n, which, extrapolate,         ``out[:, :n] = evaluations_after(buf[:n],
+                       stream, out) -> None``                           names, extrapolate, rng)`` where ``which[h] =
+                                                                        evaluation_index(names[h])`` and, with
+                                                                        ``extrapolate``, ``stream =
+                                                                        kernels.seed_stream(rng)`` (else unread);
+                                                                        ``buf`` as ``legal_actions`` left it, and
+                                                                        neither ``s`` nor ``buf`` written
+``evaluation_index``   ``(name) -> int`` (a Python callable)            the index ``which`` gives ``evaluation(name)``;
+                                                                        ``InvalidParameterError`` for an unknown name
+=====================  ===============================================  =============================================
+
 Argument types, fixed so that search compiles (and caches) one loop per game: ``s`` is ``state``'s array type,
 ``table`` the type of ``table`` (any value numba types: an array, a tuple of arrays and ints), ``buf`` a C-contiguous
 int32 array of ``buffer_len``, ``u`` float64, ``stream`` a one-word uint64 array (``kernels.xorshift64star``),
-``out`` int64 (keys) or float64 (returns) arrays, ``player``, ``action``, ``n`` and ``turn_limit`` int64. Kernels
+``out`` int64 (keys), float64 (returns) or C-contiguous float64 ``[len(which), >= n]`` (evaluations) arrays, ``which``
+int64, ``extrapolate`` bool, ``player``, ``action``, ``n`` and ``turn_limit`` int64. Kernels
 are numba dispatchers (``@njit(cache=True, nogil=True)``); search calls them as first-class functions. A model
 serves games without chance nodes after set-up (``GameInfo.chance`` "none" or "setup") whose soft keys are ints
 (``GameInfo.num_action_keys``).
@@ -61,3 +76,5 @@ class CompiledModel(NamedTuple):
     turn: Kernel
     returns: Kernel
     heuristic: Kernel
+    evaluations_after: Kernel | None = None  # hard pruning's scores, compiled
+    evaluation_index: Callable[[str], int] | None = None  # an evaluation's name -> its index in ``which``

@@ -3,7 +3,8 @@
 ``TreeSearch`` hands a search to ``search`` when the state offers ``compiled_model()`` (``envs.compiled_model``),
 the random generator can be replayed (below) and the configuration is the plain one this loop reproduces
 (``model_for``): UCB1, ``GameRollout``, the default chance sampler, determinizer and evaluator, no bucketing,
-pruning, tree reuse or leaves in flight, ``worlds`` "uct" or "ismcts". ``SearchConfig(compiled=False)`` (agent
+``prune``, tree reuse or leaves in flight, ``worlds`` "uct" or "ismcts"; hard ``pruning`` where the model scores
+moves (``CompiledModel.evaluations_after``) and knows every heuristic named. ``SearchConfig(compiled=False)`` (agent
 knob ``compiled=0``) keeps the Python path. The result is the Python path's: the same action, visits in the same
 order, iterations, and a ``root`` whose edge statistics are those of the Python tree's root (every row of
 ``Node.stat`` but ``PRIOR``, edges in the same order); the nodes below it stay in the flat arrays, so
@@ -18,13 +19,23 @@ hash table maps (node, key) to the edge. Edges are numbered as they are made, so
 first by ``int(u * n_fresh)``, else the first maximum of UCB1; the visit counted on the way down, the reward on
 the way up.
 
+**Hard pruning.** ``pruning.HardPruning.filter`` at every decision node, before the tree step: a second hash table
+maps (node, key) to "judged" (present) and "kept" (its value). When one of the world's keys is unjudged, or none is
+kept, the world's legal moves are judged: all kept when there are at most ``limit``, without a draw; else scored by
+the model's ``evaluations_after`` (its stream seeded by one raw word when extrapolating), and a tie stream seeded by
+one more word gives each heuristic's row its uniforms (``kernels.fill_units``); each row keeps its top ``limit`` by
+(score descending, uniform ascending, index), ``np.lexsort``'s order, and the kept set is their union. Then the
+keys and actions are compacted to the kept ones, in legal order, for the tree step, so edges are made only for
+kept keys, in the Python path's order. The root's memory comes back as ``root.pruned``.
+
 **Randomness.** The Python path draws from one generator, per iteration: the world (``determinize_draws``
 uniforms), one uniform per tree step from a ``tree.Uniforms`` block (256 drawn when it is empty, taken from the
-end), and a rollout stream seed (``kernels.seed_stream``) when the leaf is not terminal. For bit generators whose
-``random()`` is ``(raw >> 11) * 2**-53`` of one 64-bit raw word (numpy's PCG64, PCG64DXSM, Philox, SFC64) each
-draw is one raw word, so the generator's state is saved, raw words are drawn and handed to the kernel, which
-uses them in that order and stops before an iteration it might lack words for; at the end the state is put
-back and advanced by exactly the words used. Any other generator takes the Python path.
+end), before it, with hard pruning, per judgement of more than ``limit`` moves, a stream seed when extrapolating
+and one for the ties, and a rollout stream seed (``kernels.seed_stream``) when the leaf is not terminal. For bit
+generators whose ``random()`` is ``(raw >> 11) * 2**-53`` of one 64-bit raw word (numpy's PCG64, PCG64DXSM,
+Philox, SFC64) each draw is one raw word, so the generator's state is saved, raw words are drawn and handed to
+the kernel, which uses them in that order and stops before an iteration it might lack words for; at the end the
+state is put back and advanced by exactly the words used. Any other generator takes the Python path.
 
 **Caching.** A ``cache=True`` kernel that takes other jitted functions as dispatcher arguments is compiled anew
 in every process (the dispatcher type names the object); typed as first-class functions (``FunctionType``,
@@ -46,7 +57,10 @@ from numba.core.types import WrapperAddressProtocol
 from numba.experimental.function_type import _get_wrapper_address
 
 from ..envs.compiled_model import CompiledModel
+from ..envs.errors import InvalidParameterError
+from ..envs.kernels import fill_units
 from ..envs.protocol import CHANCE, HOOKS, TERMINAL, GameInfo, GameState
+from .pruning import HardPruning, Judged
 from .strategies import UCB1, GameRollout
 from .tree import AVAIL, STAMP, TOTAL, VISITS, KeyTable, Node
 
@@ -56,7 +70,9 @@ if TYPE_CHECKING:
 COMPILED_MODEL = HOOKS["compiled_model"].name
 REPLAYABLE = (np.random.PCG64, np.random.PCG64DXSM, np.random.Philox, np.random.SFC64)  # random() = one raw word
 BLOCK = 256  # tree.Uniforms' block
-N_NODES, N_EDGES, MAX_DEPTH, LEFT, POS, NEED_WORDS, NEED_EDGES = range(7)  # the kernel's counters
+N_NODES, N_EDGES, MAX_DEPTH, LEFT, POS, NEED_WORDS, NEED_EDGES, N_JUDGED, NEED_JUDGED = range(9)  # kernel counters
+KERNELS = ("determinize", "legal_actions", "action_keys", "apply", "playout", "player", "turn", "returns", "heuristic",
+           "evaluations_after")  # CompiledModel's kernels, in the loop's order
 STEP_GUESS = 4  # tree steps an iteration, for the first draw of raw words (more are drawn if it runs short)
 SLICE = 0.002  # seconds a kernel call runs under a time budget, between the checks of the clock
 
@@ -74,7 +90,7 @@ def model_for(engine: TreeSearch, state: GameState, rng: np.random.Generator) ->
     plain = (cfg.compiled and engine.worlds in ("uct", "ismcts") and not engine.reuse
              and type(cfg.selection) is UCB1 and type(cfg.rollout) is GameRollout
              and cfg.chance_sampler is default["chance_sampler"] and cfg.bucketing is None and not cfg.prune
-             and getattr(cfg, "pruning", None) is None and cfg.leaves == 1
+             and (cfg.pruning is None or type(cfg.pruning) is HardPruning) and cfg.leaves == 1
              and (engine.worlds == "uct" or cfg.determinizer is default["determinizer"])
              and (cfg.depth is None or cfg.evaluator is default["evaluator"]))
     info = state.info
@@ -83,7 +99,20 @@ def model_for(engine: TreeSearch, state: GameState, rng: np.random.Generator) ->
     if type(rng) is not np.random.Generator or type(rng.bit_generator) not in REPLAYABLE:
         return None
     make = getattr(state, COMPILED_MODEL, None)
-    return make() if make is not None else None
+    model = make() if make is not None else None
+    if model is None or (cfg.pruning is not None and _which(model, cfg.pruning) is None):
+        return None
+    return model
+
+
+def _which(model: CompiledModel, pruning: HardPruning) -> np.ndarray | None:
+    """The model's indices of ``pruning``'s heuristics, or None when it cannot score them compiled."""
+    if model.evaluations_after is None or model.evaluation_index is None:
+        return None
+    try:
+        return np.array([model.evaluation_index(name) for name in pruning.names], dtype=np.int64)
+    except InvalidParameterError:
+        return None
 
 
 # ---- the search -------------------------------------------------------------------------------------------
@@ -98,7 +127,10 @@ def search(engine: TreeSearch, state: GameState, rng: np.random.Generator, itera
     target = iterations if iterations is not None else cfg.iterations
     seconds = None if iterations is not None else cfg.seconds
     run = _runner(model)
-    tree = _Tree(me, info.num_players, info.num_actions, target)
+    pruning = cfg.pruning
+    which = np.empty(0, dtype=np.int64) if pruning is None else _which(model, pruning)
+    judge_words = 0 if pruning is None else 2 * (1 + pruning.extrapolate)  # a guess: two judgements an iteration
+    tree = _Tree(me, info.num_players, info.num_actions, target, pruning is not None)
     bits = rng.bit_generator
     saved = bits.state
     words = np.empty(0, dtype=np.uint64)
@@ -110,21 +142,22 @@ def search(engine: TreeSearch, state: GameState, rng: np.random.Generator, itera
             if target is not None:
                 batch = min(batch, target - done)
             tree.make_room()
-            want = max(int(tree.counters[NEED_WORDS]),
-                       batch * (model.determinize_draws * (engine.worlds == "ismcts") + 1 + STEP_GUESS) + BLOCK)
+            want = max(int(tree.counters[NEED_WORDS]), BLOCK + batch * (
+                model.determinize_draws * (engine.worlds == "ismcts") + 1 + STEP_GUESS + judge_words))
             if len(words) - tree.counters[POS] < want:
                 used += int(tree.counters[POS])
                 words = np.concatenate((words[tree.counters[POS]:], bits.random_raw(want)))
                 tree.counters[POS] = 0
             began = time.perf_counter()
-            ran = run(model, tree, words, me, engine.worlds == "ismcts", cfg, info, engine._stamp + done, batch)
+            ran = run(model, tree, words, me, engine.worlds == "ismcts", cfg, info, which, engine._stamp + done, batch)
             done += ran
             if seconds is not None and ran:
                 batch = max(1, int(ran * SLICE / max(time.perf_counter() - began, 1e-6)))
     finally:
         _rewind(bits, saved, used + int(tree.counters[POS]))
     engine._stamp += done
-    return engine._result(tree.root(me, info.num_action_keys), state, rng, done, time.perf_counter() - start)
+    return engine._result(tree.root(me, info.num_action_keys, pruning is not None), state, rng, done,
+                          time.perf_counter() - start)
 
 
 def _rewind(bits: np.random.BitGenerator, saved: dict, words: int) -> None:
@@ -143,7 +176,7 @@ def _rewind(bits: np.random.BitGenerator, saved: dict, words: int) -> None:
 class _Tree:
     """The flat tree (see the module docstring) and the kernel's counters; ``make_room`` grows it between calls."""
 
-    def __init__(self, me: int, num_players: int, max_legal: int, target: int | None):
+    def __init__(self, me: int, num_players: int, max_legal: int, target: int | None, pruning: bool):
         nodes = min(target or 1024, 1 << 16) + 1
         self.node_player = np.empty(nodes, dtype=np.int64)
         self.node_player[0] = me
@@ -155,13 +188,17 @@ class _Tree:
         slots = 1 << (2 * edges - 1).bit_length()
         self.hash_key = np.full(slots, -1, dtype=np.int64)
         self.hash_edge = np.empty(slots, dtype=np.int64)
-        self.counters = np.zeros(7, dtype=np.int64)
+        judged = slots if pruning else 1  # the pruning memory: (node, key) -> kept, present once judged
+        self.judge_key = np.full(judged, -1, dtype=np.int64)
+        self.judge_kept = np.empty(judged, dtype=np.bool_)
+        self.counters = np.zeros(9, dtype=np.int64)
         self.counters[N_NODES] = 1
         self.counters[NEED_EDGES] = 2 * max_legal
+        self.counters[NEED_JUDGED] = 2 * max_legal if pruning else 0
         self.block = np.empty(BLOCK)
 
     def make_room(self) -> None:
-        """Room for the next iteration: a node, and the edges and hash slots the kernel asked for."""
+        """Room for the next iteration: a node, and the edges and hash slots (edges, judgements) asked for."""
         if self.counters[N_NODES] + 1 > len(self.node_player):
             self.node_player = _grown(self.node_player, 2 * len(self.node_player))
         edges = int(self.counters[NEED_EDGES])
@@ -171,23 +208,36 @@ class _Tree:
             self.edge_key = _grown(self.edge_key, size)
             self.edge_stat = _grown(self.edge_stat, size)
             self.edge_child = _grown(self.edge_child, size)
-        if 2 * edges > len(self.hash_key):
-            size = len(self.hash_key)
-            while size < 2 * edges:
-                size *= 2
-            keys, slots = np.full(size, -1, dtype=np.int64), np.empty(size, dtype=np.int64)
-            _rehash(self.hash_key, self.hash_edge, keys, slots)
-            self.hash_key, self.hash_edge = keys, slots
+        self.hash_key, self.hash_edge = _room(self.hash_key, self.hash_edge, edges)
+        self.judge_key, self.judge_kept = _room(self.judge_key, self.judge_kept, int(self.counters[NEED_JUDGED]))
 
-    def root(self, me: int, num_keys: int) -> Node:
-        """The root as a ``tree.Node``: its edges' keys and statistics, in order."""
+    def root(self, me: int, num_keys: int, pruning: bool) -> Node:
+        """The root as a ``tree.Node``: its edges' keys and statistics, in order, and its pruning memory."""
         mine = np.flatnonzero(self.edge_node[:self.counters[N_EDGES]] == 0)
         node = Node(me, KeyTable(num_keys), capacity=max(8, len(mine)))
         node.edge_key[:len(mine)] = self.edge_key[mine]
         node.stat[:STAMP + 1, :len(mine)] = self.edge_stat[mine].T
         node.size[0] = len(mine)
         node.slot[self.edge_key[mine]] = np.arange(1, len(mine) + 1, dtype=np.int32)
+        if pruning:
+            node.pruned = Judged.sized(num_keys)
+            at_root = (self.judge_key >= 0) & (self.judge_key < num_keys)  # node 0's (node, key) is the key
+            node.pruned.judged[self.judge_key[at_root]] = True
+            node.pruned.kept[self.judge_key[at_root & self.judge_kept]] = True
         return node
+
+
+def _room(keys: np.ndarray, values: np.ndarray, entries: int) -> tuple[np.ndarray, np.ndarray]:
+    """The hash table (``keys``, ``values``), rehashed into twice its size or more when ``entries`` would fill it
+    more than half."""
+    size = len(keys)
+    if 2 * entries <= size:
+        return keys, values
+    while size < 2 * entries:
+        size *= 2
+    grown_keys, grown_values = np.full(size, -1, dtype=np.int64), np.empty(size, dtype=values.dtype)
+    _rehash(keys, values, grown_keys, grown_values)
+    return grown_keys, grown_values
 
 
 def _grown(a: np.ndarray, size: int) -> np.ndarray:
@@ -218,13 +268,17 @@ class _Runner(NamedTuple):
     loop: Any  # the compiled loop's entry point
 
     def __call__(self, model: CompiledModel, tree: _Tree, words: np.ndarray, me: int, ismcts: bool,
-                 cfg: SearchConfig, info: GameInfo, stamp: float, iterations: int) -> int:
-        """Run up to ``iterations`` iterations; return how many ran."""
+                 cfg: SearchConfig, info: GameInfo, which: np.ndarray, stamp: float, iterations: int) -> int:
+        """Run up to ``iterations`` iterations (pruned by the heuristics ``which`` when there are any); return how
+        many ran."""
+        pruning = cfg.pruning
         return self.loop(*self.kernels, model.state.copy(), model.table, model.buffer_len, model.determinize_draws,
                          me, ismcts, -1 if cfg.depth is None else cfg.depth, info.max_turns, info.num_action_keys,
-                         info.num_actions, float(cfg.c), float(info.min_return), float(info.max_return), float(stamp),
-                         iterations, tree.node_player, tree.edge_node, tree.edge_key, tree.edge_stat, tree.edge_child,
-                         tree.hash_key, tree.hash_edge, tree.counters, tree.block, words)
+                         info.num_actions, float(cfg.c), float(info.min_return), float(info.max_return), which,
+                         0 if pruning is None else pruning.limit, pruning is not None and pruning.extrapolate,
+                         float(stamp), iterations, tree.node_player, tree.edge_node, tree.edge_key, tree.edge_stat,
+                         tree.edge_child, tree.hash_key, tree.hash_edge, tree.judge_key, tree.judge_kept,
+                         tree.counters, tree.block, words)
 
 
 _RUNNERS: dict[tuple, _Runner] = {}
@@ -240,26 +294,33 @@ def _shape_of(value: Any) -> Any:
 
 
 def _runner(model: CompiledModel) -> _Runner:
-    """The loop compiled for ``model``'s kernels and argument types (built once per process and game)."""
-    kernels = model[4:]
+    """The loop compiled for ``model``'s kernels and argument types (built once per process and game); a model
+    without ``evaluations_after`` gets ``_no_evaluations`` in its place (the loop never calls it then)."""
+    kernels = tuple(getattr(model, name) or _no_evaluations for name in KERNELS)
     key = (kernels, _shape_of(model.state), _shape_of(model.table))
     found = _RUNNERS.get(key)
     if found is None:
         s, table = numba.typeof(model.state).copy(layout="C", readonly=False), numba.typeof(model.table)
         i64, buf = types.int64, types.int32[::1]
         f64s, i64s, u64s = types.float64[::1], types.int64[::1], types.uint64[::1]
+        f64, f64s2, boolean = types.float64, types.float64[:, ::1], types.boolean
         args = ((s, table, i64, f64s), (s, table, buf), (s, table, buf, i64, i64s), (s, table, i64, buf),
-                (s, table, buf, u64s, i64), (s,), (s,), (s, f64s), (s, table, i64))
+                (s, table, buf, u64s, i64), (s,), (s,), (s, f64s), (s, table, i64),
+                (s, table, buf, i64, i64s, boolean, u64s, f64s2))
         wrapped = tuple(_Kernel(k, a) for k, a in zip(kernels, args))
         loop_args = tuple(types.FunctionType(k.sig) for k in wrapped) + (
-            s, table, i64, i64, i64, types.boolean, i64, i64, i64, i64, types.float64, types.float64, types.float64,
-            types.float64, i64, i64s, i64s, i64s, types.float64[:, ::1], types.int64[:, ::1], i64s, i64s, i64s,
-            f64s, u64s)
+            s, table, i64, i64, i64, boolean, i64, i64, i64, i64, f64, f64, f64, i64s, i64, boolean, f64, i64,
+            i64s, i64s, i64s, f64s2, types.int64[:, ::1], i64s, i64s, i64s, types.boolean[::1], i64s, f64s, u64s)
         found = _RUNNERS[key] = _Runner(wrapped, _iterate.compile(loop_args))
     return found
 
 
 # ---- the compiled loop ------------------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def _no_evaluations(s, table, buf, n, which, extrapolate, stream, out):
+    """The scoring kernel of a model without one: never called (such a model never prunes compiled)."""
+
+
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing
 
 
@@ -332,18 +393,95 @@ def _select(node, keys, n, num_keys, c, stamp, u, edges_of, edge_node, edge_key,
     return best, edges_of[best], False
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _ahead(row, units, i, j):
+    """Whether move ``i`` comes before an earlier move ``j``: a higher score, or a tie and a lower uniform."""
+    return row[i] > row[j] or (row[i] == row[j] and units[i] < units[j])
+
+
+@njit(cache=True, nogil=True)
+def _mark_top(row, units, n, limit, kept, top):
+    """``kept[np.lexsort((units[:n], -row[:n]))[:limit]] = True``, by insertion into ``top`` (the best so far)."""
+    m = 0
+    for i in range(n):
+        if m == limit and not _ahead(row, units, i, top[m - 1]):
+            continue
+        j = min(m, limit - 1)  # a full ``top`` drops its last
+        while j > 0 and _ahead(row, units, i, top[j - 1]):
+            top[j] = top[j - 1]
+            j -= 1
+        top[j] = i
+        m = min(m + 1, limit)
+    for j in range(m):
+        kept[top[j]] = True
+
+
+@njit(cache=True, nogil=True)
+def _prune(evaluations_after, world, table, buf, n, keys, index, node, num_keys, which, limit, extrapolate, words,
+           pos, judge_key, judge_kept, counters, scores, units, kept, top, stream, ties):
+    """``HardPruning.filter`` at ``node`` over the legal ``buf[:n]`` with keys ``keys[:n]``: judges them when one
+    is new to the node or none is kept (drawing from ``words`` at ``pos`` as ``HardPruning.keep`` draws), then
+    compacts ``keys`` to the kept ones with their legal indices in ``index``. Returns (number kept, ``pos``)."""
+    base = node * num_keys
+    unjudged = False
+    any_kept = False
+    for i in range(n):
+        h = _slot(judge_key, base + keys[i])
+        if judge_key[h] == -1:
+            unjudged = True
+            break
+        any_kept |= judge_kept[h]
+    if unjudged or not any_kept:
+        if n <= limit:
+            kept[:n] = True
+        else:
+            if extrapolate:
+                stream[0] = words[pos] | np.uint64(1)
+                pos += 1
+            evaluations_after(world, table, buf, n, which, extrapolate, stream, scores)
+            ties[0] = words[pos] | np.uint64(1)
+            pos += 1
+            kept[:n] = False
+            for r in range(len(which)):
+                fill_units(ties, units[:n])
+                _mark_top(scores[r], units, n, limit, kept, top)
+        for i in range(n):
+            h = _slot(judge_key, base + keys[i])
+            if judge_key[h] == -1:
+                judge_key[h] = base + keys[i]
+                judge_kept[h] = False
+                counters[N_JUDGED] += 1
+            if kept[i]:
+                judge_kept[h] = True
+    m = 0
+    for i in range(n):
+        if judge_kept[_slot(judge_key, base + keys[i])]:  # every key is judged by now
+            keys[m] = keys[i]
+            index[m] = i
+            m += 1
+    return m, pos
+
+
 @njit(cache=True, nogil=True)
 def _iterate(determinize, legal_actions, action_keys, apply, playout, player_of, turn_of, returns, heuristic,
-             s0, table, buffer_len, determinize_draws, me, ismcts, depth, max_turns, num_keys, max_legal, c, lo, hi,
-             stamp0, iterations, node_player, edge_node, edge_key, edge_stat, edge_child, hash_key, hash_edge,
-             counters, block, words):
+             evaluations_after, s0, table, buffer_len, determinize_draws, me, ismcts, depth, max_turns, num_keys,
+             max_legal, c, lo, hi, which, limit, extrapolate, stamp0, iterations, node_player, edge_node, edge_key,
+             edge_stat, edge_child, hash_key, hash_edge, judge_key, judge_kept, counters, block, words):
     """Up to ``iterations`` iterations from ``s0`` for player ``me`` (``mcts.TreeSearch._descend``, the rollout,
     the backup), stopping before one that might run out of raw ``words`` or of room in the tree (what it needs
-    is left in ``counters``); returns the number run. ``depth`` -1: rollouts to the end."""
+    is left in ``counters``); returns the number run. ``depth`` -1: rollouts to the end. With heuristics
+    ``which`` (indices for ``evaluations_after``), hard pruning keeps the top ``limit`` at every decision node."""
+    pruning = len(which) > 0
     world = np.empty_like(s0)
     buf = np.empty(buffer_len, dtype=np.int32)
     keys = np.empty(max_legal, dtype=np.int64)
+    index = np.empty(max_legal, dtype=np.int64)
     edges_of = np.empty(max_legal, dtype=np.int64)
+    scores = np.empty((len(which), max_legal))
+    units = np.empty(max_legal)
+    kept = np.empty(max_legal, dtype=np.bool_)
+    top = np.empty(limit, dtype=np.int64)
+    ties = np.empty(1, dtype=np.uint64)
     u = np.empty(determinize_draws)
     stream = np.empty(1, dtype=np.uint64)
     num_players = edge_child.shape[1]
@@ -355,10 +493,12 @@ def _iterate(determinize, legal_actions, action_keys, apply, playout, player_of,
     while done < iterations:
         steps = counters[MAX_DEPTH] + 2  # at most: a new node is one level below the deepest, and its step expands
         blocks = 0 if steps <= counters[LEFT] else (steps - counters[LEFT] + BLOCK - 1) // BLOCK
-        counters[NEED_WORDS] = determinize_draws * ismcts + 1 + BLOCK * blocks
+        counters[NEED_WORDS] = determinize_draws * ismcts + 1 + BLOCK * blocks + pruning * (1 + extrapolate) * steps
         counters[NEED_EDGES] = counters[N_EDGES] + steps * max_legal
+        counters[NEED_JUDGED] = counters[N_JUDGED] + steps * max_legal if pruning else 0
         if (counters[POS] + counters[NEED_WORDS] > len(words) or counters[NEED_EDGES] > len(edge_key)
-                or 2 * counters[NEED_EDGES] > len(hash_key) or counters[N_NODES] + 1 > len(node_player)):
+                or 2 * counters[NEED_EDGES] > len(hash_key) or 2 * counters[NEED_JUDGED] > len(judge_key)
+                or counters[N_NODES] + 1 > len(node_player)):
             break
         if steps > len(path_node):
             path_node = np.empty(2 * steps, dtype=np.int64)
@@ -389,16 +529,21 @@ def _iterate(determinize, legal_actions, action_keys, apply, playout, player_of,
                 node = child
             n = legal_actions(world, table, buf)
             action_keys(world, table, buf, n, keys)
+            m = n
+            if pruning:
+                m, pos = _prune(evaluations_after, world, table, buf, n, keys, index, node, num_keys, which, limit,
+                                extrapolate, words, pos, judge_key, judge_kept, counters, scores, units, kept, top,
+                                stream, ties)
             if counters[LEFT] == 0:
                 for k in range(BLOCK):
                     block[k] = _to_unit(words[pos + k])
                 pos += BLOCK
                 counters[LEFT] = BLOCK
             counters[LEFT] -= 1
-            i, e, fresh = _select(node, keys, n, num_keys, c, stamp, block[counters[LEFT]], edges_of, edge_node,
+            i, e, fresh = _select(node, keys, m, num_keys, c, stamp, block[counters[LEFT]], edges_of, edge_node,
                                   edge_key, edge_stat, edge_child, hash_key, hash_edge, counters)
             edge_stat[e, VISITS] += 1.0
-            apply(world, table, np.int64(buf[i]), buf)
+            apply(world, table, np.int64(buf[index[i] if pruning else i]), buf)
             path_node[n_path] = node
             path_edge[n_path] = e
             n_path += 1

@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 import numpy as np
 
@@ -86,31 +86,30 @@ def top(edges: Edges, n: int, by_visits: bool, rng: np.random.Generator) -> tupl
 
 
 @dataclass(frozen=True)
-class RobustRand:
+class _TopRand:
+    """Uniform over the top n children, by visits (``by_visits``) or by mean."""
+
+    n: int
+    by_visits: ClassVar[bool]
+
+    def __post_init__(self) -> None:
+        _check_n(self.n, 1)
+
+    def __call__(self, edges: Edges, rng: np.random.Generator) -> Hashable:
+        keys, _ = top(edges, self.n, self.by_visits, rng)
+        return keys[int(rng.integers(len(keys)))]
+
+
+class RobustRand(_TopRand):
     """RobustRand_n (000 §2.6): uniform over the n most visited children."""
 
-    n: int
-
-    def __post_init__(self) -> None:
-        _check_n(self.n, 1)
-
-    def __call__(self, edges: Edges, rng: np.random.Generator) -> Hashable:
-        keys, _ = top(edges, self.n, True, rng)
-        return keys[int(rng.integers(len(keys)))]
+    by_visits = True
 
 
-@dataclass(frozen=True)
-class MaxRand:
+class MaxRand(_TopRand):
     """MaxRand_n (000 §2.6): uniform over the n children of highest mean w/v."""
 
-    n: int
-
-    def __post_init__(self) -> None:
-        _check_n(self.n, 1)
-
-    def __call__(self, edges: Edges, rng: np.random.Generator) -> Hashable:
-        keys, _ = top(edges, self.n, False, rng)
-        return keys[int(rng.integers(len(keys)))]
+    by_visits = False
 
 
 def _roulette(keys: list[Hashable], value: np.ndarray, k: float, rng: np.random.Generator) -> Hashable:

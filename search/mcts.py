@@ -37,8 +37,9 @@ network), the values from the rollout as above.
 ``prune`` steps the tree over the game's ``sensible_actions`` (its own move filter); ``pruning`` (a
 ``pruning.HardPruning``) keeps only the top moves by the game's heuristics at every decision node
 (paper 002's hard pruning). ``PIMC`` runs one UCT tree per determinization and adds up root visits.
-UCT and ISMCTS searches of a game that offers ``compiled_model()``, in the plain configuration, run
-whole iterations compiled (``compiled``: the same statistics, ``SearchConfig(compiled=False)`` to opt out).
+UCT and ISMCTS searches of a game that offers ``compiled_model()``, in the plain configuration (hard pruning
+included where the model scores moves), run whole iterations compiled (``compiled``: the same statistics,
+``SearchConfig(compiled=False)`` to opt out).
 """
 from __future__ import annotations
 

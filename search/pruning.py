@@ -18,7 +18,9 @@ judged yet is judged in full, and its top ``limit`` join the kept set. Only kept
 Rollouts are not pruned (uniformly random, as UCT's default policy).
 
 A game may offer the compiled fast path ``evaluations_after`` (one call scores every candidate); otherwise
-each candidate is a ``clone`` + ``apply`` (+ the random finish of the turn) + ``evaluation(name)`` here.
+each candidate is a ``clone`` + ``apply`` (+ the random finish of the turn) + ``evaluation(name)`` here. A game
+whose ``compiled_model`` scores moves too (``CompiledModel.evaluations_after``) has UCT / ISMCTS with hard
+pruning run whole iterations compiled (``compiled``), judging as ``filter`` does, with the same draws.
 """
 from __future__ import annotations
 

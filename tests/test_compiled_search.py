@@ -2,8 +2,9 @@
 
 Differential: at fixed seeds and positions, for UCT and ISMCTS, the compiled and the Python path give the same
 action, the same visits in the same order, the same root statistics (keys in order, visits, totals,
-availability, stamps) and leave the generator in the same state. Then: who takes which path (the knob, the
-configurations the loop does not reproduce, bit generators it cannot replay), and the kernels of
+availability, stamps) and leave the generator in the same state; with hard pruning too (one heuristic and
+several, HPL 1 to 15, with and without extrapolation; the root's pruning memory as well). Then: who takes which path
+(the knob, the configurations the loop does not reproduce, bit generators it cannot replay), and the kernels of
 ``compiled_model`` against the state's own methods (every registered game that offers one).
 """
 import dataclasses
@@ -13,10 +14,12 @@ import pytest
 
 import cardboard
 from cardboard.envs.kernels import seed_stream
+from cardboard.envs.lords_of_war import heuristics
 from cardboard.envs.lords_of_war.state import LordsOfWarState
 from cardboard.envs.protocol import HOOKS
 from cardboard.search import compiled
 from cardboard.search.mcts import SearchConfig, TreeSearch
+from cardboard.search.pruning import HardPruning
 from cardboard.search.strategies import PUCT, PolicyRollout
 from cardboard.search.tree import STAMP
 
@@ -75,8 +78,9 @@ def summary(state, worlds, iterations, seed, use_compiled, bit_generator=np.rand
     rng = np.random.Generator(bit_generator(seed))
     result = TreeSearch(SearchConfig(iterations=iterations, compiled=use_compiled, **config), worlds).search(state, rng)
     root, m = result.root, int(result.root.size[0])
+    pruned = root.pruned and (np.flatnonzero(root.pruned.judged).tolist(), np.flatnonzero(root.pruned.kept).tolist())
     return {"action": result.action, "visits": list(result.visits.items()), "iterations": result.iterations,
-            "keys": root.edge_key[:m].tolist(), "stat": root.stat[:STAMP + 1, :m].tolist(),
+            "keys": root.edge_key[:m].tolist(), "stat": root.stat[:STAMP + 1, :m].tolist(), "pruned": pruned,
             "rng": as_lists(rng.bit_generator.state)}
 
 
@@ -118,7 +122,8 @@ def test_depth_and_exploration_constant(worlds, config, compiled_runs):
     assert_same(POSITIONS["mid"](), worlds, 400, 4, compiled_runs, **config)
 
 
-def test_the_flat_tree_grows_between_kernel_calls(monkeypatch, compiled_runs):
+@pytest.mark.parametrize("pruning", [None, HardPruning(("h1", "h4"), 2)], ids=["plain", "pruned"])
+def test_the_flat_tree_grows_between_kernel_calls(pruning, monkeypatch, compiled_runs):
     """Starting from arrays too small for one iteration, every kind of room is made between kernel calls."""
     made = compiled._Tree.__init__
 
@@ -127,20 +132,69 @@ def test_the_flat_tree_grows_between_kernel_calls(monkeypatch, compiled_runs):
         self.node_player, self.edge_node, self.edge_key = self.node_player[:2], self.edge_node[:1], self.edge_key[:1]
         self.edge_stat, self.edge_child = self.edge_stat[:1], self.edge_child[:1]
         self.hash_key, self.hash_edge = self.hash_key[:2], self.hash_edge[:2]
+        self.judge_key, self.judge_kept = self.judge_key[:1], self.judge_kept[:1]
 
     monkeypatch.setattr(compiled._Tree, "__init__", tiny)
     for worlds in ("ismcts", "uct"):
-        assert_same(POSITIONS["mid"](), worlds, 500, 1, compiled_runs)
+        assert_same(POSITIONS["mid"](), worlds, 500, 1, compiled_runs, pruning=pruning)
 
 
+# ---- hard pruning -----------------------------------------------------------------------------------------
+PRUNINGS = {
+    "h4-hpl15": HardPruning(("h4",), 15),
+    "h4-hpl5-extrapolate": HardPruning(("h4",), 5, True),
+    "h1+h3+h7-hpl2": HardPruning(("h1", "h3", "h7"), 2),
+    "h2+h10-hpl1-extrapolate": HardPruning(("h2", "h10"), 1, True),
+    "h1+h4-hpl15-extrapolate": HardPruning(("h1", "h4"), 15, True),
+}
+
+
+@pytest.mark.parametrize("iterations", [7, 300])
+@pytest.mark.parametrize("position", list(POSITIONS))
+@pytest.mark.parametrize("pruning", list(PRUNINGS))
+@pytest.mark.parametrize("worlds", ["ismcts", "uct"])
+def test_the_compiled_loop_prunes_as_python_does(worlds, pruning, position, iterations, compiled_runs):
+    found = assert_same(POSITIONS[position](), worlds, iterations, iterations % 5, compiled_runs,
+                        pruning=PRUNINGS[pruning])
+    assert found["pruned"][1]
+
+
+def tree_edges(node):
+    """The edges of a Python tree, every node's."""
+    return int(node.size[0]) + sum(tree_edges(child) for child in node.child.values())
+
+
+@pytest.mark.parametrize("hpl", [1, 2])
+@pytest.mark.parametrize("position", ["few", "mid"])
+@pytest.mark.parametrize("worlds", ["ismcts", "uct"])
+def test_narrow_trees_reach_the_end_of_the_game(worlds, position, hpl, compiled_runs):
+    """HPL 1 and 2 grow deep trees: iterations that reach the end of the game in the tree (UCT with HPL 1: one
+    line, so fewer edges than iterations) and extrapolations up to the end."""
+    state = POSITIONS[position]()
+    for pruning in (HardPruning(("h4",), hpl), HardPruning(("h1", "h9"), hpl, True)):
+        assert_same(state, worlds, 1500, hpl, compiled_runs, pruning=pruning)
+    if worlds == "uct" and hpl == 1:
+        python = TreeSearch(SearchConfig(iterations=400, compiled=False, pruning=HardPruning(("h4",), 1)), "uct")
+        assert tree_edges(python.search(state, np.random.default_rng(1)).root) < 400
+
+
+@pytest.mark.parametrize("worlds", ["ismcts", "uct"])
+def test_thousands_of_pruned_iterations(worlds, compiled_runs):
+    state = POSITIONS["mid"]()
+    for seed, pruning in ((2, HardPruning(("h4",), 15)), (3, HardPruning(("h1", "h4"), 5, True))):
+        found = assert_same(state, worlds, 3000, seed, compiled_runs, pruning=pruning)
+        assert sum(n for _, n in found["visits"]) == 3000
+
+
+@pytest.mark.parametrize("pruning", [None, HardPruning(("h4",), 3, True)], ids=["plain", "pruned"])
 @pytest.mark.parametrize("iterations", [None, 10 ** 7])
-def test_a_time_budget_is_replayed_exactly(iterations, compiled_runs):
+def test_a_time_budget_is_replayed_exactly(iterations, pruning, compiled_runs):
     """The clock only decides how many iterations run: that many in Python give the same tree and generator."""
     state = POSITIONS["mid"]()
-    timed = summary(state, "ismcts", iterations, 8, True, seconds=0.05)
+    timed = summary(state, "ismcts", iterations, 8, True, seconds=0.05, pruning=pruning)
     assert compiled_runs and timed["iterations"] == sum(n for _, n in timed["visits"]) > 0
     assert timed["iterations"] < 10 ** 7
-    assert timed == summary(state, "ismcts", timed["iterations"], 8, False)
+    assert timed == summary(state, "ismcts", timed["iterations"], 8, False, pruning=pruning)
 
 
 def test_the_engine_stamp_carries_over_searches(compiled_runs):
@@ -190,12 +244,13 @@ INELIGIBLE = {
     "determinizer": (plain(determinizer=lambda state, player, rng: state.clone()), "ismcts", False),
     "evaluator with depth": (plain(depth=2, evaluator=lambda state: np.full(2, 0.5)), "ismcts", False),
     "prune": (plain(prune=True), "ismcts", False),
+    "prune with pruning": (plain(prune=True, pruning=HardPruning(("h4",))), "uct", False),
+    "unknown heuristic": (plain(pruning=HardPruning(("h99",))), "uct", False),
     "leaves": (plain(leaves=4), "ismcts", False),
     "reuse": (plain(), "ismcts", True),
     "duct": (plain(), "duct", False),
+    "pruning of another kind": (plain(pruning=object()), "ismcts", False),
 }
-if "pruning" in {f.name for f in dataclasses.fields(SearchConfig)}:
-    INELIGIBLE["pruning"] = (plain(pruning=object()), "ismcts", False)
 
 
 @pytest.mark.parametrize("name", list(INELIGIBLE))
@@ -206,7 +261,8 @@ def test_configurations_the_loop_does_not_reproduce_go_to_python(name):
 
 
 ELIGIBLE = {"plain": (plain(), "ismcts"), "depth": (plain(depth=3), "ismcts"), "seconds": (plain(seconds=1.0), "uct"),
-            "uct ignores the determinizer": (plain(determinizer=lambda state, player, rng: state.clone()), "uct")}
+            "uct ignores the determinizer": (plain(determinizer=lambda state, player, rng: state.clone()), "uct"),
+            "pruning": (plain(pruning=HardPruning(("h1", "h11"), 3, True)), "ismcts")}
 
 
 @pytest.mark.parametrize("config, worlds", list(ELIGIBLE.values()), ids=list(ELIGIBLE))
@@ -221,12 +277,22 @@ def test_a_game_without_the_hook_goes_to_python():
     assert compiled.model_for(engine, state, np.random.default_rng(0)) is None
 
 
+def test_pruning_without_the_scoring_kernel_goes_to_python(monkeypatch):
+    model = LordsOfWarState.compiled_model
+    monkeypatch.setattr(LordsOfWarState, "compiled_model",
+                        lambda self: model(self)._replace(evaluations_after=None, evaluation_index=None))
+    state, rng = POSITIONS["mid"](), np.random.default_rng(0)
+    assert compiled.model_for(TreeSearch(plain(), "uct"), state, rng) is not None
+    assert compiled.model_for(TreeSearch(plain(pruning=HardPruning(("h4",))), "uct"), state, rng) is None
+
+
 @pytest.mark.parametrize("bit_generator", compiled.REPLAYABLE)
 def test_replayable_bit_generators(bit_generator, compiled_runs):
     """Each has random() == (raw >> 11) * 2**-53 of one raw word, and the loop replays it."""
     raw = bit_generator(5).random_raw(64)
     assert np.array_equal(np.random.Generator(bit_generator(5)).random(64), (raw >> np.uint64(11)) * 2.0 ** -53)
-    assert_same(POSITIONS["mid"](), "ismcts", 300, 7, compiled_runs, bit_generator=bit_generator)
+    for pruning in (None, HardPruning(("h4", "h6"), 4, True)):
+        assert_same(POSITIONS["mid"](), "ismcts", 300, 7, compiled_runs, bit_generator=bit_generator, pruning=pruning)
 
 
 def test_a_buffered_half_word_survives(compiled_runs):
@@ -289,4 +355,22 @@ def test_the_kernels_do_what_the_methods_do(name):
         action = int(buf[moves.integers(n)])
         model.apply(s, table, action, buf)
         state.apply(action)
+        assert np.array_equal(s, state.s)
+
+
+def test_lords_of_war_scores_moves_as_its_state_does():
+    """The model's ``evaluations_after`` against ``LordsOfWarState.evaluations_after``: every heuristic, with and
+    without extrapolation (the same stream), at every decision of a random game."""
+    which = np.arange(len(heuristics.NAMES), dtype=np.int64)
+    for state in random_game(12)[:-1]:
+        model = state.compiled_model()
+        assert [model.evaluation_index(name) for name in heuristics.NAMES] == which.tolist()
+        s, buf = model.state.copy(), np.empty(model.buffer_len, dtype=np.int32)
+        n = model.legal_actions(s, model.table, buf)
+        out = np.empty((len(which), n + 3))
+        for extrapolate in (False, True):
+            stream = seed_stream(np.random.default_rng(n)) if extrapolate else np.ones(1, dtype=np.uint64)
+            model.evaluations_after(s, model.table, buf, n, which, extrapolate, stream, out)
+            expected = state.evaluations_after(buf[:n], heuristics.NAMES, extrapolate, np.random.default_rng(n))
+            assert np.array_equal(out[:, :n], expected)
         assert np.array_equal(s, state.s)

@@ -219,9 +219,10 @@ class LordsOfWarState(FlatState):
 
     def compiled_model(self) -> CompiledModel:
         """This state's array and the rules kernels as a ``CompiledModel``: search runs whole iterations compiled."""
-        return CompiledModel(self.s, (self.cards, np.int64(self.game.non_deploy_key)), L.BUFFER_LEN, DETERMINIZE_DRAWS,
-                             _model_determinize, _model_legal_actions, _model_action_keys, _model_apply,
-                             _model_playout, _model_player, _model_turn, _model_returns, _heuristic)
+        table = (self.cards, np.int64(self.game.non_deploy_key), H.HEAT_MAPS, H.SCALES)
+        return CompiledModel(self.s, table, L.BUFFER_LEN, DETERMINIZE_DRAWS, _model_determinize, _model_legal_actions,
+                             _model_action_keys, _model_apply, _model_playout, _model_player, _model_turn,
+                             _model_returns, _heuristic, _model_evaluations_after, H.heuristic_index)
 
     def card_multiset(self) -> tuple:
         """Every card id on the mat, in hands, decks and dead piles, sorted (determinize conserves it)."""
@@ -348,7 +349,7 @@ def _resample(s, player, u):
 
 
 # ---- the compiled model (``compiled_model``): the rules kernels with CompiledModel's signatures ---------------
-# ``table`` is (cards, non_deploy_key); ``_heuristic`` does not read it (``heuristic`` passes None). Kernels that
+# ``table`` is (cards, non_deploy_key, heat maps, scales); ``_heuristic`` does not read it (``heuristic`` passes None). Kernels that
 # make no array skip reference counting, as the rules' hottest ones do (``rules._LEAN``).
 @njit(cache=True, nogil=True)
 def _model_determinize(s, table, player, u):
@@ -373,6 +374,11 @@ def _model_apply(s, table, action, buf):
 @njit(**R._LEAN)
 def _model_playout(s, table, buf, stream, turn_limit):
     return R.random_playout(s, table[0], buf, stream, 1 << 30, turn_limit)
+
+
+@njit(cache=True, nogil=True)
+def _model_evaluations_after(s, table, buf, n, which, extrapolate, stream, out):
+    H.values_after(s, table[0], table[2], table[3], buf[L.MODE], buf[:n], which, extrapolate, stream, out)
 
 
 @njit(**R._LEAN)
