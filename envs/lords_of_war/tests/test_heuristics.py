@@ -137,3 +137,25 @@ def test_evaluations_after_refuses_an_illegal_action():
     state = position()
     with pytest.raises(InvalidParameterError, match="legal"):
         state.evaluations_after(np.array([L.NUM_ACTIONS - 1]), ["h1"], False, np.random.default_rng(0))
+
+
+def test_extrapolation_sees_the_shot_and_the_reinforcement_a_plain_score_cannot():
+    """A Catapult placed on c3 may shoot the Clansmen on c5 (missile 4 > 3) or hold fire, then draw or recall the
+    Grunts: the plain score stops before the target decision; extrapolated scores are the turn's possible ends."""
+    state = build_position(GAME, board={"c2": (0, "Orc Grunts"), "c5": (1, "Dwarf Clansmen")},
+                           hands=(["Orc General", "Orc Catapult"], ["Dwarf General"]))
+    deploy = [int(a) for a in state.legal_actions() if state.action_to_string(int(a)) == "deploy Orc Catapult to c3"]
+    ends = set()
+    for shot in ("shoot at c5", "hold fire"):
+        for refill in ("draw", "recall from c2"):
+            end = state.clone()
+            end.apply(deploy[0])
+            for step in (shot, refill):
+                end.apply(next(int(a) for a in end.legal_actions() if end.action_to_string(int(a)) == step))
+            assert end.current_player == 1
+            ends.add(round(end.evaluation("h1")(end, 0), 12))
+    plain = state.evaluations_after(np.array(deploy), ["h1"], False, np.random.default_rng(0))[0, 0]
+    seen = {round(float(state.evaluations_after(np.array(deploy), ["h1"], True, np.random.default_rng(k))[0, 0]), 12)
+            for k in range(40)}
+    assert seen == ends and len(ends) == 4
+    assert round(plain, 12) == round(0.5 + 0.5 * np.tanh(1 / H.SCALES[0]), 12)  # Grunts + Catapult vs Clansmen
