@@ -197,6 +197,17 @@ def test_a_time_budget_is_replayed_exactly(iterations, pruning, compiled_runs):
     assert timed == summary(state, "ismcts", timed["iterations"], 8, False, pruning=pruning)
 
 
+@pytest.mark.parametrize("pruning", [None, HardPruning(("h4",), 3, True), HardPruning(("h1", "h9"), 2)],
+                         ids=["plain", "h4-hpl3-extrapolate", "h1+h9-hpl2"])
+def test_the_word_bound_holds_with_no_words_to_spare(pruning, monkeypatch, compiled_runs):
+    """With a guess of minus a million tree steps an iteration, each kernel call is given exactly the raw words
+    its bound asks for: an iteration needing more than the bound would read past them and leave the Python
+    path."""
+    monkeypatch.setattr(compiled, "STEP_GUESS", -10 ** 6)
+    for worlds in ("ismcts", "uct"):
+        assert_same(POSITIONS["mid"](), worlds, 300, 5, compiled_runs, pruning=pruning)
+
+
 def test_the_engine_stamp_carries_over_searches(compiled_runs):
     """Availability stamps continue across searches of one engine, as in Python."""
     state = POSITIONS["mid"]()

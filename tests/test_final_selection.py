@@ -165,6 +165,15 @@ def test_best_move_is_having_the_most_visits_of_the_legal_edges():
     assert low.complexity == (9.0,)  # Cx0 only: tic-tac-toe offers no complexity hook
 
 
+def test_best_move_ignores_root_edges_illegal_in_the_state_decided():
+    """An ISMCTS root may hold edges of moves that other worlds offered: BestMove is among this state's moves."""
+    state = tictactoe.TicTacToeGame().new_state()
+    state.apply(4)
+    root = Root({("mark", 4): (50, 0.5, 60), ("mark", 0): (6, 0.4, 20), ("mark", 8): (3, 0.9, 20)})
+    assert decision(state, root, 0, None).best_move
+    assert not decision(state, root, 8, None).best_move
+
+
 def low_agent(spec):
     return cardboard.make_agent(spec, cardboard.make_game("lords_of_war"))
 

@@ -76,6 +76,11 @@ def test_root_sums_each_trees_root_statistics_and_is_reproducible(position):
     assert searcher.processes == [] and not any(p.is_alive() for p in processes)
 
 
+def test_merge_sums_visits_totals_and_availability_over_every_tree():
+    trees = [{"a": (3, 1.5, 4), "b": (1, 0.0, 4)}, {"a": (2, 2.0, 5)}, {"c": (7, 3.5, 9), "b": (4, 1.0, 6)}]
+    assert merge(trees) == {"a": (5, 3.5, 9), "b": (5, 1.0, 10), "c": (7, 3.5, 9)}
+
+
 def test_root_with_one_worker_is_reproducible_and_its_pool_goes_with_the_searcher(position):
     searcher = RootParallel(SearchConfig(iterations=200), "uct", workers=1)
     first = searcher.search(position, np.random.default_rng(9))
@@ -105,6 +110,30 @@ def test_a_time_budget_stops_tree_and_leaf(kind, position):
         position, np.random.default_rng(4))
     assert result.iterations > 0 and sum(result.visits.values()) == result.iterations
     assert result.seconds < 1.0
+
+
+def test_leaf_backs_up_the_paths_that_end_the_game_in_the_tree():
+    """A few moves from the end most paths reach a terminal state, which the caller backs up itself: without a
+    virtual loss every iteration's visit is counted at backup, so none may be missing."""
+    state, rng = GAME.new_state(5), np.random.default_rng(5)
+    states = []
+    while not state.is_terminal():
+        states.append(state.clone())
+        legal = state.legal_actions()
+        state.apply(int(legal[rng.integers(len(legal))]))
+    near = next(s for s in states[-4::-1] if len(s.legal_actions()) > 1)
+    result = LeafParallel(SearchConfig(iterations=200), "uct", workers=2, vl=0).search(near, np.random.default_rng(0))
+    assert result.iterations == 200 == sum(result.visits.values())
+
+
+def test_tree_and_leaf_duct_iterate_on_their_worlds_round_robin(position):
+    for kind in (TreeParallel, LeafParallel):
+        searcher = kind(SearchConfig(iterations=10), "duct", num_worlds=3)
+        me, rng = position.current_player, np.random.default_rng(0)
+        fixed = searcher._fixed(position, me, rng)
+        assert len(fixed) == 3 and len({w.s.tobytes() for w in fixed}) == 3
+        for stamp in range(1, 7):
+            assert np.array_equal(searcher._world(position, me, fixed, rng, stamp).s, fixed[(stamp - 1) % 3].s)
 
 
 @pytest.mark.parametrize("kind", [TreeParallel, LeafParallel])

@@ -5,6 +5,7 @@ import pytest
 
 import cardboard
 from cardboard.envs.errors import InvalidParameterError
+from cardboard.envs.protocol import TERMINAL
 from cardboard.search.mcts import SearchConfig, TreeSearch
 from cardboard.search.pruning import HardPruning, finish_turn
 from cardboard.search.tree import VISITS
@@ -135,6 +136,38 @@ def test_the_compiled_fast_path_keeps_what_the_generic_loop_keeps(moves):
     assert np.array_equal(fast, slow)
 
 
+class Recording(Hidden):
+    """``Hidden`` whose evaluations record (player to move, turn) of every state they score."""
+
+    def __init__(self, state):
+        super().__init__(state)
+        self.seen = []
+
+    def evaluation(self, name):
+        evaluate = self._state.evaluation(name)
+
+        def recorded(after, player):
+            self.seen.append((after.current_player, after.turn))
+            return evaluate(after, player)
+
+        return recorded
+
+
+def test_the_generic_loop_scores_after_the_rest_of_the_movers_turn():
+    """A Lords of War deploy is followed by the mover's reinforce: with ``extrapolate`` the generic loop scores
+    the state after it (the opponent to move), without it the state right after the deploy."""
+    state = cardboard.new_state("lords_of_war", seed=0)
+    for _ in range(2):
+        state.apply(int(state.legal_actions()[0]))
+    mover, turn, legal = state.current_player, state.turn, state.legal_actions().copy()
+    assert state.phase == "deploy" and len(legal) > 3
+    for extrapolate in (False, True):
+        recording = Recording(state)
+        HardPruning(("h4",), 3, extrapolate).keep(recording, legal, np.random.default_rng(0))
+        assert len(recording.seen) == len(legal)
+        assert all((player == mover and t == turn) != extrapolate for player, t in recording.seen), recording.seen
+
+
 def test_finish_turn_stops_before_the_opponents_decision():
     for seed in range(20):
         state = cardboard.new_state("lords_of_war", seed=seed)
@@ -149,6 +182,36 @@ def test_finish_turn_stops_before_the_opponents_decision():
         mover, turn = state.current_player, state.turn
         finish_turn(state, mover, turn, rng)
         assert state.is_terminal() or state.current_player != mover or state.turn != turn
+
+
+class Turns:
+    """A toy state: player 0 decides twice a turn, turn after turn (no opponent), until 6 decisions are made."""
+
+    def __init__(self):
+        self.moves = 0
+
+    @property
+    def current_player(self):
+        return 0 if self.moves < 6 else TERMINAL
+
+    @property
+    def turn(self):
+        return self.moves // 2
+
+    def legal_actions(self):
+        return np.arange(2)
+
+    def apply(self, action):
+        self.moves += 1
+
+
+def test_finish_turn_stops_when_a_new_turn_begins_even_for_the_same_player():
+    state = Turns()
+    finish_turn(state, 0, 0, np.random.default_rng(0))
+    assert state.moves == 2 and state.turn == 1
+    state.apply(0)
+    finish_turn(state, 0, 1, np.random.default_rng(0))
+    assert state.moves == 4
 
 
 def test_ismcts_prunes_its_own_moves_to_hpl_and_keeps_each_worlds_top_elsewhere():
