@@ -120,35 +120,33 @@ def _roulette(keys: list[Hashable], value: np.ndarray, k: float, rng: np.random.
 
 
 @dataclass(frozen=True)
-class RobustRoulette:
+class _TopRoulette:
+    """P_i ∝ value_i^k over the top n children (n = 0: over all of them), by visits (``by_visits``) or by mean."""
+
+    n: int = 0
+    k: float = 1.0
+    by_visits: ClassVar[bool]
+
+    def __post_init__(self) -> None:
+        _check_n(self.n, 0)
+        _check_k(self.k)
+
+    def __call__(self, edges: Edges, rng: np.random.Generator) -> Hashable:
+        return _roulette(*top(edges, self.n, self.by_visits, rng), self.k, rng)
+
+
+class RobustRoulette(_TopRoulette):
     """RobustRoulette_n^k (000 §2.6): P_i ∝ v_i^k over the n most visited children (n = 0: RobustRoulette^k,
     over all of them)."""
 
-    n: int = 0
-    k: float = 1.0
-
-    def __post_init__(self) -> None:
-        _check_n(self.n, 0)
-        _check_k(self.k)
-
-    def __call__(self, edges: Edges, rng: np.random.Generator) -> Hashable:
-        return _roulette(*top(edges, self.n, True, rng), self.k, rng)
+    by_visits = True  # RobustRoulette's ranking
 
 
-@dataclass(frozen=True)
-class MaxRoulette:
+class MaxRoulette(_TopRoulette):
     """MaxRoulette^k (000 §2.6): P_i ∝ (w_i/v_i)^k over all children (n = 0), or over the n of highest mean;
     uniform when every mean is 0."""
 
-    n: int = 0
-    k: float = 1.0
-
-    def __post_init__(self) -> None:
-        _check_n(self.n, 0)
-        _check_k(self.k)
-
-    def __call__(self, edges: Edges, rng: np.random.Generator) -> Hashable:
-        return _roulette(*top(edges, self.n, False, rng), self.k, rng)
+    by_visits = False
 
 
 TopN = RobustRand | MaxRand | RobustRoulette | MaxRoulette

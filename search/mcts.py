@@ -161,6 +161,16 @@ def rollout(state: GameState, rng: np.random.Generator, config: SearchConfig) ->
     return rewards(state) if state.is_terminal() else evaluation(config.evaluator(state)).values
 
 
+def decide(root: Node, state: GameState, final: FinalSelection, rng: np.random.Generator, done: int,
+           seconds: float) -> SearchResult:
+    """A search's result from its ``root``: ``final`` over the visited edges legal in ``state`` (the first legal
+    action when none was visited), their visits, ``done`` iterations in ``seconds``."""
+    actions = {state.action_key(int(a)): int(a) for a in state.legal_actions()}
+    edges = {k: s for k, s in root.stats().items() if k in actions and s[0] > 0}
+    key = final(edges, rng) if edges else next(iter(actions))
+    return SearchResult(actions[key], {k: s[0] for k, s in edges.items()}, done, seconds, root)
+
+
 class TreeSearch:
     """The MCTS engine: ``search(state, rng)`` from the point of view of ``state.current_player``.
 
@@ -261,10 +271,7 @@ class TreeSearch:
             self._kept = (child, after.turn, after.observation(root.player))
 
     def _result(self, root: Node, state: GameState, rng: np.random.Generator, done: int, seconds: float) -> SearchResult:
-        actions = {state.action_key(int(a)): int(a) for a in state.legal_actions()}
-        edges = {k: s for k, s in root.stats().items() if k in actions and s[0] > 0}
-        key = self.config.final(edges, rng) if edges else next(iter(actions))
-        return SearchResult(actions[key], {k: s[0] for k, s in edges.items()}, done, seconds, root)
+        return decide(root, state, self.config.final, rng, done, seconds)
 
     def _descend(self, root: Node, state: GameState, rng: np.random.Generator,
                  step: tuple[Callable, float, bool, Callable | None], uniforms: Uniforms, stamp: float) -> Leaf:

@@ -78,7 +78,7 @@ import numpy as np
 
 from ..envs.errors import InvalidParameterError
 from ..envs.protocol import CHANCE, TERMINAL, GameState
-from .mcts import SearchConfig, SearchResult, TreeSearch, budget_spent, rewards, rollout
+from .mcts import SearchConfig, SearchResult, TreeSearch, budget_spent, decide, rewards, rollout
 from .tree import AVAIL, TOTAL, VISITS, KeyTable, Node, Uniforms
 
 MODES = ("none", "root", "tree", "leaf")
@@ -149,14 +149,6 @@ def _root_node(state: GameState, stats: Statistics) -> Node:
     root.stat[VISITS, edges], root.stat[TOTAL, edges], root.stat[AVAIL, edges] = np.array(
         [stats[k] for k in keys], dtype=float).reshape(len(keys), 3).T
     return root
-
-
-def _decide(state: GameState, root: Node, config: SearchConfig, rng: np.random.Generator) -> tuple[int, dict]:
-    """``TreeSearch``'s decision from a root: ``config.final`` over the visited legal edges; and their visits."""
-    actions = {state.action_key(int(a)): int(a) for a in state.legal_actions()}
-    edges = {k: s for k, s in root.stats().items() if k in actions and s[0] > 0}
-    key = config.final(edges, rng) if edges else next(iter(actions))
-    return actions[key], {k: s[0] for k, s in edges.items()}
 
 
 def _decision_node(state: GameState) -> int:
@@ -274,8 +266,8 @@ class RootParallel:
             raise
         self.trees = [stats for stats, _ in replies]
         root = _root_node(state, merge(self.trees))
-        action, visits = _decide(state, root, self.config, rng)
-        return SearchResult(action, visits, sum(done for _, done in replies), time.perf_counter() - start, root)
+        return decide(root, state, self.config.final, rng, sum(done for _, done in replies),
+                      time.perf_counter() - start)
 
     def _start(self, state: GameState) -> None:
         pool = _Workers(self.workers)
@@ -426,8 +418,7 @@ class TreeParallel(_Threaded):
         jobs = [(tree, state.clone(), [w.clone() for w in fixed], np.random.default_rng(seed), share, deadline)
                 for share, seed in zip(shares, tree_seeds(rng, self.workers)) if share != 0]
         done = sum(_together(self._iterate, jobs))
-        action, visits = _decide(state, tree.root, self.config, rng)
-        return SearchResult(action, visits, done, time.perf_counter() - start, tree.root)
+        return decide(tree.root, state, self.config.final, rng, done, time.perf_counter() - start)
 
     def _iterate(self, tree: SharedTree, state: GameState, fixed: list[GameState], rng: np.random.Generator,
                  share: int | None, deadline: float | None) -> int:
@@ -505,8 +496,7 @@ class LeafParallel(_Threaded):
                 tasks.put(None)
             for thread in threads:
                 thread.join()
-        action, visits = _decide(state, tree.root, self.config, rng)
-        return SearchResult(action, visits, done, time.perf_counter() - start, tree.root)
+        return decide(tree.root, state, self.config.final, rng, done, time.perf_counter() - start)
 
 
 def _simulate(tasks: queue.SimpleQueue, results: queue.SimpleQueue, rng: np.random.Generator,

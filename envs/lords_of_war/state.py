@@ -47,6 +47,7 @@ from .layout import (
 from .observation import OBS_LEN, observe
 
 H4_SCALE = 24.0  # h4 differences beyond +-24 cards are clipped
+H4 = H.heuristic_index("h4")  # the heuristic ``heuristic`` scales
 DETERMINIZE_DRAWS = 2 * ARMY_SIZE  # uniforms one determinize draws (``_resample``)
 
 
@@ -168,7 +169,7 @@ class LordsOfWarState(FlatState):
 
         +1 / -1 at a decided terminal state.
         """
-        return float(_heuristic(self.s, None, player))
+        return float(_heuristic(self.s, self._table(), player))
 
     def evaluation(self, name: str) -> Callable[["LordsOfWarState", int], float]:
         """Paper 002's heuristic ``name`` ('h1' .. 'h11', ``heuristics``) as a state evaluation in [0, 1]."""
@@ -217,10 +218,13 @@ class LordsOfWarState(FlatState):
         _resample(det.s, self._check_player(player), rng.random(DETERMINIZE_DRAWS))
         return det
 
+    def _table(self) -> tuple:
+        """The compiled model's static table: (cards, non_deploy_key, heat maps, scales)."""
+        return self.cards, np.int64(self.game.non_deploy_key), H.HEAT_MAPS, H.SCALES
+
     def compiled_model(self) -> CompiledModel:
         """This state's array and the rules kernels as a ``CompiledModel``: search runs whole iterations compiled."""
-        table = (self.cards, np.int64(self.game.non_deploy_key), H.HEAT_MAPS, H.SCALES)
-        return CompiledModel(self.s, table, L.BUFFER_LEN, DETERMINIZE_DRAWS, _model_determinize, _model_legal_actions,
+        return CompiledModel(self.s, self._table(), L.BUFFER_LEN, DETERMINIZE_DRAWS, _model_determinize, _model_legal_actions,
                              _model_action_keys, _model_apply, _model_playout, _model_player, _model_turn,
                              _model_returns, _heuristic, _model_evaluations_after, H.heuristic_index)
 
@@ -349,7 +353,7 @@ def _resample(s, player, u):
 
 
 # ---- the compiled model (``compiled_model``): the rules kernels with CompiledModel's signatures ---------------
-# ``table`` is (cards, non_deploy_key, heat maps, scales); ``_heuristic`` does not read it (``heuristic`` passes None). Kernels that
+# ``table`` is ``LordsOfWarState._table()``: (cards, non_deploy_key, heat maps, scales). Kernels that
 # make no array skip reference counting, as the rules' hottest ones do (``rules._LEAN``).
 @njit(cache=True, nogil=True)
 def _model_determinize(s, table, player, u):
@@ -398,17 +402,11 @@ def _model_returns(s, out):
     out[1] = -out[0]
 
 
-@njit(**R._LEAN)
+@njit(cache=True, nogil=True)
 def _heuristic(s, table, player):
-    """h4 (``LordsOfWarState.heuristic``): own cards on the mat minus own losses (a Command card twice), the
-    opponent's score subtracted, over ``H4_SCALE``, clipped to [-1, 1]; +1 / -1 once decided."""
+    """h4 (``LordsOfWarState.heuristic``): ``heuristics.raw_heuristic``'s card count with dead Commanders twice, over
+    ``H4_SCALE``, clipped to [-1, 1]; +1 / -1 once decided."""
     w = s[L.WINNER]
     if w == 0 or w == 1:
         return 1.0 if w == player else -1.0
-    mine = 0  # the score of player 0 minus player 1's
-    for sq in range(NUM_SQUARES):
-        c = s[L.BOARD + sq]
-        if c >= 0:
-            mine += 1 if c < ARMY_SIZE else -1
-    mine -= s[L.NDEAD] + s[L.NCMD] - s[L.NDEAD + 1] - s[L.NCMD + 1]
-    return min(max((mine if player == 0 else -mine) / H4_SCALE, -1.0), 1.0)
+    return min(max(H.raw_heuristic(s, table[0], table[2], H4, player) / H4_SCALE, -1.0), 1.0)

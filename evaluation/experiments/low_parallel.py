@@ -48,7 +48,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ...envs.lords_of_war.state import LordsOfWarState
+from ...envs.protocol import GameState
 from ...envs.resumable import claim_folder, read_lines
 from ...registry import make_agent, make_game
 from ..match import load_results, normal_estimate, play_match_specs, summarize, wilson_interval
@@ -99,11 +99,12 @@ def spin(workers: int) -> None:
         thread.join()
 
 
-def opening_position(seed: int) -> LordsOfWarState:
-    """The thesis's S1 on our cards: deal ``seed``, then the two opening placements drawn with ``default_rng(seed)``."""
+def opening_position(seed: int) -> GameState:
+    """The thesis's S1 on our cards: deal ``seed``, then the two opening placements (turns 0 and 1) drawn with
+    ``default_rng(seed)``."""
     state = make_game(GAME).new_state(seed)
     rng = np.random.default_rng(seed)
-    while state.phase == "opening":
+    while state.turn < 2:
         legal = state.legal_actions()
         state.apply(int(legal[rng.integers(len(legal))]))
     return state
