@@ -61,10 +61,9 @@ def heuristic_index(name: str) -> int:
 
 @njit(cache=True, nogil=True)
 def _side(s, cards, maps, which, p):
-    """(f1, f3, f4, heat) of player p; heat is f_{6+k} for which = 5 + k."""
+    """(f1, f3, f4, heat) of player p; f4 only for h3 (which = 2), heat is f_{6+k} for which = 5 + k."""
     f1 = 0
     f3 = 0
-    f4 = 0
     heat = 0.0
     for sq in range(NSQ):
         c = s[BOARD + sq]
@@ -74,9 +73,22 @@ def _side(s, cards, maps, which, p):
             if which >= 5:
                 e = R.ego(sq, p)
                 heat += maps[which - 5, e // COLS, e % COLS]
-        elif s[ATT + p * NSQ + sq] > 0:  # empty or enemy-held, under p's melee arrows
-            f4 += 1
+    f4 = threatened(s, p)[0] if which == 2 else 0
     return f1, f3, f4, heat
+
+
+@njit(cache=True, nogil=True)
+def threatened(s, p):
+    """(the empty or enemy-held squares under p's melee arrows, the attack p points at them): f4 of 002 §2.2, and
+    Cx1 / Cx2 of 000 §2.7 (``LordsOfWarState.complexity``)."""
+    squares = 0
+    attack = 0
+    for sq in range(NSQ):
+        c = s[BOARD + sq]
+        if s[ATT + p * NSQ + sq] > 0 and (c < 0 or (c >= ARMY_SIZE) != (p == 1)):
+            squares += 1
+            attack += s[ATT + p * NSQ + sq]
+    return squares, attack
 
 
 @njit(cache=True, nogil=True)

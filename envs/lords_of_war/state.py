@@ -246,10 +246,8 @@ class LordsOfWarState(FlatState):
         p = int(self.s[L.PLAYER])
         board = self.s[L.BOARD:L.BOARD + NUM_SQUARES]
         owner = np.where(board >= 0, board // ARMY_SIZE, -1)
-        attack = self.s[L.ATT + p * NUM_SQUARES:L.ATT + (p + 1) * NUM_SQUARES]
-        threatened = (attack > 0) & (owner != p)
-        return (float(threatened.sum()), float(attack[threatened].sum()), float((owner == 1 - p).sum()),
-                float((owner >= 0).sum()))
+        squares, attack = H.threatened(self.s, p)
+        return float(squares), float(attack), float((owner == 1 - p).sum()), float((owner >= 0).sum())
 
     # -- naming --------------------------------------------------------------------------------------
     def _hand_card(self, player: int, slot: int) -> int:
