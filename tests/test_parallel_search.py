@@ -2,6 +2,7 @@
 reproducibly in a persistent process pool; tree and leaf parallelisation spend the whole budget on one tree and
 settle every virtual loss; the agent knobs refuse what cannot work."""
 import gc
+import json
 import sys
 from dataclasses import replace
 
@@ -179,3 +180,20 @@ def test_tree_parallel_agents_play_and_log_their_decisions(position):
     agent = cardboard.make_agent("uct:iterations=200,parallel=leaf,workers=2,vl=0", GAME)
     assert agent.act(position, np.random.default_rng(0)) in position.legal_actions()
     assert agent.last.iterations == 200 and len(agent.decisions) == 1
+
+
+# ---- the experiment (evaluation/experiments/low_parallel.py) ------------------------------------------------
+def test_the_parallel_experiment_times_plays_and_a_run_of_one_part_keeps_the_other(tmp_path):
+    from cardboard.evaluation.experiments.low_parallel import main
+
+    base = ["--out", str(tmp_path), "--algorithms", "uct", "--iterations", "20", "--seconds", "0.002"]
+    main(base + ["--parts", "timing", "--modes", "none,tree", "--workers", "1,2", "--repeats", "2"])
+    main(base + ["--parts", "strength", "--modes", "tree", "--games", "2"])
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert set(summary["timing"]) == {"uct/none/1", "uct/tree/1", "uct/tree/2", "machine/spin/1", "machine/spin/2"}
+    assert all(cell["repeats"] == 2 for cell in summary["timing"].values())
+    assert summary["timing"]["uct/tree/2"]["paper_speedup"] == pytest.approx(514.09 / 299.13)
+    strength = summary["strength"]["uct/tree"]
+    assert strength["games"] == 2 and strength["specs"] == [
+        "uct:iterations=0,seconds=0.002,parallel=tree,vl=0,workers=2", "uct:iterations=0,seconds=0.002"]
+    assert all((tmp_path / name).stat().st_size for name in ("decision_time.png", "speedup.png", "win_rate.png"))

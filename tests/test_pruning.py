@@ -1,5 +1,7 @@
 """Hard pruning by the game's heuristics (paper 002; ``search.pruning``): the kept moves, ties, unions, the
 per-node memory over worlds, extrapolation, the agents' knobs."""
+import json
+
 import numpy as np
 import pytest
 
@@ -244,3 +246,24 @@ def test_agent_knobs_and_their_errors():
         cardboard.make_agent("uct:prune=h4", cardboard.make_game("hearth"))
     state = game.new_state(0)
     assert agent.act(state, np.random.default_rng(0)) in state.legal_actions()
+
+
+# ---- the experiment (evaluation/experiments/low_pruning.py) -------------------------------------------------
+def test_the_pruning_experiment_plays_each_cell_its_games_and_a_run_of_one_part_keeps_the_other(tmp_path):
+    from cardboard.evaluation.experiments.low_pruning import main
+
+    base = ["--out", str(tmp_path), "--heuristics", "h4", "--hpl", "1", "--iterations", "8", "--workers", "1"]
+    main(base + ["--parts", "extrapolation", "--games", "2", "--vs-games", "3", "--rounds", "2"])
+    cut = (tmp_path / "cells" / "h4R-vs-h4.jsonl").read_text()
+    main(base + ["--parts", "sweep", "--games", "2"])
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert {name: cell["games"] for name, cell in summary.items()} == {"h4R-vs-h4": 3, "h4R-15": 2, "h4-1": 2}
+    assert summary["h4R-vs-h4"]["specs"] == ["uct:iterations=8,prune=h4,hpl=15,extrapolate=1",
+                                             "uct:iterations=8,prune=h4,hpl=15"]
+    assert summary["h4-1"]["specs"] == ["uct:iterations=8,prune=h4,hpl=1", "uct:iterations=8"]
+    for cell in summary.values():
+        assert cell["wins"] + cell["draws"] + cell["losses"] == cell["games"]
+        assert cell["low"] <= cell["win_rate"] <= cell["high"]
+    assert (tmp_path / "sweep.png").stat().st_size and (tmp_path / "extrapolation.png").stat().st_size
+    main(base + ["--parts", "extrapolation", "--games", "2", "--vs-games", "3"])  # done: nothing played again
+    assert (tmp_path / "cells" / "h4R-vs-h4.jsonl").read_text() == cut

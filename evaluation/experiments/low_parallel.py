@@ -343,6 +343,13 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
+def previous_parts(path: Path) -> dict[str, Any]:
+    """The timing and strength cells of an earlier summary in the same folder, so that a run of one part (or of
+    some cells) keeps the others' results."""
+    previous = json.loads(path.read_text()) if path.exists() else {}
+    return {part: previous.get(part) or {} for part in ("timing", "strength")}
+
+
 def main(argv: list[str] | None = None) -> None:
     args = arguments(argv)
     claim_folder(args.out, {"game": GAME, "iterations": args.iterations, "position_seed": args.position_seed,
@@ -350,17 +357,20 @@ def main(argv: list[str] | None = None) -> None:
                  "parallel-search run")
     (args.out / "strength").mkdir(exist_ok=True)
     console = Console()
-    summary: dict[str, Any] = {"config": vars(args) | {"out": str(args.out)}, "cpus": os.cpu_count()}
+    summary = previous_parts(args.out / "summary.json")
+    summary |= {"config": vars(args) | {"out": str(args.out)}, "cpus": os.cpu_count()}
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TimeRemainingColumn(), console=console) as progress:
         if "timing" in args.parts:
             cells = timing_cells(args.algorithms, args.modes, args.workers)
-            summary["timing"] = timing_summary(run_timing(args, progress), cells)
+            summary["timing"] |= timing_summary(run_timing(args, progress), cells)
         if "strength" in args.parts:
-            summary["strength"] = run_strength(args, progress)
+            summary["strength"] |= run_strength(args, progress)
     (args.out / "summary.json").write_text(json.dumps(summary, indent=1, default=str))
-    if summary.get("timing"):
-        plot_timing(summary["timing"], args.algorithms, args.out)
+    if summary["timing"]:
+        timed = summary["timing"].values()
+        algorithms = list(dict.fromkeys(c["algorithm"] for c in timed if c["algorithm"] != "machine"))
+        plot_timing(summary["timing"], algorithms, args.out)
         table = Table(title=f"decision time, {args.iterations} iterations split among the workers "
                             f"({os.cpu_count()} cores; 95% intervals)")
         for column in ("alg.", "mode", "n", "ms", "t1/tn", "over none", "thesis t1/tn", "load"):
@@ -372,7 +382,7 @@ def main(argv: list[str] | None = None) -> None:
                           "" if o is None else f"{o[0]:.2f} ({o[1]:.2f}-{o[2]:.2f})",
                           "" if c["paper_speedup"] is None else f"{c['paper_speedup']:.2f}", f"{c['load']:.1f}")
         console.print(table)
-    if summary.get("strength"):
+    if summary["strength"]:
         plot_strength(summary["strength"], args.out)
         table = Table(title=f"{args.strength_workers} workers vs unparallelised, {args.seconds:g} s a decision")
         for column in ("algorithm", "mode", "games", "W/D/L", "win rate (95% CI)", "thesis", "s/decision"):
