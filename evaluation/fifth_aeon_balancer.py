@@ -23,7 +23,6 @@ import argparse
 import json
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,6 +36,7 @@ from ..envs.fifth_aeon.default_ai import DefaultAI
 from ..envs.fifth_aeon.state import FifthAeonGame
 from .match import wilson_interval
 from ..envs.resumable import claim_folder, read_lines
+from ..envs.worker_pool import process_pool
 
 TARGET_ID = "BalancerTarget"
 PARAMETERS = ("energy", "damage", "life")
@@ -184,7 +184,7 @@ def balance(card: Any, parameter: str, values: list[int], out: Path, rounds: int
     start = time.perf_counter()
     with Progress(TextColumn("balancer"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
                   TimeElapsedColumn(), disable=quiet) as progress, games_path.open("a") as sink, \
-            ProcessPoolExecutor(max_workers=workers) as pool:
+            process_pool(workers) as pool:
         task = progress.add_task("games", total=len(values) * rounds * per_round, completed=len(done))
         for rnd in range(rounds):
             live = [v for v in values if v not in stopped]

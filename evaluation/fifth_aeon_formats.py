@@ -31,7 +31,7 @@ import pickle
 import signal
 import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,6 +51,7 @@ from ..envs.fifth_aeon.state import FifthAeonGame
 from .match import wilson_interval
 from ..envs.resumable import claim_folder, read_lines
 from .tournament import unique_names
+from ..envs.worker_pool import process_pool
 
 FORMATS = ("constructed", "limited", "preconstructed")
 STARTER_DECKS = ("March of Undeath", "The King's Legions", "Ancient Giants", "Skies and Seas")
@@ -199,8 +200,8 @@ def run_tournament(specs: Sequence[str], formats: Sequence[str], games: dict[str
         task = progress.add_task("games", total=len(jobs), completed=len(done))
         if todo:
             context = multiprocessing.get_context("spawn")
-            with ProcessPoolExecutor(workers, mp_context=context, initializer=_init,
-                                     initargs=(entries, tuple(specs), options)) as pool:
+            with process_pool(workers, context=context, initializer=_init,
+                              initargs=(entries, tuple(specs), options)) as pool:
                 futures = [pool.submit(play_job, j, seed) for j in todo]
                 try:
                     for f in as_completed(futures):

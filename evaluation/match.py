@@ -73,7 +73,7 @@ import pickle
 import signal
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -82,6 +82,7 @@ import numpy as np
 
 from ..envs.errors import InvalidParameterError, ResultsFileError
 from ..envs.protocol import CHANCE, Agent, Game, GameInfo, sample_chance
+from ..envs.worker_pool import process_pool
 
 WILSON_Z = 1.959963984540054  # two-sided 95% normal quantile (Wilson and normal intervals)
 RESULTS_VERSION = 2  # written in every new results file's header
@@ -487,8 +488,8 @@ def play_match_specs(
                 finish(_play_indexed(game, agents, i, seed, rotation))
         else:
             context = multiprocessing.get_context("spawn")
-            pool = ProcessPoolExecutor(min(workers, len(missing)), mp_context=context, initializer=_worker_init,
-                                       initargs=(entries, game_name, config.options, config.specs, seed, rotation))
+            pool = process_pool(min(workers, len(missing)), context=context, initializer=_worker_init,
+                                initargs=(entries, game_name, config.options, config.specs, seed, rotation))
             try:
                 for future in as_completed([pool.submit(_worker_play, i) for i in missing]):
                     finish(future.result())

@@ -61,7 +61,7 @@ import pickle
 import signal
 import zipfile
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -71,6 +71,7 @@ import numpy as np
 from cardboard import registry
 from cardboard.envs.errors import DataError, InvalidParameterError
 from cardboard.envs.protocol import CHANCE, Agent, Game, GameState, sample_chance
+from cardboard.envs.worker_pool import process_pool
 from cardboard.evaluation.match import _registry_entries, game_streams, seat_order
 from cardboard.search.batching import Steps, act_steps, drive, run_together
 
@@ -407,8 +408,8 @@ def generate(game_name: str, specs: Sequence[str], games: int, seed: int, out: s
         if workers > 1 and len(missing) > 1:
             entries = _registry_entries(game_name, specs)
             context = multiprocessing.get_context("spawn")
-            with ProcessPoolExecutor(min(workers, len(missing)), mp_context=context, initializer=_worker_init,
-                                     initargs=(entries, game_name, options, specs, seed, concurrent)) as pool:
+            with process_pool(min(workers, len(missing)), context=context, initializer=_worker_init,
+                              initargs=(entries, game_name, options, specs, seed, concurrent)) as pool:
                 chunks = [missing[k:k + concurrent] for k in range(0, len(missing), concurrent)]
                 futures = [pool.submit(_worker_play, chunk) for chunk in chunks]
                 try:

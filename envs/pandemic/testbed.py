@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +26,7 @@ import numpy as np
 from ..errors import InvalidParameterError
 from ..kernels import seed_stream
 from ..resumable import claim_folder, read_lines
+from ..worker_pool import process_pool
 from . import layout as L
 from .default_policy import play_default
 from .macro import NUM_MACROS
@@ -109,7 +109,7 @@ def build_testbed(out: Path, setups: int, games: int, keep: int, k: int, seed: i
     columns = (TextColumn("testbed"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn())
     with Progress(*columns, disable=quiet) as progress, records_path.open("a") as sink:
         task = progress.add_task("setups", total=setups, completed=len(done))
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with process_pool(workers) as pool:
             for result in pool.map(_play_chunk, [seed] * len(chunks), chunks, [games] * len(chunks)):
                 for record in result:
                     sink.write(json.dumps(record) + "\n")

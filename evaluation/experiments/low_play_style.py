@@ -28,7 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,7 @@ import numpy as np
 
 import cardboard
 from cardboard.envs.resumable import claim_folder, read_lines
+from cardboard.envs.worker_pool import process_pool
 
 from ..match import game_streams, play_game, seat_order, wilson_interval
 
@@ -92,7 +93,7 @@ def run(variants: dict[str, str], out: Path, games: int, seed: int, algorithm: s
             tasks[label] = progress.add_task(label, total=games, completed=games - len(missing))
     sinks = {label: (out / f"{label}.jsonl").open("a") for label in variants}
     try:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with process_pool(workers) as pool:
             futures = [pool.submit(play_one, label, variants[label], g, seed, algorithm, iterations)
                        for label, g in todo]
             for future in as_completed(futures):

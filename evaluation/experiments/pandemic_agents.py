@@ -22,7 +22,7 @@ import argparse
 import json
 import os
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,7 @@ from cardboard.envs.pandemic import layout as L
 from cardboard.envs.pandemic.macro import MACRO_KINDS, macro_kind
 from cardboard.envs.pandemic.setup_file import TESTBED_DIR
 from cardboard.envs.protocol import CHANCE, sample_chance
+from cardboard.envs.worker_pool import process_pool
 
 from ..match import wilson_interval
 
@@ -89,7 +90,7 @@ def run_agent(label: str, spec: str, out: Path, setups: list[str], games: int, s
     todo = [(s, g) for s in setups for g in range(games) if (s, g) not in done]
     task = progress.add_task(label, total=len(setups) * games, completed=len(setups) * games - len(todo)) \
         if progress else None
-    with path.open("a") as sink, ProcessPoolExecutor(max_workers=workers) as pool:
+    with path.open("a") as sink, process_pool(workers) as pool:
         futures = [pool.submit(play_one, spec, s, g, seed, actions) for s, g in todo]
         for future in as_completed(futures):
             record = future.result()
