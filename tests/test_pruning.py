@@ -267,3 +267,15 @@ def test_the_pruning_experiment_plays_each_cell_its_games_and_a_run_of_one_part_
     assert (tmp_path / "sweep.png").stat().st_size and (tmp_path / "extrapolation.png").stat().st_size
     main(base + ["--parts", "extrapolation", "--games", "2", "--vs-games", "3"])  # done: nothing played again
     assert (tmp_path / "cells" / "h4R-vs-h4.jsonl").read_text() == cut
+
+
+def test_the_extrapolation_diagnostic_counts_changed_scores_and_kept_set_overlap(tmp_path):
+    from cardboard.evaluation.experiments.low_extrapolation import kept, main
+
+    assert kept(np.array([0.1, 0.5, 0.5, 0.3]), 2) == {1, 2} and kept(np.array([0.9, 0.5, 0.5, 0.3]), 2) == {0, 1, 2}
+    result = main(["--out", str(tmp_path), "--games", "1", "--hpl", "15"])
+    assert result["decisions"] > 0 and result["mean_moves"] > 15
+    assert 0 < result["moves_changed"] < 1 and 0 < result["kept_overlap"] < 1
+    assert json.loads((tmp_path / "result.json").read_text()) == result
+    nothing = main(["--out", str(tmp_path), "--games", "1", "--hpl", "1000"])
+    assert nothing["decisions"] == 0 and nothing["moves_changed"] is None
