@@ -224,9 +224,9 @@ class LordsOfWarState(FlatState):
 
     def compiled_model(self) -> CompiledModel:
         """This state's array and the rules kernels as a ``CompiledModel``: search runs whole iterations compiled."""
-        return CompiledModel(self.s, self._table(), L.BUFFER_LEN, DETERMINIZE_DRAWS, _model_determinize, _model_legal_actions,
-                             _model_action_keys, _model_apply, _model_playout, _model_player, _model_turn,
-                             _model_returns, _heuristic, _model_evaluations_after, H.heuristic_index)
+        return CompiledModel(self.s, self._table(), L.BUFFER_LEN, DETERMINIZE_DRAWS, _model_determinize,
+                             _model_legal_actions, _model_action_keys, _model_apply, _model_playout, _model_player,
+                             _model_turn, _model_returns, _heuristic, _model_evaluations_after, H.heuristic_index)
 
     def card_multiset(self) -> tuple:
         """Every card id on the mat, in hands, decks and dead piles, sorted (determinize conserves it)."""

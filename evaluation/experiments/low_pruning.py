@@ -195,7 +195,8 @@ def main(argv: list[str] | None = None) -> None:
                 progress.update(task, description=f"{name} (to {games} games)")
                 play_match_specs(GAME, [agent, opponent], games, args.seed, workers=args.workers,
                                  results_path=args.out / "cells" / f"{name}.jsonl",
-                                 on_game=lambda record, lo=before: progress.advance(task) if record.index >= lo else None)
+                                 on_game=lambda record, lo=before: progress.advance(task)
+                                 if record.index >= lo else None)
     summary_path = args.out / "summary.json"
     summary = json.loads(summary_path.read_text()) if summary_path.exists() else {}  # other parts' cells kept
     summary |= {name: cell_summary(args.out / "cells" / f"{name}.jsonl") for name in grid}
