@@ -265,8 +265,12 @@ def test_the_pruning_experiment_plays_each_cell_its_games_and_a_run_of_one_part_
         assert cell["wins"] + cell["draws"] + cell["losses"] == cell["games"]
         assert cell["low"] <= cell["win_rate"] <= cell["high"]
     assert (tmp_path / "sweep.png").stat().st_size and (tmp_path / "extrapolation.png").stat().st_size
-    main(base + ["--parts", "extrapolation", "--games", "2", "--vs-games", "3"])  # done: nothing played again
-    assert (tmp_path / "cells" / "h4R-vs-h4.jsonl").read_text() == cut
+    for rounds in ("1", "2", "3"):  # done: nothing played again, whatever the rounds (a round asks for fewer)
+        main(base + ["--parts", "extrapolation", "--games", "2", "--vs-games", "3", "--rounds", rounds])
+        assert (tmp_path / "cells" / "h4R-vs-h4.jsonl").read_text() == cut
+    main(base + ["--parts", "extrapolation", "--games", "2", "--vs-games", "5", "--rounds", "3"])  # extended
+    lines = (tmp_path / "cells" / "h4R-vs-h4.jsonl").read_text().splitlines()
+    assert lines[1:4] == cut.splitlines()[1:] and len(lines) == 6
 
 
 def test_the_extrapolation_diagnostic_counts_changed_scores_and_kept_set_overlap(tmp_path):

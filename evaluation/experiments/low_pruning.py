@@ -176,6 +176,11 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
+def _planned(path: Path) -> int:
+    """The games a cell's results file was written for (0 before its first run): a rerun never asks for fewer."""
+    return int(load_results(path)[0]["games"]) if path.exists() and path.stat().st_size else 0
+
+
 def main(argv: list[str] | None = None) -> None:
     args = arguments(argv)
     split = (lambda text: [t for t in text.split(",") if t])
@@ -189,14 +194,18 @@ def main(argv: list[str] | None = None) -> None:
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TimeRemainingColumn(), console=console) as progress:
         task = progress.add_task("games", total=sum(total.values()))
+        counted = dict.fromkeys(grid, 0)  # games of each cell already on the progress bar
         for r in range(args.rounds):
             for name, (agent, opponent) in grid.items():
-                before, games = (max(1, total[name] * k // args.rounds) if k else 0 for k in (r, r + 1))
+                path = args.out / "cells" / f"{name}.jsonl"
+                games = max(1, total[name] * (r + 1) // args.rounds, min(_planned(path), total[name]))
+                if games <= counted[name]:
+                    continue  # an earlier, longer run already took this cell past the round
                 progress.update(task, description=f"{name} (to {games} games)")
-                play_match_specs(GAME, [agent, opponent], games, args.seed, workers=args.workers,
-                                 results_path=args.out / "cells" / f"{name}.jsonl",
-                                 on_game=lambda record, lo=before: progress.advance(task)
+                play_match_specs(GAME, [agent, opponent], games, args.seed, workers=args.workers, results_path=path,
+                                 on_game=lambda record, lo=counted[name]: progress.advance(task)
                                  if record.index >= lo else None)
+                counted[name] = games
     summary_path = args.out / "summary.json"
     summary = json.loads(summary_path.read_text()) if summary_path.exists() else {}  # other parts' cells kept
     summary |= {name: cell_summary(args.out / "cells" / f"{name}.jsonl") for name in grid}
