@@ -273,6 +273,16 @@ def test_the_pruning_experiment_plays_each_cell_its_games_and_a_run_of_one_part_
     assert lines[1:4] == cut.splitlines()[1:] and len(lines) == 6
 
 
+@pytest.mark.parametrize("bad", [["--rounds", "0"], ["--games", "0"], ["--vs-games", "-1"], ["--workers", "0"]])
+def test_the_pruning_experiment_refuses_a_count_below_one_and_writes_nothing(tmp_path, bad, capsys):
+    from cardboard.evaluation.experiments.low_pruning import main
+
+    with pytest.raises(SystemExit):
+        main(["--out", str(tmp_path / "run"), "--heuristics", "h4", "--hpl", "1", "--iterations", "8"] + bad)
+    assert f"{bad[0]} {bad[1]}" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
+
+
 def test_the_extrapolation_diagnostic_counts_changed_scores_and_kept_set_overlap(tmp_path):
     from cardboard.evaluation.experiments.low_extrapolation import kept, main
 

@@ -85,6 +85,8 @@ class LordsOfWarGame:
             num_action_keys=len(self.type_names) * NUM_SQUARES + NUM_ACTIONS - A_TARGET,
         )
         self.non_deploy_key = len(self.type_names) * NUM_SQUARES - A_TARGET  # key of action a >= A_TARGET: this + a
+        # the compiled model's static table, made once: (cards, non_deploy_key, heat maps, scales)
+        self.model_table = (self.cards, np.int64(self.non_deploy_key), H.HEAT_MAPS, H.SCALES)
 
     def _initial_template(self) -> np.ndarray:
         """Everything of a fresh state but the dealt cards."""
@@ -169,7 +171,7 @@ class LordsOfWarState(FlatState):
 
         +1 / -1 at a decided terminal state.
         """
-        return float(_heuristic(self.s, self._table(), player))
+        return float(_heuristic(self.s, self.game.model_table, player))
 
     def evaluation(self, name: str) -> Callable[["LordsOfWarState", int], float]:
         """Paper 002's heuristic ``name`` ('h1' .. 'h11', ``heuristics``) as a state evaluation in [0, 1]."""
@@ -218,13 +220,9 @@ class LordsOfWarState(FlatState):
         _resample(det.s, self._check_player(player), rng.random(DETERMINIZE_DRAWS))
         return det
 
-    def _table(self) -> tuple:
-        """The compiled model's static table: (cards, non_deploy_key, heat maps, scales)."""
-        return self.cards, np.int64(self.game.non_deploy_key), H.HEAT_MAPS, H.SCALES
-
     def compiled_model(self) -> CompiledModel:
         """This state's array and the rules kernels as a ``CompiledModel``: search runs whole iterations compiled."""
-        return CompiledModel(self.s, self._table(), L.BUFFER_LEN, DETERMINIZE_DRAWS, _model_determinize,
+        return CompiledModel(self.s, self.game.model_table, L.BUFFER_LEN, DETERMINIZE_DRAWS, _model_determinize,
                              _model_legal_actions, _model_action_keys, _model_apply, _model_playout, _model_player,
                              _model_turn, _model_returns, _heuristic, _model_evaluations_after, H.heuristic_index)
 
@@ -351,7 +349,7 @@ def _resample(s, player, u):
 
 
 # ---- the compiled model (``compiled_model``): the rules kernels with CompiledModel's signatures ---------------
-# ``table`` is ``LordsOfWarState._table()``: (cards, non_deploy_key, heat maps, scales). Kernels that
+# ``table`` is ``LordsOfWarGame.model_table``: (cards, non_deploy_key, heat maps, scales). Kernels that
 # make no array skip reference counting, as the rules' hottest ones do (``rules._LEAN``).
 @njit(cache=True, nogil=True)
 def _model_determinize(s, table, player, u):

@@ -2,9 +2,10 @@
 
 At every decision of ``--games`` random games with more than ``--hpl`` legal moves, each move is scored by the
 heuristic after the move, and again after the mover's remaining decisions of the turn are played at random
-(``extrapolate=1``, one roll-forward a move, as the pruning does). Reported: how many moves change score, and how
-much the two kept sets (the top ``--hpl``, ties at the cut included) overlap (Jaccard). A diagnostic beside the
-h4R matches of ``low_pruning``: it tells whether extrapolation changes the pruning at all, not whether it helps.
+(``extrapolate=1``, one roll-forward a move), by the search's own scoring (``HardPruning.scores``). Reported: how
+many moves change score, and how much the two kept sets (the top ``--hpl``, ties at the cut included) overlap
+(Jaccard). A diagnostic beside the h4R matches of ``low_pruning``: it tells whether extrapolation changes the
+pruning at all, not whether it helps.
 
     python -m cardboard.evaluation.experiments.low_extrapolation --out runs/low-extrapolation
 """
@@ -18,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from ...registry import make_game
+from ...search.pruning import HardPruning
 
 GAME = "lords_of_war"
 
@@ -30,14 +32,14 @@ def kept(scores: np.ndarray, limit: int) -> set[int]:
 def measure(games: int, seed: int, heuristic: str, limit: int) -> dict[str, Any]:
     """Score changes and kept-set overlaps over every judged decision of ``games`` uniformly random games."""
     game, rng = make_game(GAME), np.random.default_rng(seed)
+    plain_scores, rolled_scores = (HardPruning((heuristic,), limit, rolled).scores for rolled in (False, True))
     changed, overlap, moves = [], [], []
     for g in range(games):
         state = game.new_state(seed + g)
         while not state.is_terminal():
             legal = np.asarray(state.legal_actions())
             if len(legal) > limit:
-                plain = state.evaluations_after(legal, [heuristic], False, rng)[0]
-                rolled = state.evaluations_after(legal, [heuristic], True, rng)[0]
+                plain, rolled = plain_scores(state, legal, rng)[0], rolled_scores(state, legal, rng)[0]
                 a, b = kept(plain, limit), kept(rolled, limit)
                 changed.append(float(np.mean(~np.isclose(plain, rolled))))
                 overlap.append(len(a & b) / len(a | b))

@@ -172,7 +172,11 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
         args.extrapolated = args.heuristics
         args.multi = ",".join(h for h in PAPER_HEURISTICS if h != "h4")
         args.iterations, args.games, args.rounds = PAPER_ITERATIONS, PAPER_GAMES, 5
-    args.vs_games = args.vs_games or args.games
+    args.vs_games = args.games if args.vs_games is None else args.vs_games
+    small = [f"--{k.replace('_', '-')} {v}" for k in ("iterations", "games", "vs_games", "rounds", "workers")
+             if (v := getattr(args, k)) < 1]
+    if small:
+        parser.error(f"these must be at least 1: {', '.join(small)}")
     return args
 
 
