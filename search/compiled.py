@@ -116,17 +116,21 @@ def _which(model: CompiledModel, pruning: HardPruning) -> np.ndarray | None:
 
 
 # ---- the search -------------------------------------------------------------------------------------------
-def search(engine: TreeSearch, state: GameState, rng: np.random.Generator, iterations: int | None,
-           start: float) -> SearchResult | None:
-    """``engine.steps``' search of ``state`` compiled (``iterations`` and ``start`` as there), or None when it
-    cannot be (``model_for``): then the caller takes the Python path."""
+def prepare(engine: TreeSearch, state: GameState, rng: np.random.Generator) -> tuple[CompiledModel, _Runner] | None:
+    """``model_for``'s model and its loop (``_runner``: compiled or read from numba's cache at its first use in a
+    process, ~0.4 s to minutes), or None: the caller gets them before a time budget's clock starts."""
     model = model_for(engine, state, rng)
-    if model is None:
-        return None
+    return None if model is None else (model, _runner(model))
+
+
+def search(engine: TreeSearch, prepared: tuple[CompiledModel, _Runner], state: GameState, rng: np.random.Generator,
+           iterations: int | None, start: float) -> SearchResult:
+    """``engine.steps``' search of ``state`` compiled (``iterations`` and ``start`` as there), with ``prepare``'s
+    model and loop."""
+    model, run = prepared
     cfg, info, me = engine.config, state.info, state.current_player
     target = iterations if iterations is not None else cfg.iterations
     seconds = None if iterations is not None else cfg.seconds
-    run = _runner(model)
     pruning = cfg.pruning
     which = np.empty(0, dtype=np.int64) if pruning is None else _which(model, pruning)
     judge_words = 0 if pruning is None else 2 * (1 + pruning.extrapolate)  # a guess: two judgements an iteration

