@@ -60,17 +60,18 @@ from ..envs.compiled_model import CompiledModel
 from ..envs.errors import InvalidParameterError
 from ..envs.kernels import fill_units
 from ..envs.protocol import CHANCE, HOOKS, TERMINAL, GameInfo, GameState
+from .core import (LEFT, MAX_DEPTH, N_EDGES, N_JUDGED, N_NODES, NEED_EDGES, NEED_JUDGED, NEED_WORDS, POS,
+                   UNIFORMS_BLOCK, VISITS, FlatTree, backup, child_of, flat_edges, pick_ucb1, slot_of, unit_values)
 from .pruning import HardPruning, Judged
 from .strategies import UCB1, GameRollout
-from .tree import AVAIL, STAMP, TOTAL, VISITS, KeyTable, Node
+from .tree import KeyTable, Node
 
 if TYPE_CHECKING:
     from .mcts import SearchConfig, SearchResult, TreeSearch
 
 COMPILED_MODEL = HOOKS["compiled_model"].name
 REPLAYABLE = (np.random.PCG64, np.random.PCG64DXSM, np.random.Philox, np.random.SFC64)  # random() = one raw word
-BLOCK = 256  # tree.Uniforms' block
-N_NODES, N_EDGES, MAX_DEPTH, LEFT, POS, NEED_WORDS, NEED_EDGES, N_JUDGED, NEED_JUDGED = range(9)  # kernel counters
+BLOCK = UNIFORMS_BLOCK  # tree.Uniforms' block
 KERNELS = ("determinize", "legal_actions", "action_keys", "apply", "playout", "player", "turn", "returns", "heuristic",
            "evaluations_after")  # CompiledModel's kernels, in the loop's order
 STEP_GUESS = 4  # tree steps an iteration, for the first draw of raw words (more are drawn if it runs short)
@@ -134,7 +135,7 @@ def search(engine: TreeSearch, prepared: tuple[CompiledModel, _Runner], state: G
     pruning = cfg.pruning
     which = np.empty(0, dtype=np.int64) if pruning is None else _which(model, pruning)
     judge_words = 0 if pruning is None else 2 * (1 + pruning.extrapolate)  # a guess: two judgements an iteration
-    tree = _Tree(me, info.num_players, info.num_actions, target, pruning is not None)
+    tree = FlatTree(me, info.num_players, info.num_actions, target, pruning is not None)
     bits = rng.bit_generator
     saved = bits.state
     words = np.empty(0, dtype=np.uint64)
@@ -160,7 +161,7 @@ def search(engine: TreeSearch, prepared: tuple[CompiledModel, _Runner], state: G
     finally:
         _rewind(bits, saved, used + int(tree.counters[POS]))
     engine._stamp += done
-    return engine._result(tree.root(me, info.num_action_keys, pruning is not None), state, rng, done,
+    return engine._result(root_node(tree, me, info.num_action_keys, pruning is not None), state, rng, done,
                           time.perf_counter() - start)
 
 
@@ -177,78 +178,20 @@ def _rewind(bits: np.random.BitGenerator, saved: dict, words: int) -> None:
         bits.random_raw(words, output=False)
 
 
-class _Tree:
-    """The flat tree (see the module docstring) and the kernel's counters; ``make_room`` grows it between calls."""
-
-    def __init__(self, me: int, num_players: int, max_legal: int, target: int | None, pruning: bool):
-        nodes = min(target or 1024, 1 << 16) + 1
-        self.node_player = np.empty(nodes, dtype=np.int64)
-        self.node_player[0] = me
-        edges = 8 * max_legal
-        self.edge_node = np.empty(edges, dtype=np.int64)
-        self.edge_key = np.empty(edges, dtype=np.int64)
-        self.edge_stat = np.empty((edges, 4))
-        self.edge_child = np.empty((edges, num_players), dtype=np.int64)
-        slots = 1 << (2 * edges - 1).bit_length()
-        self.hash_key = np.full(slots, -1, dtype=np.int64)
-        self.hash_edge = np.empty(slots, dtype=np.int64)
-        judged = slots if pruning else 1  # the pruning memory: (node, key) -> kept, present once judged
-        self.judge_key = np.full(judged, -1, dtype=np.int64)
-        self.judge_kept = np.empty(judged, dtype=np.bool_)
-        self.counters = np.zeros(9, dtype=np.int64)
-        self.counters[N_NODES] = 1
-        self.counters[NEED_EDGES] = 2 * max_legal
-        self.counters[NEED_JUDGED] = 2 * max_legal if pruning else 0
-        self.block = np.empty(BLOCK)
-
-    def make_room(self) -> None:
-        """Room for the next iteration: a node, and the edges and hash slots (edges, judgements) asked for."""
-        if self.counters[N_NODES] + 1 > len(self.node_player):
-            self.node_player = _grown(self.node_player, 2 * len(self.node_player))
-        edges = int(self.counters[NEED_EDGES])
-        if edges > len(self.edge_key):
-            size = max(edges, 2 * len(self.edge_key))
-            self.edge_node = _grown(self.edge_node, size)
-            self.edge_key = _grown(self.edge_key, size)
-            self.edge_stat = _grown(self.edge_stat, size)
-            self.edge_child = _grown(self.edge_child, size)
-        self.hash_key, self.hash_edge = _room(self.hash_key, self.hash_edge, edges)
-        self.judge_key, self.judge_kept = _room(self.judge_key, self.judge_kept, int(self.counters[NEED_JUDGED]))
-
-    def root(self, me: int, num_keys: int, pruning: bool) -> Node:
-        """The root as a ``tree.Node``: its edges' keys and statistics, in order, and its pruning memory."""
-        mine = np.flatnonzero(self.edge_node[:self.counters[N_EDGES]] == 0)
-        node = Node(me, KeyTable(num_keys), capacity=max(8, len(mine)))
-        node.edge_key[:len(mine)] = self.edge_key[mine]
-        node.stat[:STAMP + 1, :len(mine)] = self.edge_stat[mine].T
-        node.size[0] = len(mine)
-        node.slot[self.edge_key[mine]] = np.arange(1, len(mine) + 1, dtype=np.int32)
-        if pruning:
-            node.pruned = Judged.sized(num_keys)
-            at_root = (self.judge_key >= 0) & (self.judge_key < num_keys)  # node 0's (node, key) is the key
-            node.pruned.judged[self.judge_key[at_root]] = True
-            node.pruned.kept[self.judge_key[at_root & self.judge_kept]] = True
-        return node
-
-
-def _room(keys: np.ndarray, values: np.ndarray, entries: int) -> tuple[np.ndarray, np.ndarray]:
-    """The hash table (``keys``, ``values``), rehashed into twice its size or more when ``entries`` would fill it
-    more than half."""
-    size = len(keys)
-    if 2 * entries <= size:
-        return keys, values
-    while size < 2 * entries:
-        size *= 2
-    grown_keys, grown_values = np.full(size, -1, dtype=np.int64), np.empty(size, dtype=values.dtype)
-    _rehash(keys, values, grown_keys, grown_values)
-    return grown_keys, grown_values
-
-
-def _grown(a: np.ndarray, size: int) -> np.ndarray:
-    """``a`` in a longer array (the kernel fills every entry it makes)."""
-    out = np.empty((size,) + a.shape[1:], dtype=a.dtype)
-    out[:len(a)] = a
-    return out
+def root_node(tree: FlatTree, me: int, num_keys: int, pruning: bool) -> Node:
+    """The root of ``tree`` as a ``tree.Node``: its edges' keys and statistics, in order, and its pruning memory."""
+    mine = tree.root_edges()
+    node = Node(me, KeyTable(num_keys), capacity=max(8, len(mine)))
+    node.edge_key[:len(mine)] = tree.edge_key[mine]
+    node.stat[:, :len(mine)] = tree.stat[:, mine]
+    node.size[0] = len(mine)
+    node.slot[tree.edge_key[mine]] = np.arange(1, len(mine) + 1, dtype=np.int32)
+    if pruning:
+        node.pruned = Judged.sized(num_keys)
+        at_root = (tree.judge_key >= 0) & (tree.judge_key < num_keys)  # node 0's (node, key) is the key
+        node.pruned.judged[tree.judge_key[at_root]] = True
+        node.pruned.kept[tree.judge_key[at_root & tree.judge_kept]] = True
+    return node
 
 
 # ---- kernels as first-class functions -----------------------------------------------------------------
@@ -271,7 +214,7 @@ class _Runner(NamedTuple):
     kernels: tuple[_Kernel, ...]
     loop: Any  # the compiled loop's entry point
 
-    def __call__(self, model: CompiledModel, tree: _Tree, words: np.ndarray, me: int, ismcts: bool,
+    def __call__(self, model: CompiledModel, tree: FlatTree, words: np.ndarray, me: int, ismcts: bool,
                  cfg: SearchConfig, info: GameInfo, which: np.ndarray, stamp: float, iterations: int) -> int:
         """Run up to ``iterations`` iterations (pruned by the heuristics ``which`` when there are any); return how
         many ran."""
@@ -280,9 +223,7 @@ class _Runner(NamedTuple):
                          me, ismcts, -1 if cfg.depth is None else cfg.depth, info.max_turns, info.num_action_keys,
                          info.num_actions, float(cfg.c), float(info.min_return), float(info.max_return), which,
                          0 if pruning is None else pruning.limit, pruning is not None and pruning.extrapolate,
-                         float(stamp), iterations, tree.node_player, tree.edge_node, tree.edge_key, tree.edge_stat,
-                         tree.edge_child, tree.hash_key, tree.hash_edge, tree.judge_key, tree.judge_kept,
-                         tree.counters, tree.block, words)
+                         float(stamp), iterations, *tree.arrays(), tree.block, words)
 
 
 _RUNNERS: dict[tuple, _Runner] = {}
@@ -314,7 +255,7 @@ def _runner(model: CompiledModel) -> _Runner:
         wrapped = tuple(_Kernel(k, a) for k, a in zip(kernels, args))
         loop_args = tuple(types.FunctionType(k.sig) for k in wrapped) + (
             s, table, i64, i64, i64, boolean, i64, i64, i64, i64, f64, f64, f64, i64s, i64, boolean, f64, i64,
-            i64s, i64s, i64s, f64s2, types.int64[:, ::1], i64s, i64s, i64s, types.boolean[::1], i64s, f64s, u64s)
+            i64s, i64s, i64s, i64s, f64s2, types.int64[:, ::1], i64s, i64s, i64s, types.boolean[::1], i64s, f64s, u64s)
         found = _RUNNERS[key] = _Runner(wrapped, _iterate.compile(loop_args))
     return found
 
@@ -325,76 +266,10 @@ def _no_evaluations(s, table, buf, n, which, extrapolate, stream, out):
     """The scoring kernel of a model without one: never called (such a model never prunes compiled)."""
 
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _slot(hash_key, k):
-    """The hash slot of the int64 key ``k``: where it is, or the empty slot where it goes."""
-    mask = len(hash_key) - 1
-    i = np.int64((np.uint64(k) * _GOLDEN) >> np.uint64(32)) & mask
-    while hash_key[i] != -1 and hash_key[i] != k:
-        i = (i + 1) & mask
-    return i
-
-
-@njit(cache=True, nogil=True)
-def _rehash(old_key, old_edge, hash_key, hash_edge):
-    for j in range(len(old_key)):
-        if old_key[j] != -1:
-            i = _slot(hash_key, old_key[j])
-            hash_key[i] = old_key[j]
-            hash_edge[i] = old_edge[j]
-
-
 @njit(cache=True, nogil=True, inline="always")
 def _to_unit(word):
     """numpy's ``random()`` of one raw 64-bit word (PCG64, Philox, SFC64: ``(raw >> 11) * 2**-53``)."""
     return np.float64(word >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
-
-@njit(cache=True, nogil=True)
-def _select(node, keys, n, num_keys, c, stamp, u, edges_of, edge_node, edge_key, edge_stat, edge_child,
-            hash_key, hash_edge, counters):
-    """``tree.select_edge`` at ``node`` over the legal ``keys[:n]``, edges made in the order keys are met."""
-    n_fresh = 0
-    for i in range(n):
-        k = keys[i]
-        h = _slot(hash_key, node * num_keys + k)
-        if hash_key[h] == -1:
-            e = counters[N_EDGES]
-            counters[N_EDGES] = e + 1
-            hash_key[h] = node * num_keys + k
-            hash_edge[h] = e
-            edge_node[e] = node
-            edge_key[e] = k
-            edge_stat[e, :] = 0.0
-            edge_child[e, :] = -1
-        e = hash_edge[h]
-        edges_of[i] = e
-        if edge_stat[e, STAMP] != stamp:
-            edge_stat[e, STAMP] = stamp
-            edge_stat[e, AVAIL] += 1.0
-        if edge_stat[e, VISITS] == 0.0:
-            n_fresh += 1
-    if n_fresh > 0:
-        pick = int(u * n_fresh)
-        for i in range(n):
-            e = edges_of[i]
-            if edge_stat[e, VISITS] == 0.0:
-                if pick == 0:
-                    return i, e, True
-                pick -= 1
-    best = 0
-    best_value = -np.inf
-    for i in range(n):
-        e = edges_of[i]
-        visits = edge_stat[e, VISITS]
-        value = edge_stat[e, TOTAL] / visits + c * np.sqrt(np.log(edge_stat[e, AVAIL]) / visits)
-        if value > best_value:
-            best = i
-            best_value = value
-    return best, edges_of[best], False
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -430,7 +305,7 @@ def _prune(evaluations_after, world, table, buf, n, keys, index, node, num_keys,
     unjudged = False
     any_kept = False
     for i in range(n):
-        h = _slot(judge_key, base + keys[i])
+        h = slot_of(judge_key, base + keys[i])
         if judge_key[h] == -1:
             unjudged = True
             break
@@ -450,7 +325,7 @@ def _prune(evaluations_after, world, table, buf, n, keys, index, node, num_keys,
                 fill_units(ties, units[:n])
                 _mark_top(scores[r], units, n, limit, kept, top)
         for i in range(n):
-            h = _slot(judge_key, base + keys[i])
+            h = slot_of(judge_key, base + keys[i])
             if judge_key[h] == -1:
                 judge_key[h] = base + keys[i]
                 judge_kept[h] = False
@@ -459,18 +334,58 @@ def _prune(evaluations_after, world, table, buf, n, keys, index, node, num_keys,
                 judge_kept[h] = True
     m = 0
     for i in range(n):
-        if judge_kept[_slot(judge_key, base + keys[i])]:  # every key is judged by now
+        if judge_kept[slot_of(judge_key, base + keys[i])]:  # every key is judged by now
             keys[m] = keys[i]
             index[m] = i
             m += 1
     return m, pos
 
 
+@njit(cache=True, nogil=True, inline="always")
+def room_for(steps, words_needed, judged, max_legal, words, node_player, edge_key, hash_key, judge_key, counters):
+    """Whether the tree and the raw ``words`` have room for one more iteration of at most ``steps`` tree steps
+    (``words_needed`` words besides the uniform blocks, ``judged`` new pruning judgements); what it needs is left
+    in ``counters`` for ``FlatTree.make_room`` and the word supply."""
+    blocks = 0 if steps <= counters[LEFT] else (steps - counters[LEFT] + BLOCK - 1) // BLOCK
+    counters[NEED_WORDS] = words_needed + BLOCK * blocks
+    counters[NEED_EDGES] = counters[N_EDGES] + steps * max_legal
+    counters[NEED_JUDGED] = counters[N_JUDGED] + judged if judged > 0 else 0
+    return not (counters[POS] + counters[NEED_WORDS] > len(words) or counters[NEED_EDGES] > len(edge_key)
+                or 2 * counters[NEED_EDGES] > len(hash_key) or 2 * counters[NEED_JUDGED] > len(judge_key)
+                or counters[N_NODES] + 1 > len(node_player))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def new_world(world, s0, table, me, ismcts, determinize, u, words, pos):
+    """The iteration's world in ``world``: ``s0``, determinized for ``me`` from the raw words at ``pos`` under
+    ISMCTS (``len(u)`` uniforms); returns the next word's position."""
+    world[:] = s0
+    if ismcts:
+        for k in range(len(u)):
+            u[k] = _to_unit(words[pos + k])
+        pos += len(u)
+        determinize(world, table, me, u)
+    return pos
+
+
+@njit(cache=True, nogil=True, inline="always")
+def next_uniform(block, words, pos, counters):
+    """The tree step's uniform as ``tree.Uniforms.next`` gives it (a block of ``BLOCK`` drawn when empty, taken from
+    the end); returns it and the next word's position."""
+    if counters[LEFT] == 0:
+        for k in range(BLOCK):
+            block[k] = _to_unit(words[pos + k])
+        pos += BLOCK
+        counters[LEFT] = BLOCK
+    counters[LEFT] -= 1
+    return block[counters[LEFT]], pos
+
+
 @njit(cache=True, nogil=True)
 def _iterate(determinize, legal_actions, action_keys, apply, playout, player_of, turn_of, returns, heuristic,
              evaluations_after, s0, table, buffer_len, determinize_draws, me, ismcts, depth, max_turns, num_keys,
-             max_legal, c, lo, hi, which, limit, extrapolate, stamp0, iterations, node_player, edge_node, edge_key,
-             edge_stat, edge_child, hash_key, hash_edge, judge_key, judge_kept, counters, block, words):
+             max_legal, c, lo, hi, which, limit, extrapolate, stamp0, iterations, node_player, node_size, edge_node,
+             edge_key, stat, edge_child, hash_key, hash_edge, judge_key, judge_kept, counters, block, words):
     """Up to ``iterations`` iterations from ``s0`` for player ``me`` (``mcts.TreeSearch._descend``, the rollout,
     the backup), stopping before one that might run out of raw ``words`` or of room in the tree (what it needs
     is left in ``counters``); returns the number run. ``depth`` -1: rollouts to the end. With heuristics
@@ -496,24 +411,14 @@ def _iterate(determinize, legal_actions, action_keys, apply, playout, player_of,
     done = 0
     while done < iterations:
         steps = counters[MAX_DEPTH] + 2  # at most: a new node is one level below the deepest, and its step expands
-        blocks = 0 if steps <= counters[LEFT] else (steps - counters[LEFT] + BLOCK - 1) // BLOCK
-        counters[NEED_WORDS] = determinize_draws * ismcts + 1 + BLOCK * blocks + pruning * (1 + extrapolate) * steps
-        counters[NEED_EDGES] = counters[N_EDGES] + steps * max_legal
-        counters[NEED_JUDGED] = counters[N_JUDGED] + steps * max_legal if pruning else 0
-        if (counters[POS] + counters[NEED_WORDS] > len(words) or counters[NEED_EDGES] > len(edge_key)
-                or 2 * counters[NEED_EDGES] > len(hash_key) or 2 * counters[NEED_JUDGED] > len(judge_key)
-                or counters[N_NODES] + 1 > len(node_player)):
+        if not room_for(steps, determinize_draws * ismcts + 1 + pruning * (1 + extrapolate) * steps,
+                        steps * max_legal if pruning else 0, max_legal, words, node_player, edge_key, hash_key,
+                        judge_key, counters):
             break
         if steps > len(path_node):
             path_node = np.empty(2 * steps, dtype=np.int64)
             path_edge = np.empty(2 * steps, dtype=np.int64)
-        world[:] = s0
-        pos = counters[POS]
-        if ismcts:
-            for k in range(determinize_draws):
-                u[k] = _to_unit(words[pos + k])
-            pos += determinize_draws
-            determinize(world, table, me, u)
+        pos = new_world(world, s0, table, me, ismcts, determinize, u, words, counters[POS])
         stamp = stamp0 + done + 1
         node = 0
         link = -1
@@ -523,14 +428,8 @@ def _iterate(determinize, legal_actions, action_keys, apply, playout, player_of,
             if player == CHANCE:
                 raise ValueError("a compiled model met a chance node (models serve games without chance in play)")
             if link >= 0:
-                child = edge_child[link, player]
-                if child < 0:
-                    child = counters[N_NODES]
-                    counters[N_NODES] = child + 1
-                    node_player[child] = player
-                    edge_child[link, player] = child
-                    counters[MAX_DEPTH] = max(counters[MAX_DEPTH], n_path)
-                node = child
+                node = child_of(link, player, node_player, node_size, edge_child, counters)
+                counters[MAX_DEPTH] = max(counters[MAX_DEPTH], n_path)
             n = legal_actions(world, table, buf)
             action_keys(world, table, buf, n, keys)
             m = n
@@ -538,15 +437,13 @@ def _iterate(determinize, legal_actions, action_keys, apply, playout, player_of,
                 m, pos = _prune(evaluations_after, world, table, buf, n, keys, index, node, num_keys, which, limit,
                                 extrapolate, words, pos, judge_key, judge_kept, counters, scores, units, kept, top,
                                 stream, ties)
-            if counters[LEFT] == 0:
-                for k in range(BLOCK):
-                    block[k] = _to_unit(words[pos + k])
-                pos += BLOCK
-                counters[LEFT] = BLOCK
-            counters[LEFT] -= 1
-            i, e, fresh = _select(node, keys, m, num_keys, c, stamp, block[counters[LEFT]], edges_of, edge_node,
-                                  edge_key, edge_stat, edge_child, hash_key, hash_edge, counters)
-            edge_stat[e, VISITS] += 1.0
+            x, pos = next_uniform(block, words, pos, counters)
+            n_fresh = flat_edges(node, keys, m, num_keys, stamp, -1.0, edges_of, node_size, edge_node, edge_key, stat,
+                                 edge_child, hash_key, hash_edge, counters)
+            i = pick_ucb1(stat, edges_of, m, n_fresh, c, x)
+            e = edges_of[i]
+            fresh = stat[VISITS, e] == 0.0
+            stat[VISITS, e] += 1.0
             apply(world, table, np.int64(buf[index[i] if pruning else i]), buf)
             path_node[n_path] = node
             path_edge[n_path] = e
@@ -563,13 +460,11 @@ def _iterate(determinize, legal_actions, action_keys, apply, playout, player_of,
             player = player_of(world)
         if player == TERMINAL:
             returns(world, result)
-            for q in range(num_players):
-                values[q] = (result[q] - lo) / (hi - lo)
+            unit_values(result, lo, hi, values)
         else:
             for q in range(num_players):
                 values[q] = (heuristic(world, table, q) + 1.0) / 2.0
-        for j in range(n_path):
-            edge_stat[path_edge[j], TOTAL] += values[node_player[path_node[j]]]
+        backup(stat, node_player, path_node, path_edge, n_path, values)
         counters[POS] = pos
         done += 1
     return done

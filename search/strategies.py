@@ -23,6 +23,7 @@ import numpy as np
 
 from ..envs.errors import InvalidParameterError
 from ..envs.protocol import CHANCE, HOOKS, GameState, sample_chance
+from .core import prior_over
 from .tree import select_edge, select_puct
 
 if TYPE_CHECKING:
@@ -115,13 +116,13 @@ def evaluation(answer: np.ndarray | Evaluation) -> Evaluation:
 
 
 def leaf_prior(prior: np.ndarray | None, legal: np.ndarray) -> np.ndarray:
-    """The prior of each action of ``legal``, summing to 1: ``prior`` there renormalised, else uniform."""
-    if prior is not None:
-        p = np.asarray(prior, dtype=float)[legal]
-        total = p.sum()
-        if total > 0:
-            return p / total
-    return np.full(len(legal), 1.0 / len(legal))
+    """The prior of each action of ``legal``, summing to 1: ``prior`` there renormalised, else uniform
+    (``core.prior_over``: the compiled drivers' own)."""
+    if prior is None:
+        return np.full(len(legal), 1.0 / len(legal))
+    out = np.empty(len(legal))
+    prior_over(np.asarray(prior), np.asarray(legal, dtype=np.int64), out)
+    return out
 
 
 # ---- rollouts -------------------------------------------------------------------------------------------

@@ -17,8 +17,8 @@ import numpy as np
 from numba import njit
 
 from ..envs.protocol import CHANCE, HOOKS, GameState
+from .core import AVAIL, PRIOR, STAMP, TOTAL, UNIFORMS_BLOCK, VISITS, mark_available, pick_puct, pick_ucb1
 
-VISITS, TOTAL, AVAIL, STAMP, PRIOR = range(5)  # rows of Node.stat
 LEGAL_ACTION_KEYS = HOOKS["legal_action_keys"].name  # the declared optional hook the tree step uses
 
 
@@ -57,7 +57,7 @@ class KeyTable:
 class Uniforms:
     """Uniform draws from ``rng`` fetched a block at a time: one numpy call per 256 tree steps, not one each."""
 
-    def __init__(self, rng: np.random.Generator, block: int = 256):
+    def __init__(self, rng: np.random.Generator, block: int = UNIFORMS_BLOCK):
         self.rng = rng
         self.block = block
         self._left: list[float] = []
@@ -139,11 +139,11 @@ class Node:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def count_available(slot, edge_key, stat, size, ids, stamp, new_prior):
-    """The selection kernels' first pass over the legal key ``ids``: make missing edges (with ``PRIOR``
-    ``new_prior`` when it is >= 0) and count each edge available once in iteration ``stamp``. Returns the
-    number of unvisited edges, or -1 when the node needs ``reserve`` first (a key id beyond ``slot``, or no
-    room for a new edge); calling again after it counts nothing twice."""
+def count_available(slot, edge_key, stat, size, ids, stamp, new_prior, edges):
+    """The selection kernels' first pass over the legal key ``ids``: ``edges[i]`` the edge of ``ids[i]`` (made when
+    missing, with ``PRIOR`` ``new_prior`` when it is >= 0), each counted available once in iteration ``stamp``
+    (``core.mark_available``). Returns the number of unvisited edges, or -1 when the node needs ``reserve`` first (a
+    key id beyond ``slot``, or no room for a new edge); calling again after it counts nothing twice."""
     n_fresh = 0
     for i in range(len(ids)):
         k = ids[i]
@@ -157,48 +157,29 @@ def count_available(slot, edge_key, stat, size, ids, stamp, new_prior):
             size[0] = e + 1
             slot[k] = e + 1
             edge_key[e] = k
+            stat[:, e] = 0.0
             if new_prior >= 0.0:
                 stat[PRIOR, e] = new_prior
-        if stat[STAMP, e] != stamp:
-            stat[STAMP, e] = stamp
-            stat[AVAIL, e] += 1.0
-        if stat[VISITS, e] == 0.0:
+        edges[i] = e
+        if mark_available(stat, e, stamp):
             n_fresh += 1
     return n_fresh
 
 
 @njit(cache=True, nogil=True)
 def select_edge(slot, edge_key, stat, size, ids, c, stamp, u):
-    """One tree-policy step over the legal key ``ids``: count availability, then pick.
+    """One tree-policy step over the legal key ``ids``: count availability, then ``core.pick_ucb1``.
 
-    Returns ``(i, edge, fresh)``: the legal index to play, its edge, and whether the edge was never
-    visited (an expansion). An unvisited edge comes first (chosen uniformly by the uniform ``u``);
-    otherwise UCB1 with availability, ``mean + c sqrt(ln(avail) / n)``, the first maximum. A key
-    offered by two legal ids (two copies of a card) counts as available once. ``(-1, -1, False)``
-    when the node needs ``reserve`` first (a key id beyond ``slot``, or no room for a new edge);
-    calling again after it counts nothing twice.
+    Returns ``(i, edge, fresh)``: the legal index to play, its edge, and whether the edge was never visited (an
+    expansion). A key offered by two legal ids (two copies of a card) counts as available once. ``(-1, -1,
+    False)`` when the node needs ``reserve`` first; calling again after it counts nothing twice.
     """
-    n_fresh = count_available(slot, edge_key, stat, size, ids, stamp, -1.0)
+    edges = np.empty(len(ids), dtype=np.int64)
+    n_fresh = count_available(slot, edge_key, stat, size, ids, stamp, -1.0, edges)
     if n_fresh < 0:
         return -1, -1, False
-    if n_fresh > 0:
-        pick = int(u * n_fresh)
-        for i in range(len(ids)):
-            e = slot[ids[i]] - 1
-            if stat[VISITS, e] == 0.0:
-                if pick == 0:
-                    return i, e, True
-                pick -= 1
-    best = 0
-    best_value = -np.inf
-    for i in range(len(ids)):
-        e = slot[ids[i]] - 1
-        n = stat[VISITS, e]
-        value = stat[TOTAL, e] / n + c * np.sqrt(np.log(stat[AVAIL, e]) / n)
-        if value > best_value:
-            best = i
-            best_value = value
-    return best, slot[ids[best]] - 1, False
+    i = pick_ucb1(stat, edges, len(ids), n_fresh, c, u)
+    return i, edges[i], stat[VISITS, edges[i]] == 0.0
 
 
 @njit(cache=True, nogil=True)
@@ -212,39 +193,18 @@ def add_prior(slot, edge_key, stat, size, ids, prior):
             size[0] = e + 1
             slot[k] = e + 1
             edge_key[e] = k
+            stat[:, e] = 0.0
         stat[PRIOR, e] += prior[i]
 
 
 @njit(cache=True, nogil=True)
 def select_puct(slot, edge_key, stat, size, ids, c, stamp, u):
-    """``select_edge`` with PUCT (AlphaZero): the first maximum of ``Q + c P sqrt(avail) / (1 + n)``.
-
-    ``Q`` is the edge's mean reward in [0, 1]; an unvisited edge's ``Q`` is the *first-play urgency*: the mean
-    reward of the node's visited legal edges (Leela Chess Zero's FPU with no reduction; mctx fills unvisited
-    edges from the parent's value alike), 0 while none is visited. A fixed pessimistic 0 instead would keep a
-    search with a flat prior on its first edge for about ``(c P)^-2`` visits. ``P`` is the ``PRIOR`` row; the
-    edge's availability (counted first, as in ``select_edge``) stands in for the parent's visits, as in
-    SO-ISMCTS. An edge first made here (a key the node's ``expand`` did not see: another world offers it) gets
-    the uniform prior ``1 / len(ids)``. ``u`` is unused (same signature as ``select_edge``); ``fresh``: the
-    edge was never visited. ``(-1, -1, False)`` when the node needs ``reserve`` first.
+    """``select_edge`` with ``core.pick_puct`` (AlphaZero's step; see there). An edge first made here (a key the
+    node's ``expand`` did not see: another world offers it) gets the uniform prior ``1 / len(ids)``. ``u`` is unused
+    (same signature as ``select_edge``). ``(-1, -1, False)`` when the node needs ``reserve`` first.
     """
-    if count_available(slot, edge_key, stat, size, ids, stamp, 1.0 / len(ids)) < 0:
+    edges = np.empty(len(ids), dtype=np.int64)
+    if count_available(slot, edge_key, stat, size, ids, stamp, 1.0 / len(ids), edges) < 0:
         return -1, -1, False
-    seen, total = 0.0, 0.0
-    for i in range(len(ids)):
-        e = slot[ids[i]] - 1
-        seen += stat[VISITS, e]
-        total += stat[TOTAL, e]
-    first_play = total / seen if seen > 0.0 else 0.0
-    best = 0
-    best_value = -np.inf
-    for i in range(len(ids)):
-        e = slot[ids[i]] - 1
-        n = stat[VISITS, e]
-        q = stat[TOTAL, e] / n if n > 0.0 else first_play
-        value = q + c * stat[PRIOR, e] * np.sqrt(stat[AVAIL, e]) / (1.0 + n)
-        if value > best_value:
-            best = i
-            best_value = value
-    e = slot[ids[best]] - 1
-    return best, e, stat[VISITS, e] == 0.0
+    i = pick_puct(stat, edges, len(ids), c)
+    return i, edges[i], stat[VISITS, edges[i]] == 0.0

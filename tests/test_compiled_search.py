@@ -125,16 +125,17 @@ def test_depth_and_exploration_constant(worlds, config, compiled_runs):
 @pytest.mark.parametrize("pruning", [None, HardPruning(("h1", "h4"), 2)], ids=["plain", "pruned"])
 def test_the_flat_tree_grows_between_kernel_calls(pruning, monkeypatch, compiled_runs):
     """Starting from arrays too small for one iteration, every kind of room is made between kernel calls."""
-    made = compiled._Tree.__init__
+    made = compiled.FlatTree.__init__
 
     def tiny(self, *args):
         made(self, *args)
-        self.node_player, self.edge_node, self.edge_key = self.node_player[:2], self.edge_node[:1], self.edge_key[:1]
-        self.edge_stat, self.edge_child = self.edge_stat[:1], self.edge_child[:1]
+        self.node_player, self.node_size = self.node_player[:2], self.node_size[:2]
+        self.edge_node, self.edge_key = self.edge_node[:1], self.edge_key[:1]
+        self.stat, self.edge_child = self.stat[:, :1], self.edge_child[:1]
         self.hash_key, self.hash_edge = self.hash_key[:2], self.hash_edge[:2]
         self.judge_key, self.judge_kept = self.judge_key[:1], self.judge_kept[:1]
 
-    monkeypatch.setattr(compiled._Tree, "__init__", tiny)
+    monkeypatch.setattr(compiled.FlatTree, "__init__", tiny)
     for worlds in ("ismcts", "uct"):
         assert_same(POSITIONS["mid"](), worlds, 500, 1, compiled_runs, pruning=pruning)
 

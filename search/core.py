@@ -1,0 +1,274 @@
+"""The tree operations of every search driver, each written once and compiled (numba).
+
+Edge statistics live in a ``stat`` array of rows ``VISITS, TOTAL, AVAIL, STAMP, PRIOR`` by edge column: the
+``tree.Node`` of the Python driver holds one per node, the flat tree (``FlatTree``) of the compiled drivers one
+for the whole tree. Every driver calls the same functions over it:
+
+=====================  ============================================================================================
+behaviour              function
+=====================  ============================================================================================
+availability           ``mark_available``: an edge counted available once per iteration (its ``STAMP``), whether
+                       it is unvisited (SO-ISMCTS's availability counts, paper 000 §2.3)
+UCB1 step              ``pick_ucb1``: an unvisited edge first, chosen by ``int(u * n_fresh)``; else the first
+                       maximum of ``mean + c sqrt(ln(avail) / n)`` (paper 001 §2.2)
+PUCT step              ``pick_puct``: the first maximum of ``Q + c P sqrt(avail) / (1 + n)``, unvisited ``Q`` the
+                       mean of the visited legal edges (first-play urgency)
+prior of a new node    ``prior_over``: the evaluator's prior on the legal actions, renormalised (uniform if it
+                       has no mass there)
+value normalisation    ``unit_values``: returns in [lo, hi] mapped to [0, 1] and clipped; ``heuristic_values``: the
+                       game's heuristic in [-1, 1] mapped to [0, 1]
+virtual loss, backup   a visit counted on the way down (``VISITS += 1`` at selection: the virtual loss of an
+                       iteration in flight), the reward on the way up: ``backup``
+edges of a flat node   ``flat_edges``: the (node, key) hash table of ``FlatTree``, making missing edges in the
+                       order keys are met, and ``mark_available`` on each
+=====================  ============================================================================================
+
+``FlatTree`` is the flat tree of the compiled drivers (``compiled``, ``compiled_network``): node ``i`` has player
+``node_player[i]`` (node 0: the root) and ``node_size[i]`` edges; edge ``e`` belongs to node ``edge_node[e]``, has
+soft key ``edge_key[e]`` and statistics ``stat[:, e]``; ``edge_child[e, p]`` is the node below ``e`` where player
+``p`` moves (-1: none yet), which is ``tree.Node.child_for(e, p)``; an open-addressing hash table maps
+``node * num_keys + key`` to the edge. Edges are numbered as they are made, so each node's edges are in
+``tree.Node``'s order. Arrays grow by doubling between kernel calls (``make_room``), never inside one.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+VISITS, TOTAL, AVAIL, STAMP, PRIOR = range(5)  # rows of an edge statistics array
+N_NODES, N_EDGES, MAX_DEPTH, LEFT, POS, NEED_WORDS, NEED_EDGES, N_JUDGED, NEED_JUDGED, WAITING = range(10)  # counters
+UNIFORMS_BLOCK = 256  # uniforms ``tree.Uniforms`` draws at a time (the compiled drivers replay its draws)
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing
+
+
+# ---- one step ---------------------------------------------------------------------------------------------
+@njit(cache=True, nogil=True, inline="always")
+def mark_available(stat, e, stamp):
+    """Count edge ``e`` available in iteration ``stamp`` (once, however many legal actions share its key); return
+    whether it was never visited."""
+    if stat[STAMP, e] != stamp:
+        stat[STAMP, e] = stamp
+        stat[AVAIL, e] += 1.0
+    return stat[VISITS, e] == 0.0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def pick_ucb1(stat, edges, n, n_fresh, c, u):
+    """UCB1 over the edges ``edges[:n]`` (their availability counted, ``n_fresh`` of them unvisited): the index of
+    the ``int(u * n_fresh)``-th unvisited edge when there is one, else the first maximum of
+    ``mean + c sqrt(ln(avail) / visits)``."""
+    if n_fresh > 0:
+        pick = int(u * n_fresh)
+        for i in range(n):
+            if stat[VISITS, edges[i]] == 0.0:
+                if pick == 0:
+                    return i
+                pick -= 1
+    best = 0
+    best_value = -np.inf
+    for i in range(n):
+        e = edges[i]
+        visits = stat[VISITS, e]
+        value = stat[TOTAL, e] / visits + c * np.sqrt(np.log(stat[AVAIL, e]) / visits)
+        if value > best_value:
+            best = i
+            best_value = value
+    return best
+
+
+@njit(cache=True, nogil=True, inline="always")
+def pick_puct(stat, edges, n, c):
+    """PUCT over the edges ``edges[:n]`` (AlphaZero): the first maximum of ``Q + c P sqrt(avail) / (1 + n)``.
+
+    ``Q`` is the edge's mean reward; an unvisited edge's is the *first-play urgency*: the mean reward of the
+    visited edges among ``edges[:n]`` (Leela Chess Zero's FPU with no reduction), 0 while none is visited. ``P``
+    is the ``PRIOR`` row; the availability stands in for the parent's visits, as in SO-ISMCTS."""
+    seen, total = 0.0, 0.0
+    for i in range(n):
+        seen += stat[VISITS, edges[i]]
+        total += stat[TOTAL, edges[i]]
+    first_play = total / seen if seen > 0.0 else 0.0
+    best = 0
+    best_value = -np.inf
+    for i in range(n):
+        e = edges[i]
+        visits = stat[VISITS, e]
+        q = stat[TOTAL, e] / visits if visits > 0.0 else first_play
+        value = q + c * stat[PRIOR, e] * np.sqrt(stat[AVAIL, e]) / (1.0 + visits)
+        if value > best_value:
+            best = i
+            best_value = value
+    return best
+
+
+@njit(cache=True, nogil=True)
+def prior_over(prior, legal, out):
+    """``out[i]``: the prior of action ``legal[i]`` from ``prior`` (weights over action ids), renormalised to sum
+    to 1 over ``legal``; uniform when they sum to 0 there. The sum is sequential in legal order."""
+    n = len(legal)
+    total = 0.0
+    for i in range(n):
+        out[i] = np.float64(prior[legal[i]])
+        total += out[i]
+    for i in range(n):
+        out[i] = out[i] / total if total > 0.0 else 1.0 / n
+
+
+@njit(cache=True, nogil=True, inline="always")
+def unit_values(returns, lo, hi, out):
+    """``out``: per-player ``returns`` in [``lo``, ``hi``] mapped to [0, 1] and clipped."""
+    for q in range(len(out)):
+        out[q] = min(max((np.float64(returns[q]) - lo) / (hi - lo), 0.0), 1.0)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def backup(stat, node_player, path_node, path_edge, n_path, values):
+    """Add each edge's reward on the path: ``values`` of the player who chose it (the node's player)."""
+    for j in range(n_path):
+        stat[TOTAL, path_edge[j]] += values[node_player[path_node[j]]]
+
+
+# ---- the flat tree ----------------------------------------------------------------------------------------
+@njit(cache=True, nogil=True, inline="always")
+def slot_of(hash_key, k):
+    """The hash slot of the int64 key ``k``: where it is, or the empty slot where it goes."""
+    mask = len(hash_key) - 1
+    i = np.int64((np.uint64(k) * _GOLDEN) >> np.uint64(32)) & mask
+    while hash_key[i] != -1 and hash_key[i] != k:
+        i = (i + 1) & mask
+    return i
+
+
+@njit(cache=True, nogil=True)
+def rehash(old_key, old_value, hash_key, hash_value):
+    """Every entry of the table (``old_key``, ``old_value``) into the empty table (``hash_key``, ``hash_value``)."""
+    for j in range(len(old_key)):
+        if old_key[j] != -1:
+            i = slot_of(hash_key, old_key[j])
+            hash_key[i] = old_key[j]
+            hash_value[i] = old_value[j]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def edge_of(node, k, num_keys, node_size, edge_node, edge_key, stat, edge_child, hash_key, hash_edge, counters):
+    """The edge of soft key ``k`` at ``node``, made (zero statistics, no children) when missing."""
+    h = slot_of(hash_key, node * num_keys + k)
+    if hash_key[h] == -1:
+        e = counters[N_EDGES]
+        counters[N_EDGES] = e + 1
+        hash_key[h] = node * num_keys + k
+        hash_edge[h] = e
+        edge_node[e] = node
+        edge_key[e] = k
+        stat[:, e] = 0.0
+        edge_child[e, :] = -1
+        node_size[node] += 1
+        return e
+    return hash_edge[h]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def flat_edges(node, keys, n, num_keys, stamp, new_prior, edges, node_size, edge_node, edge_key, stat, edge_child,
+               hash_key, hash_edge, counters):
+    """``edges[i]``: the edge of the legal key ``keys[i]`` at ``node`` (made when missing, with ``PRIOR``
+    ``new_prior`` when it is >= 0), each counted available in iteration ``stamp``; returns the number
+    unvisited."""
+    n_fresh = 0
+    for i in range(n):
+        made = counters[N_EDGES]
+        e = edge_of(node, keys[i], num_keys, node_size, edge_node, edge_key, stat, edge_child, hash_key, hash_edge,
+                    counters)
+        if e == made and new_prior >= 0.0:
+            stat[PRIOR, e] = new_prior
+        edges[i] = e
+        if mark_available(stat, e, stamp):
+            n_fresh += 1
+    return n_fresh
+
+
+@njit(cache=True, nogil=True, inline="always")
+def child_of(link, player, node_player, node_size, edge_child, counters):
+    """The node below edge ``link`` where ``player`` moves, made when missing."""
+    child = edge_child[link, player]
+    if child < 0:
+        child = counters[N_NODES]
+        counters[N_NODES] = child + 1
+        node_player[child] = player
+        node_size[child] = 0
+        edge_child[link, player] = child
+    return child
+
+
+def _grown(a: np.ndarray, size: int, axis: int = 0) -> np.ndarray:
+    """``a`` in an array ``size`` long along ``axis`` (the kernels fill every entry they make)."""
+    shape = list(a.shape)
+    shape[axis] = size
+    out = np.empty(shape, dtype=a.dtype)
+    out[(slice(None),) * axis + (slice(0, a.shape[axis]),)] = a
+    return out
+
+
+def _room(keys: np.ndarray, values: np.ndarray, entries: int) -> tuple[np.ndarray, np.ndarray]:
+    """The hash table (``keys``, ``values``), rehashed into twice its size or more when ``entries`` would fill it
+    more than half."""
+    size = len(keys)
+    if 2 * entries <= size:
+        return keys, values
+    while size < 2 * entries:
+        size *= 2
+    grown_keys, grown_values = np.full(size, -1, dtype=np.int64), np.empty(size, dtype=values.dtype)
+    rehash(keys, values, grown_keys, grown_values)
+    return grown_keys, grown_values
+
+
+class FlatTree:
+    """The flat tree (module docstring), the kernels' ``counters`` and the hard-pruning memory (a second hash table:
+    ``node * num_keys + key`` -> kept, present once judged); ``make_room`` grows it between kernel calls to what the
+    last call asked for in ``counters``."""
+
+    def __init__(self, me: int, num_players: int, max_legal: int, target: int | None, pruning: bool):
+        nodes = min(target or 1024, 1 << 16) + 1
+        self.node_player = np.empty(nodes, dtype=np.int64)
+        self.node_size = np.empty(nodes, dtype=np.int64)
+        self.node_player[0], self.node_size[0] = me, 0
+        edges = 8 * max_legal
+        self.edge_node = np.empty(edges, dtype=np.int64)
+        self.edge_key = np.empty(edges, dtype=np.int64)
+        self.stat = np.empty((PRIOR + 1, edges))
+        self.edge_child = np.empty((edges, num_players), dtype=np.int64)
+        slots = 1 << (2 * edges - 1).bit_length()
+        self.hash_key = np.full(slots, -1, dtype=np.int64)
+        self.hash_edge = np.empty(slots, dtype=np.int64)
+        judged = slots if pruning else 1
+        self.judge_key = np.full(judged, -1, dtype=np.int64)
+        self.judge_kept = np.empty(judged, dtype=np.bool_)
+        self.counters = np.zeros(WAITING + 1, dtype=np.int64)
+        self.counters[N_NODES] = 1
+        self.counters[NEED_EDGES] = 2 * max_legal
+        self.counters[NEED_JUDGED] = 2 * max_legal if pruning else 0
+        self.block = np.empty(UNIFORMS_BLOCK)  # the tree steps' uniforms (``tree.Uniforms``' block)
+
+    def make_room(self) -> None:
+        """Room for the next iteration: a node, and the edges and hash slots (edges, judgements) asked for."""
+        if self.counters[N_NODES] + 1 > len(self.node_player):
+            self.node_player = _grown(self.node_player, 2 * len(self.node_player))
+            self.node_size = _grown(self.node_size, 2 * len(self.node_size))
+        edges = int(self.counters[NEED_EDGES])
+        if edges > len(self.edge_key):
+            size = max(edges, 2 * len(self.edge_key))
+            self.edge_node = _grown(self.edge_node, size)
+            self.edge_key = _grown(self.edge_key, size)
+            self.stat = _grown(self.stat, size, axis=1)
+            self.edge_child = _grown(self.edge_child, size)
+        self.hash_key, self.hash_edge = _room(self.hash_key, self.hash_edge, edges)
+        self.judge_key, self.judge_kept = _room(self.judge_key, self.judge_kept, int(self.counters[NEED_JUDGED]))
+
+    def arrays(self) -> tuple:
+        """The tree's arrays in the kernels' order: node_player, node_size, edge_node, edge_key, stat, edge_child,
+        hash_key, hash_edge, judge_key, judge_kept, counters."""
+        return (self.node_player, self.node_size, self.edge_node, self.edge_key, self.stat, self.edge_child,
+                self.hash_key, self.hash_edge, self.judge_key, self.judge_kept, self.counters)
+
+    def root_edges(self) -> np.ndarray:
+        """The root's edges, in the order they were made."""
+        return np.flatnonzero(self.edge_node[:self.counters[N_EDGES]] == 0)
