@@ -58,6 +58,7 @@ from .final import FinalSelection, max_child, robust_child  # max_child: re-expo
 from .pruning import HardPruning
 from .strategies import UCB1, Evaluator, GameRollout, Rollout, Selection, evaluation, leaf_prior
 from .tree import TOTAL, VISITS, KeyTable, Node, Uniforms
+from .warm_up import WarmUp
 
 Determinizer = Callable[[GameState, int, np.random.Generator], GameState]
 ChanceSampler = Callable[[GameState, np.random.Generator], int]
@@ -171,7 +172,7 @@ def decide(root: Node, state: GameState, final: FinalSelection, rng: np.random.G
     return SearchResult(actions[key], {k: s[0] for k, s in edges.items()}, done, seconds, root)
 
 
-class TreeSearch:
+class TreeSearch(WarmUp):
     """The MCTS engine: ``search(state, rng)`` from the point of view of ``state.current_player``.
 
     With ``reuse``, the subtree below the chosen action is kept and the next search starts from it when
@@ -191,6 +192,9 @@ class TreeSearch:
         self._kept: tuple[Node, int, np.ndarray] | None = None  # subtree, turn, observation it belongs to
         self._stamp = 0.0  # iterations run by this engine: availability stamps stay unique across kept trees
 
+    def untimed(self, config: SearchConfig) -> TreeSearch:
+        return TreeSearch(config, self.worlds, self.num_worlds)
+
     def search(self, state: GameState, rng: np.random.Generator, iterations: int | None = None,
                root: Node | None = None) -> SearchResult:
         """Search from ``state`` for its player. ``iterations`` replaces the configured budget for this call
@@ -208,6 +212,8 @@ class TreeSearch:
         me = state.current_player
         if me < 0:
             raise InvalidParameterError(f"search needs a decision node, current_player is {me}")
+        if iterations is None:
+            self.warm_up(state)
         prepared = compiled.prepare(self, state, rng) if root is None else None  # loaded before the clock starts
         start = time.perf_counter()
         if prepared is not None:
@@ -454,7 +460,7 @@ class PIMC:
         return SearchResult(actions[key], votes, done, time.perf_counter() - start)
 
 
-class FlatMonteCarlo:
+class FlatMonteCarlo(WarmUp):
     """Flat Monte Carlo: root actions tried round-robin, each with a random rollout; the best mean wins.
 
     On a hidden-information game every rollout starts from a fresh determinization.
@@ -463,8 +469,12 @@ class FlatMonteCarlo:
     def __init__(self, config: SearchConfig):
         self.config = config
 
+    def untimed(self, config: SearchConfig) -> FlatMonteCarlo:
+        return FlatMonteCarlo(config)
+
     def search(self, state: GameState, rng: np.random.Generator) -> SearchResult:
         me = state.current_player
+        self.warm_up(state)
         start = time.perf_counter()
         legal = [int(a) for a in state.legal_actions()]
         totals = np.zeros(len(legal))

@@ -44,7 +44,9 @@ threads may all expand one unvisited edge); larger values push concurrent select
 
 Time budgets (``seconds``): root gives every worker the same time limit (the workers search side by side);
 tree stops each thread at the shared deadline; leaf starts no new simulation after it and waits for those in
-flight. With both budgets, each worker stops at whichever comes first.
+flight. With both budgets, each worker stops at whichever comes first. No first decision counts the loading of
+kernels against its time: root warms its workers up when it starts them, tree and leaf run a throw-away search
+first (``warm_up``).
 
 Determinism: root parallelisation with an iteration budget is reproducible: the same caller rng gives the same
 seeds, tree ``i`` always gets seed ``i`` and share ``i`` whichever process runs it, and the sums are taken in
@@ -80,10 +82,10 @@ from ..envs.errors import InvalidParameterError
 from ..envs.protocol import CHANCE, TERMINAL, GameState
 from .mcts import SearchConfig, SearchResult, TreeSearch, budget_spent, decide, rewards, rollout
 from .tree import AVAIL, TOTAL, VISITS, KeyTable, Node, Uniforms
+from .warm_up import WARM_UP_ITERATIONS, WarmUp
 
 MODES = ("none", "root", "tree", "leaf")
 START_METHOD = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-WARM_UP_ITERATIONS = 16  # a worker's first search loads the compiled kernels: done before the first decision's clock
 Statistics = dict[Hashable, tuple[int, float, int]]  # soft key -> (visits, total reward, availability)
 
 
@@ -375,7 +377,7 @@ def check_threaded(config: SearchConfig) -> None:
         raise InvalidParameterError(f"parallel=tree / leaf do not support hard pruning ({config.pruning!r})")
 
 
-class _Threaded:
+class _Threaded(WarmUp):
     """What tree and leaf parallelisation share: the config, worlds, workers, virtual loss, where worlds come from."""
 
     def __init__(self, config: SearchConfig, worlds: str = "ismcts", num_worlds: int = 1, workers: int = 2,
@@ -387,6 +389,9 @@ class _Threaded:
 
     def reset(self) -> None:
         """Nothing is kept between decisions (tree reuse is not supported)."""
+
+    def untimed(self, config: SearchConfig) -> _Threaded:
+        return type(self)(config, self.worlds, self.num_worlds, self.workers, self.vl)
 
     def _fixed(self, state: GameState, me: int, rng: np.random.Generator) -> list[GameState]:
         """DUCT's worlds of this decision (none for the other worlds)."""
@@ -410,6 +415,7 @@ class TreeParallel(_Threaded):
 
     def search(self, state: GameState, rng: np.random.Generator) -> SearchResult:
         me = _decision_node(state)
+        self.warm_up(state)
         start = time.perf_counter()
         tree = SharedTree(Node(me, KeyTable(state.info.num_action_keys)), self.config, self.vl, locked=True)
         fixed = self._fixed(state, me, rng)
@@ -464,6 +470,7 @@ class LeafParallel(_Threaded):
 
     def search(self, state: GameState, rng: np.random.Generator) -> SearchResult:
         me = _decision_node(state)
+        self.warm_up(state)
         start = time.perf_counter()
         tree = SharedTree(Node(me, KeyTable(state.info.num_action_keys)), self.config, self.vl, locked=False)
         fixed = self._fixed(state, me, rng)
