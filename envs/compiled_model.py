@@ -40,6 +40,16 @@ Optional, for hard pruning (``search.pruning``), both or neither (``None``: a se
                                                                         ``InvalidParameterError`` for an unknown name
 =====================  ===============================================  =============================================
 
+Optional, for search guided by a network (``search.compiled_network``: observations built in compiled code, no
+Python object per leaf):
+
+===============  ===================================  =================================================================
+``observation``  ``(s, table, player, out) -> None``  ``out[:] = observation(player).ravel()``: every entry written
+                                                      (zeros included), ``out`` float32 of ``prod(observation_shape)``
+===============  ===================================  =================================================================
+
+The legal-action mask the network reads is made from ``legal_actions`` (``action_mask``'s protocol meaning).
+
 Argument types, fixed so that search compiles (and caches) one loop per game: ``s`` is ``state``'s array type,
 ``table`` the type of ``table`` (any value numba types: an array, a tuple of arrays and ints), ``buf`` a C-contiguous
 int32 array of ``buffer_len``, ``u`` float64, ``stream`` a one-word uint64 array (``kernels.xorshift64star``),
@@ -78,3 +88,4 @@ class CompiledModel(NamedTuple):
     heuristic: Kernel
     evaluations_after: Kernel | None = None  # hard pruning's scores, compiled
     evaluation_index: Callable[[str], int] | None = None  # an evaluation's name -> its index in ``which``
+    observation: Kernel | None = None  # the observation written in place, for network-guided search

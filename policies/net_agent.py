@@ -114,7 +114,11 @@ class NetworkEvaluator:
     """A search evaluator from a network, batching (``search.strategies.BatchingEvaluator``): each state is
     answered from the acting player's ``state.observation(player)``, values mapped to [0, 1], with the prior
     (when ``prior``) over the legal actions. ``queue`` is the ``BatchedEvaluator``: every ``NetworkEvaluator``
-    over the same network shares it, so one ``flush`` runs all their pending states in one forward pass."""
+    over the same network shares it, so one ``flush`` runs all their pending states in one forward pass. It also
+    answers raw arrays (``search.strategies.ArrayEvaluator``: ``queue.evaluate``), so search on a game with a
+    compiled model builds its leaves' rows in compiled code (``search.compiled_network``)."""
+
+    arrays = True
 
     def __init__(self, evaluator: BatchedEvaluator, prior: bool = True):
         self.queue, self.prior = evaluator, prior

@@ -32,17 +32,34 @@ class Request(NamedTuple):
         return cls([evaluator] * len(states), states)
 
 
-Steps = Generator[Request, list, T]
+class ArrayRequest(NamedTuple):
+    """What a compiled search waits for (``compiled_network``): the network ``queue``'s ``(priors, values)`` for
+    rows built in compiled code: the observations and legal-action masks of its leaves, no state object per leaf."""
+
+    queue: Any
+    observations: np.ndarray
+    masks: np.ndarray
+
+
+Steps = Generator[Request | ArrayRequest, Any, T]
 """A resumable computation: yields ``Request``s, is sent their answers, returns its result."""
 
 
-def answer(requests: list[Request]) -> list[list]:
+def answer(requests: list[Request | ArrayRequest]) -> list:
     """The answers of every request: batching evaluators submit all their states first, each distinct queue is
     flushed once (one forward pass for all the requests that share it), then each collects its own answers;
-    other evaluators are called once per state."""
-    plans: list[list[tuple[Evaluator, list[int], Any]]] = []
+    other evaluators are called once per state. The array requests of one queue are answered together by one
+    ``queue.evaluate`` over their rows, each getting its slice of ``(priors, values)``."""
+    out: list = [None] * len(requests)
+    by_queue: dict[int, list[int]] = {}
+    for j, request in enumerate(requests):
+        if isinstance(request, ArrayRequest):
+            by_queue.setdefault(id(request.queue), []).append(j)
+    plans: list[tuple[int, Request, list[tuple[Evaluator, list[int], Any]]]] = []
     queues: dict[int, Any] = {}
-    for request in requests:
+    for j, request in enumerate(requests):
+        if isinstance(request, ArrayRequest):
+            continue
         groups: dict[int, tuple[Evaluator, list[int]]] = {}
         for i, evaluator in enumerate(request.evaluators):
             groups.setdefault(id(evaluator), (evaluator, []))[1].append(i)
@@ -53,18 +70,34 @@ def answer(requests: list[Request]) -> list[list]:
                 token = evaluator.submit([request.states[i] for i in indices])
                 queues[id(evaluator.queue)] = evaluator.queue
             plan.append((evaluator, indices, token))
-        plans.append(plan)
+        plans.append((j, request, plan))
     for queue in queues.values():
         queue.flush()
-    out = []
-    for request, plan in zip(requests, plans):
+    for members in by_queue.values():
+        _answer_arrays([requests[j] for j in members], members, out)
+    for j, request, plan in plans:
         answers: list = [None] * len(request.states)
         for evaluator, indices, token in plan:
             got = [evaluator(request.states[i]) for i in indices] if token is None else evaluator.collect(token)
             for i, found in zip(indices, got):
                 answers[i] = found
-        out.append(answers)
+        out[j] = answers
     return out
+
+
+def _answer_arrays(requests: list[ArrayRequest], where: list[int], out: list) -> None:
+    """One forward pass over the rows of ``requests`` (one queue): ``out[where[i]]`` gets request ``i``'s slice."""
+    if len(requests) == 1:
+        observations, masks = requests[0].observations, requests[0].masks
+    else:
+        observations = np.concatenate([r.observations for r in requests])
+        masks = np.concatenate([r.masks for r in requests])
+    priors, values = requests[0].queue.evaluate(observations, masks)
+    first = 0
+    for j, request in zip(where, requests):
+        last = first + len(request.observations)
+        out[j] = (priors[first:last], values[first:last])
+        first = last
 
 
 def batches(evaluator: Evaluator) -> bool:

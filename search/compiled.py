@@ -60,7 +60,7 @@ from ..envs.compiled_model import CompiledModel
 from ..envs.errors import InvalidParameterError
 from ..envs.kernels import fill_units
 from ..envs.protocol import CHANCE, HOOKS, TERMINAL, GameInfo, GameState
-from .core import (LEFT, MAX_DEPTH, N_EDGES, N_JUDGED, N_NODES, NEED_EDGES, NEED_JUDGED, NEED_WORDS, POS,
+from .core import (LEFT, MAX_DEPTH, N_EDGES, N_JUDGED, N_NODES, NEED_EDGES, NEED_JUDGED, NEED_WORDS, POS, TREE_TYPES,
                    UNIFORMS_BLOCK, VISITS, FlatTree, backup, child_of, flat_edges, pick_ucb1, slot_of, unit_values)
 from .pruning import HardPruning, Judged
 from .strategies import UCB1, GameRollout
@@ -238,24 +238,32 @@ def _shape_of(value: Any) -> Any:
     return type(value)
 
 
+def typed_kernels(model: CompiledModel, names: tuple[str, ...]) -> tuple[tuple[_Kernel, ...], Any, Any]:
+    """The model's kernels ``names`` as first-class functions, with numba's types of its state and table; a model
+    without ``evaluations_after`` gets ``_no_evaluations`` in its place (a loop never calls it then)."""
+    s, table = numba.typeof(model.state).copy(layout="C", readonly=False), numba.typeof(model.table)
+    i64, buf = types.int64, types.int32[::1]
+    f64s, i64s, u64s = types.float64[::1], types.int64[::1], types.uint64[::1]
+    signatures = {"determinize": (s, table, i64, f64s), "legal_actions": (s, table, buf),
+                  "action_keys": (s, table, buf, i64, i64s), "apply": (s, table, i64, buf),
+                  "playout": (s, table, buf, u64s, i64), "player": (s,), "turn": (s,), "returns": (s, f64s),
+                  "heuristic": (s, table, i64),
+                  "evaluations_after": (s, table, buf, i64, i64s, types.boolean, u64s, types.float64[:, ::1]),
+                  "observation": (s, table, i64, types.float32[::1])}
+    kernels = tuple(_Kernel(getattr(model, name) or _no_evaluations, signatures[name]) for name in names)
+    return kernels, s, table
+
+
 def _runner(model: CompiledModel) -> _Runner:
-    """The loop compiled for ``model``'s kernels and argument types (built once per process and game); a model
-    without ``evaluations_after`` gets ``_no_evaluations`` in its place (the loop never calls it then)."""
-    kernels = tuple(getattr(model, name) or _no_evaluations for name in KERNELS)
-    key = (kernels, _shape_of(model.state), _shape_of(model.table))
+    """The loop compiled for ``model``'s kernels and argument types (built once per process and game)."""
+    key = (tuple(getattr(model, name) for name in KERNELS), _shape_of(model.state), _shape_of(model.table))
     found = _RUNNERS.get(key)
     if found is None:
-        s, table = numba.typeof(model.state).copy(layout="C", readonly=False), numba.typeof(model.table)
-        i64, buf = types.int64, types.int32[::1]
-        f64s, i64s, u64s = types.float64[::1], types.int64[::1], types.uint64[::1]
-        f64, f64s2, boolean = types.float64, types.float64[:, ::1], types.boolean
-        args = ((s, table, i64, f64s), (s, table, buf), (s, table, buf, i64, i64s), (s, table, i64, buf),
-                (s, table, buf, u64s, i64), (s,), (s,), (s, f64s), (s, table, i64),
-                (s, table, buf, i64, i64s, boolean, u64s, f64s2))
-        wrapped = tuple(_Kernel(k, a) for k, a in zip(kernels, args))
+        wrapped, s, table = typed_kernels(model, KERNELS)
+        i64, i64s, f64, f64s2, boolean = types.int64, types.int64[::1], types.float64, types.float64[:, ::1], types.boolean
         loop_args = tuple(types.FunctionType(k.sig) for k in wrapped) + (
             s, table, i64, i64, i64, boolean, i64, i64, i64, i64, f64, f64, f64, i64s, i64, boolean, f64, i64,
-            i64s, i64s, i64s, i64s, f64s2, types.int64[:, ::1], i64s, i64s, i64s, types.boolean[::1], i64s, f64s, u64s)
+            *TREE_TYPES, types.float64[::1], types.uint64[::1])
         found = _RUNNERS[key] = _Runner(wrapped, _iterate.compile(loop_args))
     return found
 

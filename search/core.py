@@ -33,7 +33,7 @@ soft key ``edge_key[e]`` and statistics ``stat[:, e]``; ``edge_child[e, p]`` is 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 VISITS, TOTAL, AVAIL, STAMP, PRIOR = range(5)  # rows of an edge statistics array
 N_NODES, N_EDGES, MAX_DEPTH, LEFT, POS, NEED_WORDS, NEED_EDGES, N_JUDGED, NEED_JUDGED, WAITING = range(10)  # counters
@@ -219,6 +219,10 @@ def _room(keys: np.ndarray, values: np.ndarray, entries: int) -> tuple[np.ndarra
     grown_keys, grown_values = np.full(size, -1, dtype=np.int64), np.empty(size, dtype=values.dtype)
     rehash(keys, values, grown_keys, grown_values)
     return grown_keys, grown_values
+
+
+TREE_TYPES = (types.int64[::1],) * 4 + (types.float64[:, ::1], types.int64[:, ::1]) + (types.int64[::1],) * 3 + (
+    types.boolean[::1], types.int64[::1])  # numba's types of ``FlatTree.arrays()``, for loops compiled ahead
 
 
 class FlatTree:

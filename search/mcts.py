@@ -51,7 +51,7 @@ import numpy as np
 
 from ..envs.errors import InvalidParameterError
 from ..envs.protocol import CHANCE, TERMINAL, GameState, determinize, sample_chance
-from . import compiled
+from . import compiled, compiled_network
 from .batching import Request, Steps, drive
 from .chance import ChanceBucketing
 from .final import FinalSelection, max_child, robust_child  # max_child: re-exported
@@ -215,9 +215,12 @@ class TreeSearch(WarmUp):
         if iterations is None:
             self.warm_up(state)
         prepared = compiled.prepare(self, state, rng) if root is None else None  # loaded before the clock starts
+        guided = compiled_network.prepare(self, state, rng) if root is None and prepared is None else None
         start = time.perf_counter()
         if prepared is not None:
             return compiled.search(self, prepared, state, rng, iterations, start)
+        if guided is not None:
+            return (yield from compiled_network.search(self, guided, state, rng, iterations, start))
         root = root or self.take_kept(state) or Node(me, KeyTable(state.info.num_action_keys))
         worlds = range(self.num_worlds) if self.worlds == "duct" else ()
         fixed = [self.config.determinizer(state, me, rng) for _ in worlds] if iterations != 0 else []

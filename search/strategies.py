@@ -110,6 +110,22 @@ class BatchingEvaluator(Protocol):
     def collect(self, token: object) -> list[Evaluation]: ...
 
 
+class ArrayEvaluator(BatchingEvaluator, Protocol):
+    """A batching evaluator over a network that also answers raw arrays, for drivers that build a leaf's rows in
+    compiled code (``compiled_network``): ``queue.evaluate(observations, masks) -> (priors, values)``, a row being
+    the observation of the player to move and the legal-action mask, the priors over action ids, the values per
+    player in the game's return range. ``prior``: whether search takes the prior (else uniform). ``arrays`` is
+    True on the class (``answers_arrays``)."""
+
+    arrays: ClassVar[bool]
+    prior: bool
+
+
+def answers_arrays(evaluator: object) -> bool:
+    """Whether ``evaluator`` is an ``ArrayEvaluator`` (read from its class: a runtime protocol check is slow)."""
+    return getattr(type(evaluator), "arrays", False) is True
+
+
 def evaluation(answer: np.ndarray | Evaluation) -> Evaluation:
     """An evaluator's answer as an ``Evaluation`` (a bare array is the values, without a prior)."""
     return answer if isinstance(answer, Evaluation) else Evaluation(answer)

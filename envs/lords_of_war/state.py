@@ -224,7 +224,8 @@ class LordsOfWarState(FlatState):
         """This state's array and the rules kernels as a ``CompiledModel``: search runs whole iterations compiled."""
         return CompiledModel(self.s, self.game.model_table, L.BUFFER_LEN, DETERMINIZE_DRAWS, _model_determinize,
                              _model_legal_actions, _model_action_keys, _model_apply, _model_playout, _model_player,
-                             _model_turn, _model_returns, _heuristic, _model_evaluations_after, H.heuristic_index)
+                             _model_turn, _model_returns, _heuristic, _model_evaluations_after, H.heuristic_index,
+                             _model_observation)
 
     def card_multiset(self) -> tuple:
         """Every card id on the mat, in hands, decks and dead piles, sorted (determinize conserves it)."""
@@ -379,6 +380,12 @@ def _model_playout(s, table, buf, stream, turn_limit):
 @njit(cache=True, nogil=True)
 def _model_evaluations_after(s, table, buf, n, which, extrapolate, stream, out):
     H.values_after(s, table[0], table[2], table[3], buf[L.MODE], buf[:n], which, extrapolate, stream, out)
+
+
+@njit(cache=True, nogil=True)
+def _model_observation(s, table, player, out):
+    out[:] = 0.0
+    observe(s, table[0], player, False, out)
 
 
 @njit(**R._LEAN)

@@ -1,0 +1,162 @@
+"""Network-guided search with compiled descents (``cardboard.search.compiled_network``) against the Python path.
+
+Differential: at fixed seeds and positions, for UCT and ISMCTS, 1 to 8 leaves in flight, with and without the
+network's prior, the compiled and the Python path give the same action, visits, root statistics (the prior row
+included) and leave the generator in the same state: the network sees the same rows in the same batches. Then who
+takes which path, lock-step batching of many searches, and the observation kernel against ``observation``.
+"""
+import numpy as np
+import pytest
+
+import cardboard
+from cardboard.policies.net_agent import NetworkEvaluator, untrained_evaluator
+from cardboard.search import compiled_network
+from cardboard.search.batching import ArrayRequest, run_together
+from cardboard.search.mcts import SearchConfig, TreeSearch
+from cardboard.search.pruning import HardPruning
+from cardboard.search.strategies import PUCT, UCB1
+
+
+def random_moves(state, rng, moves):
+    for _ in range(moves):
+        legal = state.legal_actions()
+        state.apply(int(legal[rng.integers(len(legal))]))
+    return state
+
+
+def near_the_end():
+    state, rng, states = cardboard.new_state("lords_of_war", seed=5), np.random.default_rng(5), []
+    while not state.is_terminal():
+        states.append(state.clone())
+        random_moves(state, rng, 1)
+    return next(s for s in states[-6::-1] if len(s.legal_actions()) > 1)
+
+
+POSITIONS = {
+    "start": lambda: cardboard.new_state("lords_of_war", seed=3),
+    "mid": lambda: random_moves(cardboard.new_state("lords_of_war", seed=1), np.random.default_rng(1), 40),
+    "end": near_the_end,
+}
+
+
+@pytest.fixture(scope="module")
+def network():
+    return untrained_evaluator(cardboard.new_state("lords_of_war", seed=0).info)
+
+
+@pytest.fixture
+def compiled_runs(monkeypatch):
+    """A list that gets one entry per search the compiled network driver ran."""
+    runs = []
+    search = compiled_network.search
+
+    def counted(*args):
+        runs.append(True)
+        return (yield from search(*args))
+
+    monkeypatch.setattr(compiled_network, "search", counted)
+    return runs
+
+
+def config(network, iterations, leaves, prior=True, compiled=True, **changes):
+    return SearchConfig(iterations=iterations, selection=PUCT(1.25), depth=0, evaluator=NetworkEvaluator(network, prior),
+                        leaves=leaves, compiled=compiled, **changes)
+
+
+def summary(state, worlds, seed, cfg):
+    rng = np.random.default_rng(seed)
+    result = TreeSearch(cfg, worlds).search(state, rng)
+    m = int(result.root.size[0])
+    return {"action": result.action, "visits": list(result.visits.items()), "iterations": result.iterations,
+            "keys": result.root.edge_key[:m].tolist(), "stat": result.root.stat[:, :m].tolist(),
+            "rng": rng.bit_generator.state}
+
+
+@pytest.mark.parametrize("iterations", [1, 2, 9, 200])
+@pytest.mark.parametrize("leaves", [1, 3, 8])
+@pytest.mark.parametrize("position", list(POSITIONS))
+@pytest.mark.parametrize("worlds", ["ismcts", "uct"])
+def test_the_compiled_driver_grows_the_python_tree(network, worlds, position, leaves, iterations, compiled_runs):
+    state = POSITIONS[position]()
+    fast = summary(state, worlds, iterations + leaves, config(network, iterations, leaves))
+    assert compiled_runs, "the compiled driver did not run"
+    assert fast == summary(state, worlds, iterations + leaves, config(network, iterations, leaves, compiled=False))
+    assert fast["iterations"] == iterations
+
+
+def test_without_the_prior_new_nodes_get_a_uniform_one(network, compiled_runs):
+    state = POSITIONS["mid"]()
+    fast = summary(state, "ismcts", 2, config(network, 300, 4, prior=False))
+    assert compiled_runs
+    assert fast == summary(state, "ismcts", 2, config(network, 300, 4, prior=False, compiled=False))
+    priors = np.array(fast["stat"])[4]
+    assert np.allclose(priors[priors > 0], priors[0])
+
+
+def test_thousands_of_iterations_grow_the_flat_tree(network, compiled_runs):
+    state = POSITIONS["start"]()
+    fast = summary(state, "ismcts", 7, config(network, 3000, 16))
+    assert fast == summary(state, "ismcts", 7, config(network, 3000, 16, compiled=False))
+    assert sum(v for _, v in fast["visits"]) == 2999  # the first iteration expands the root
+
+
+def test_a_time_budget_runs_iterations_from_the_first_decision(network):
+    cfg = config(network, None, 8, seconds=0.05)
+    result = TreeSearch(cfg, "ismcts").search(POSITIONS["mid"](), np.random.default_rng(0))
+    assert result.iterations > 8
+
+
+@pytest.mark.parametrize("change", [dict(compiled=False), dict(selection=UCB1()), dict(depth=1),
+                                    dict(pruning=HardPruning(("h4",), 5))], ids=["off", "ucb1", "depth", "pruning"])
+def test_configurations_it_does_not_reproduce_go_to_python(network, change, compiled_runs):
+    cfg = config(network, 20, 2)
+    TreeSearch(SearchConfig(**{**cfg.__dict__, **change}), "ismcts").search(POSITIONS["mid"](),
+                                                                             np.random.default_rng(0))
+    assert not compiled_runs
+
+
+def test_an_evaluator_that_answers_no_arrays_goes_to_python(network, compiled_runs):
+    inner = NetworkEvaluator(network, True)
+    cfg = config(network, 20, 2)
+    cfg.evaluator = lambda state: inner(state)
+    TreeSearch(cfg, "ismcts").search(POSITIONS["mid"](), np.random.default_rng(0))
+    assert not compiled_runs
+
+
+def test_many_searches_share_one_forward_pass(network, monkeypatch):
+    """Lock-step: every round answers the searches' rows in one ``evaluate`` call, and each search's result is the
+    one it gets alone."""
+    calls = []
+    evaluate = network.evaluate
+
+    def counted(observations, masks):
+        calls.append(len(observations))
+        return evaluate(observations, masks)
+
+    states = [random_moves(cardboard.new_state("lords_of_war", seed=s), np.random.default_rng(s), 30) for s in range(6)]
+    alone = [summary(state, "ismcts", s, config(network, 64, 4)) for s, state in enumerate(states)]
+    monkeypatch.setattr(network, "evaluate", counted)
+    jobs = [TreeSearch(config(network, 64, 4), "ismcts").steps(state, np.random.default_rng(s))
+            for s, state in enumerate(states)]
+    together = list(run_together(jobs, concurrent=6))
+    assert max(calls) > 4 * 4  # rows of several searches in one pass
+    by_action = sorted((r.action, sorted(r.visits.items())) for r in together)
+    assert by_action == sorted((a["action"], sorted(a["visits"])) for a in alone)
+
+
+def test_a_search_asks_for_arrays(network):
+    steps = TreeSearch(config(network, 16, 4), "ismcts").steps(POSITIONS["mid"](), np.random.default_rng(0))
+    request = next(steps)
+    assert isinstance(request, ArrayRequest)
+    assert request.observations.dtype == np.float32 and request.masks.dtype == np.bool_
+    assert len(request.observations) == 1  # the root first, alone
+    steps.close()
+
+
+def test_the_observation_kernel_writes_what_observation_gives():
+    for state in (POSITIONS["start"](), POSITIONS["mid"](), POSITIONS["end"]()):
+        model = state.compiled_model()
+        for player in (0, 1):
+            out = np.full(int(np.prod(state.info.observation_shape)), 7.0, dtype=np.float32)
+            model.observation(model.state.copy(), model.table, player, out)
+            assert np.array_equal(out, state.observation(player).ravel())
