@@ -1,9 +1,10 @@
 """Mutation check of ``search/``: would the search tests notice a plausible single-point bug?
 
 Each entry of ``MUTATIONS`` is one such bug: a file of ``search/``, an exact text that occurs once in it,
-the text that replaces it, and what the change breaks. For each, the repository is copied to a temporary
-folder, the mutation is applied to the copy only (this checkout is never written), and the search tests
-run against the copy with a timeout. A mutation is *caught* when the tests fail (or time out).
+the text that replaces it (and, for a bug in several places at once, ``more`` such edits), and what the change
+breaks, starting with the function it is in where the name alone does not say. For each, the repository is
+copied to a temporary folder, the mutation is applied to the copy only (this checkout is never written), and the
+search tests run against the copy with a timeout. A mutation is *caught* when the tests fail (or time out).
 
 The copy is made importable ahead of the installed editable package (whose finder sits at the end of
 ``sys.meta_path``, so a ``PYTHONPATH`` entry wins): ``pkg/cardboard/`` is a copy of the copy's
@@ -37,10 +38,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 SUBPACKAGES = ("envs", "search", "policies", "training", "evaluation")
 # behaviour tests first: with -x the first failure names the test that caught the mutation
-TESTS = ("tests/test_search_behaviour.py", "tests/test_search_strategies.py", "tests/test_search.py",
-         "tests/test_chance_bucketing.py", "tests/test_turn_budget.py", "tests/test_search_golden.py",
-         "tests/test_hlr.py", "tests/test_pruning.py", "tests/test_final_selection.py", "tests/test_parallel_search.py",
-         "tests/test_compiled_search.py")
+TESTS = ("tests/test_search_behaviour.py", "tests/test_search_wiring.py", "tests/test_search_strategies.py",
+         "tests/test_search.py", "tests/test_chance_bucketing.py", "tests/test_turn_budget.py",
+         "tests/test_search_golden.py", "tests/test_hlr.py", "tests/test_pruning.py", "tests/test_final_selection.py",
+         "tests/test_parallel_search.py", "tests/test_compiled_search.py", "tests/test_rhea.py",
+         "tests/test_time_budget.py")
 # runs/: outputs, often large, possibly being written
 IGNORED = shutil.ignore_patterns(".venv", ".git", ".pytest_cache", "*.egg-info", "runs")
 
@@ -52,6 +54,10 @@ class Mutation:
     old: str  # must occur exactly once in the file
     new: str
     breaks: str
+    more: tuple[tuple[str, str, str], ...] = ()  # further (file, old, new) edits of the same bug
+
+    def edits(self) -> list[tuple[str, str, str]]:
+        return [(self.file, self.old, self.new), *self.more]
 
 
 MUTATIONS = [
@@ -327,6 +333,31 @@ MUTATIONS = [
              "leaf parallelisation drops the result of a path that ends the game in the tree"),
     Mutation("duct-first-world-only", "search/parallel.py", "return fixed[(stamp - 1) % len(fixed)].clone()",
              "return fixed[0].clone()", "tree / leaf DUCT iterate on the first world only"),
+    # ---- issue 32: what a search is given reaches what it does; time budgets --------------------------------
+    Mutation("net-value-wrong-player", "search/mcts.py", "                self.values = found.values\n",
+             "                self.values = found.values[::-1]\n",
+             "Leaf.settle: an evaluator's (a network's) values are backed up for the other player"),
+    Mutation("backup-player-0", "search/mcts.py", "node.stat[TOTAL, edge] += values[node.player]",
+             "node.stat[TOTAL, edge] += values[0]", "Leaf.backup: every node is credited with player 0's value"),
+    Mutation("rhea-rate-schedule-ignored", "search/rhea.py", "self.mutator.rate(generation, self.generations)",
+             "self.mutator.rate_start", "RHEA.plan: every generation mutates at rate_start (no annealing)"),
+    Mutation("hpl-plus-one-everywhere", "search/pruning.py", "if n <= self.limit:", "if n <= self.limit + 1:",
+             "HardPruning.keep and the compiled loop's limit (compiled._Runner): every path keeps HPL + 1 moves, "
+             "alike (so the Python / compiled differential tests agree)",
+             more=(("search/pruning.py", "kept[np.lexsort((u, -row))[:self.limit]] = True",
+                    "kept[np.lexsort((u, -row))[:self.limit + 1]] = True"),
+                   ("search/compiled.py", "0 if pruning is None else pruning.limit,",
+                    "0 if pruning is None else pruning.limit + 1,"))),
+    Mutation("agent-c-default", "search/agents.py", "seconds=seconds or None, c=c,", "seconds=seconds or None,",
+             "search_config: every agent's SearchConfig gets the default c, whatever the spec's c"),
+    Mutation("tree-agent-c-hardcoded", "search/agents.py",
+             "config = search_config(iterations, seconds, c, depth,",
+             "config = search_config(iterations, seconds, 0.7, depth,",
+             "_tree_agent: uct / ismcts / duct search with c = 0.7, whatever the spec's c"),
+    Mutation("warm-up-skipped", "search/warm_up.py", "if self.config.seconds is not None and not self._warm:",
+             "if False:", "WarmUp.warm_up: a first time-budgeted search spends its budget loading kernels"),
+    Mutation("rhea-warm-up-skipped", "search/rhea.py", "if self.seconds and not self._warm:", "if False:",
+             "RHEA.plan: a first time-budgeted plan spends its budget loading kernels"),
 ]
 
 SENTINEL = Mutation("sentinel", "search/mcts.py", "        me = state.current_player\n        if me < 0:",
@@ -345,16 +376,22 @@ def prepare(dest: Path) -> tuple[Path, Path]:
     return root, pkg
 
 
-def mutated(text: str, m: Mutation) -> str:
-    """``text`` with the mutation applied; its old text must occur exactly once."""
-    if text.count(m.old) != 1:
-        raise ValueError(f"{m.name}: the old text occurs {text.count(m.old)} times in {m.file}, not once")
-    return text.replace(m.old, m.new)
+def mutated(root: Path, m: Mutation) -> dict[Path, str]:
+    """The files under ``root`` that the mutation changes, with their mutated text; each old text must occur
+    exactly once (in the file as its earlier edits leave it)."""
+    texts: dict[Path, str] = {}
+    for file, old, new in m.edits():
+        path = root / file
+        text = texts.get(path, path.read_text())
+        if text.count(old) != 1:
+            raise ValueError(f"{m.name}: the old text {old!r} occurs {text.count(old)} times in {file}, not once")
+        texts[path] = text.replace(old, new)
+    return texts
 
 
 def apply(root: Path, m: Mutation) -> None:
-    path = root / m.file
-    path.write_text(mutated(path.read_text(), m))
+    for path, text in mutated(root, m).items():
+        path.write_text(text)
 
 
 def environment(pkg: Path) -> dict[str, str]:
@@ -405,7 +442,7 @@ def main() -> None:
     tests = [t for t in args.tests if (REPO / t).exists()]
     chosen = [m for m in MUTATIONS if not args.only or m.name in args.only]
     for m in chosen + [SENTINEL]:  # every old text must be found once before anything runs
-        mutated((REPO / m.file).read_text(), m)
+        mutated(REPO, m)
     print(f"tests: {' '.join(tests)}", flush=True)
     check_imports_the_copy(args.timeout)
     with ThreadPoolExecutor(2) as pool:
