@@ -40,8 +40,9 @@ state is put back and advanced by exactly the words used. Any other generator ta
 **Caching.** A ``cache=True`` kernel that takes other jitted functions as dispatcher arguments is compiled anew
 in every process (the dispatcher type names the object); typed as first-class functions (``FunctionType``,
 called through their C wrappers) it is cached once per game's argument types. So the loop is compiled, and
-cached, for the first-class function types of the model's kernels; each kernel goes in as a small
-``WrapperAddressProtocol`` object holding its address.
+cached, for the first-class function types of the model's kernels (``TypeRef`` arguments); the kernels go in as
+one int64 array of their C wrappers' addresses, which the loop binds to those types (``bind``): unboxing a
+first-class function object costs about 4 µs a kernel on every call, an address array nothing.
 """
 from __future__ import annotations
 
@@ -53,8 +54,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numba
 import numpy as np
 from numba import njit, types
-from numba.core.types import WrapperAddressProtocol
+from numba.core import cgutils
 from numba.experimental.function_type import _get_wrapper_address
+from numba.extending import intrinsic
 
 from ..envs.compiled_model import CompiledModel
 from ..envs.errors import InvalidParameterError
@@ -195,23 +197,43 @@ def root_node(tree: FlatTree, me: int, num_keys: int, pruning: bool) -> Node:
 
 
 # ---- kernels as first-class functions -----------------------------------------------------------------
-class _Kernel(WrapperAddressProtocol):
-    """A compiled kernel as a first-class function: its signature and the address of its C wrapper."""
+class Kernels(NamedTuple):
+    """A model's kernels for a compiled loop: the addresses of their C wrappers (one int64 array) and their
+    first-class function types, which the loop takes as ``TypeRef`` arguments and binds with ``bind``. Passing the
+    dispatchers themselves would cost their unboxing (about 4 µs a kernel) on every call of the loop."""
 
-    def __init__(self, dispatcher: Any, args: tuple):
-        dispatcher.compile(args)  # from numba's cache once the game's module has run it
-        self.sig = dispatcher.overloads[args].signature
-        self.address = _get_wrapper_address(dispatcher, self.sig)
+    addresses: np.ndarray
+    types: tuple
 
-    def __wrapper_address__(self) -> int:
-        return self.address
+    def arguments(self) -> tuple:
+        return (self.addresses, *self.types)
 
-    def signature(self) -> Any:
-        return self.sig
+
+def _compiled_kernel(dispatcher: Any, args: tuple) -> tuple[int, Any]:
+    """The address of ``dispatcher``'s C wrapper for ``args`` and its first-class function type."""
+    dispatcher.compile(args)  # from numba's cache once the game's module has run it
+    sig = dispatcher.overloads[args].signature
+    return _get_wrapper_address(dispatcher, sig), types.FunctionType(sig)
+
+
+@intrinsic
+def bind(typingctx, address, kernel_type):
+    """The kernel at ``address`` (a C wrapper's) as a first-class function of the type ``kernel_type`` (a
+    ``TypeRef``)."""
+    function_type = kernel_type.instance_type
+
+    def codegen(context, builder, signature, args):
+        function = cgutils.create_struct_proxy(function_type)(context, builder)
+        function.c_addr = builder.inttoptr(args[0], cgutils.voidptr_t)
+        function.py_addr = cgutils.get_null_value(cgutils.voidptr_t)
+        function.jit_addr = cgutils.get_null_value(cgutils.voidptr_t)
+        return function._getvalue()
+
+    return function_type(address, kernel_type), codegen
 
 
 class _Runner(NamedTuple):
-    kernels: tuple[_Kernel, ...]
+    kernels: Kernels
     loop: Any  # the compiled loop's entry point
 
     def __call__(self, model: CompiledModel, tree: FlatTree, words: np.ndarray, me: int, ismcts: bool,
@@ -219,7 +241,7 @@ class _Runner(NamedTuple):
         """Run up to ``iterations`` iterations (pruned by the heuristics ``which`` when there are any); return how
         many ran."""
         pruning = cfg.pruning
-        return self.loop(*self.kernels, model.state.copy(), model.table, model.buffer_len, model.determinize_draws,
+        return self.loop(*self.kernels.arguments(), model.state.copy(), model.table, model.buffer_len, model.determinize_draws,
                          me, ismcts, -1 if cfg.depth is None else cfg.depth, info.max_turns, info.num_action_keys,
                          info.num_actions, float(cfg.c), float(info.min_return), float(info.max_return), which,
                          0 if pruning is None else pruning.limit, pruning is not None and pruning.extrapolate,
@@ -238,8 +260,8 @@ def _shape_of(value: Any) -> Any:
     return type(value)
 
 
-def typed_kernels(model: CompiledModel, names: tuple[str, ...]) -> tuple[tuple[_Kernel, ...], Any, Any]:
-    """The model's kernels ``names`` as first-class functions, with numba's types of its state and table; a model
+def typed_kernels(model: CompiledModel, names: tuple[str, ...]) -> tuple[Kernels, Any, Any]:
+    """The model's kernels ``names`` for a compiled loop, with numba's types of its state and table; a model
     without ``evaluations_after`` gets ``_no_evaluations`` in its place (a loop never calls it then)."""
     s, table = numba.typeof(model.state).copy(layout="C", readonly=False), numba.typeof(model.table)
     i64, buf = types.int64, types.int32[::1]
@@ -250,8 +272,13 @@ def typed_kernels(model: CompiledModel, names: tuple[str, ...]) -> tuple[tuple[_
                   "heuristic": (s, table, i64),
                   "evaluations_after": (s, table, buf, i64, i64s, types.boolean, u64s, types.float64[:, ::1]),
                   "observation": (s, table, i64, types.float32[::1])}
-    kernels = tuple(_Kernel(getattr(model, name) or _no_evaluations, signatures[name]) for name in names)
-    return kernels, s, table
+    found = [_compiled_kernel(getattr(model, name) or _no_evaluations, signatures[name]) for name in names]
+    return Kernels(np.array([a for a, _ in found], dtype=np.int64), tuple(t for _, t in found)), s, table
+
+
+def kernel_arguments(kernels: Kernels) -> tuple:
+    """numba's types of ``Kernels.arguments()``, for a loop compiled ahead."""
+    return (types.int64[::1], *(types.TypeRef(t) for t in kernels.types))
 
 
 def _runner(model: CompiledModel) -> _Runner:
@@ -259,12 +286,12 @@ def _runner(model: CompiledModel) -> _Runner:
     key = (tuple(getattr(model, name) for name in KERNELS), _shape_of(model.state), _shape_of(model.table))
     found = _RUNNERS.get(key)
     if found is None:
-        wrapped, s, table = typed_kernels(model, KERNELS)
-        i64, i64s, f64, f64s2, boolean = types.int64, types.int64[::1], types.float64, types.float64[:, ::1], types.boolean
-        loop_args = tuple(types.FunctionType(k.sig) for k in wrapped) + (
+        kernels, s, table = typed_kernels(model, KERNELS)
+        i64, i64s, f64, boolean = types.int64, types.int64[::1], types.float64, types.boolean
+        loop_args = kernel_arguments(kernels) + (
             s, table, i64, i64, i64, boolean, i64, i64, i64, i64, f64, f64, f64, i64s, i64, boolean, f64, i64,
             *TREE_TYPES, types.float64[::1], types.uint64[::1])
-        found = _RUNNERS[key] = _Runner(wrapped, _iterate.compile(loop_args))
+        found = _RUNNERS[key] = _Runner(kernels, _iterate.compile(loop_args))
     return found
 
 
@@ -390,14 +417,18 @@ def next_uniform(block, words, pos, counters):
 
 
 @njit(cache=True, nogil=True)
-def _iterate(determinize, legal_actions, action_keys, apply, playout, player_of, turn_of, returns, heuristic,
-             evaluations_after, s0, table, buffer_len, determinize_draws, me, ismcts, depth, max_turns, num_keys,
+def _iterate(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, playout_t, player_t, turn_t, returns_t,
+             heuristic_t, evaluations_after_t, s0, table, buffer_len, determinize_draws, me, ismcts, depth, max_turns, num_keys,
              max_legal, c, lo, hi, which, limit, extrapolate, stamp0, iterations, node_player, node_size, edge_node,
              edge_key, stat, edge_child, hash_key, hash_edge, judge_key, judge_kept, counters, block, words):
     """Up to ``iterations`` iterations from ``s0`` for player ``me`` (``mcts.TreeSearch._descend``, the rollout,
     the backup), stopping before one that might run out of raw ``words`` or of room in the tree (what it needs
     is left in ``counters``); returns the number run. ``depth`` -1: rollouts to the end. With heuristics
     ``which`` (indices for ``evaluations_after``), hard pruning keeps the top ``limit`` at every decision node."""
+    determinize, legal_actions = bind(kernels[0], determinize_t), bind(kernels[1], legal_actions_t)
+    action_keys, apply, playout = bind(kernels[2], action_keys_t), bind(kernels[3], apply_t), bind(kernels[4], playout_t)
+    player_of, turn_of, returns = bind(kernels[5], player_t), bind(kernels[6], turn_t), bind(kernels[7], returns_t)
+    heuristic, evaluations_after = bind(kernels[8], heuristic_t), bind(kernels[9], evaluations_after_t)
     pruning = len(which) > 0
     world = np.empty_like(s0)
     buf = np.empty(buffer_len, dtype=np.int32)

@@ -32,8 +32,8 @@ from numba import njit, types
 from ..envs.compiled_model import CompiledModel
 from ..envs.protocol import CHANCE, TERMINAL, GameState
 from .batching import ArrayRequest, Steps
-from .compiled import (COMPILED_MODEL, REPLAYABLE, SLICE, _defaults, _Kernel, _rewind, _shape_of, new_world,
-                       next_uniform, room_for, root_node, typed_kernels)
+from .compiled import (COMPILED_MODEL, REPLAYABLE, SLICE, Kernels, _defaults, _rewind, _shape_of, bind,
+                       kernel_arguments, new_world, next_uniform, room_for, root_node, typed_kernels)
 from .core import (MAX_DEPTH, N_EDGES, NEED_EDGES, NEED_WORDS, POS, PRIOR, TREE_TYPES, UNIFORMS_BLOCK, VISITS,
                    WAITING, FlatTree, backup, child_of, edge_of, flat_edges, pick_puct, prior_over, unit_values)
 from .strategies import PUCT, answers_arrays
@@ -45,7 +45,7 @@ KERNELS = ("determinize", "legal_actions", "action_keys", "apply", "player", "re
 
 
 class _Loop(NamedTuple):
-    kernels: tuple[_Kernel, ...]
+    kernels: Kernels
     descend: Any  # ``_descend`` compiled for the model's types
     settle: Any  # ``_settle``, likewise
 
@@ -85,15 +85,15 @@ def _loop(model: CompiledModel) -> _Loop:
     key = (tuple(getattr(model, name) for name in KERNELS), _shape_of(model.state), _shape_of(model.table))
     found = _LOOPS.get(key)
     if found is None:
-        wrapped, s, table = typed_kernels(model, KERNELS)
+        kernels, s, table = typed_kernels(model, KERNELS)
         i64, i64s, i64s2, f64, boolean = types.int64, types.int64[::1], types.int64[:, ::1], types.float64, types.boolean
         leaf = (i64s, i64s, i64s2, i64s2, i64s, i64s2, i64s2)
-        descend = _descend.compile(tuple(types.FunctionType(k.sig) for k in wrapped) + (
+        descend = _descend.compile(kernel_arguments(kernels) + (
             s, table, i64, i64, i64, boolean, i64, i64, f64, f64, f64, f64, i64, i64, *TREE_TYPES,
             types.float64[::1], types.uint64[::1], *leaf, types.float32[:, ::1], types.boolean[:, ::1]))
         settle = _settle.compile((types.float32[:, ::1], types.float32[:, ::1], boolean, f64, f64, i64, *TREE_TYPES,
                                   *leaf))
-        found = _LOOPS[key] = _Loop(wrapped, descend, settle)
+        found = _LOOPS[key] = _Loop(kernels, descend, settle)
     return found
 
 
@@ -135,7 +135,7 @@ def search(engine: TreeSearch, prepared: Prepared, state: GameState, rng: np.ran
     tree = FlatTree(me, info.num_players, info.num_actions, target, False)
     leaves = _Leaves(k, int(np.prod(info.observation_shape)), info.num_actions)
     s0 = model.state.copy()
-    head = (*loop.kernels, s0, model.table, model.buffer_len, model.determinize_draws, me, ismcts,
+    head = (*loop.kernels.arguments(), s0, model.table, model.buffer_len, model.determinize_draws, me, ismcts,
             info.num_action_keys, info.num_actions, float(cfg.selection.c_puct), lo, hi)
     bits = rng.bit_generator
     saved = bits.state
@@ -183,15 +183,18 @@ def _settled(loop: _Loop, tree: FlatTree, leaves: _Leaves, evaluator: Any, lo: f
 
 # ---- the compiled loop ------------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
-def _descend(determinize, legal_actions, action_keys, apply, player_of, returns, observation, s0, table, buffer_len,
-             determinize_draws, me, ismcts, num_keys, max_legal, c, lo, hi, stamp0, iterations, leaves, node_player,
-             node_size, edge_node, edge_key, stat, edge_child, hash_key, hash_edge, judge_key, judge_kept, counters,
+def _descend(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, player_t, returns_t, observation_t, s0,
+             table, buffer_len, determinize_draws, me, ismcts, num_keys, max_legal, c, lo, hi, stamp0, iterations,
+             leaves, node_player, node_size, edge_node, edge_key, stat, edge_child, hash_key, hash_edge, judge_key, judge_kept, counters,
              block, words, leaf_node, leaf_depth, leaf_path_node, leaf_path_edge, leaf_n, leaf_actions, leaf_keys,
              observations, masks):
     """Up to ``iterations`` iterations from ``s0`` for player ``me`` (``mcts.TreeSearch._descend`` with PUCT's
     node-wise expansion), until ``leaves`` leaves wait (``counters[WAITING]``) or the root is one, stopping before
     an iteration that might run out of raw ``words`` or of room (what it needs is left in ``counters``); returns
     the number run."""
+    determinize, legal_actions = bind(kernels[0], determinize_t), bind(kernels[1], legal_actions_t)
+    action_keys, apply, player_of = bind(kernels[2], action_keys_t), bind(kernels[3], apply_t), bind(kernels[4], player_t)
+    returns, observation = bind(kernels[5], returns_t), bind(kernels[6], observation_t)
     world = np.empty_like(s0)
     buf = np.empty(buffer_len, dtype=np.int32)
     keys = np.empty(max_legal, dtype=np.int64)
