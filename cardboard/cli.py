@@ -168,7 +168,7 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
 
         records = play_match_specs(args.game, specs, args.games, args.seed, rotation=args.rotation,
                                    game_options=options, workers=1 if humans else args.workers,
-                                   results_path=args.results, on_game=on_game)
+                                   results_path=args.results, on_game=on_game, torch_threads=args.torch_threads)
     summary = summarize(specs, records, info)
     n = summary.games
     console.print(f"[bold]{args.game}[/bold]: {n} games, seed {args.seed}, {args.rotation} seat rotation",
@@ -383,6 +383,8 @@ def build_parser() -> argparse.ArgumentParser:
                                 "(the (i mod N!)-th in lexicographic order)")
         if name == "play":
             p.add_argument("--results", metavar="PATH", help="JSONL file of finished games; resumed when it exists")
+            p.add_argument("--torch-threads", type=int, default=1,
+                           help="torch threads in each worker process whose agents run a network (default 1)")
         elif name == "tournament":
             p.add_argument("--out", metavar="DIR", help="output folder (default runs/tournaments/GAME-seedS)")
         elif name == "show":

@@ -82,7 +82,7 @@ import numpy as np
 
 from ..envs.errors import InvalidParameterError, ResultsFileError
 from ..envs.protocol import CHANCE, Agent, Game, GameInfo, sample_chance
-from ..envs.worker_pool import process_pool
+from ..envs.worker_pool import limit_torch_threads, process_pool
 
 WILSON_Z = 1.959963984540054  # two-sided 95% normal quantile (Wilson and normal intervals)
 RESULTS_VERSION = 2  # written in every new results file's header
@@ -417,12 +417,13 @@ def _registry_entries(game_name: str, specs: Sequence[str]) -> bytes:
 
 
 def _worker_init(entries: bytes, game_name: str, options: dict[str, Any], specs: tuple[str, ...], seed: int,
-                 rotation: str) -> None:
+                 rotation: str, torch_threads: int) -> None:
     from cardboard import registry
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it terminates the workers
     registry.restore(pickle.loads(entries))
     _WORKER["game"], _WORKER["agents"] = _build(game_name, options, specs)
+    limit_torch_threads(torch_threads)
     _WORKER["seed"], _WORKER["rotation"] = seed, rotation
 
 
@@ -441,6 +442,7 @@ def play_match_specs(
     workers: int = 1,
     results_path: str | os.PathLike | None = None,
     on_game: Callable[[GameRecord], None] | None = None,
+    torch_threads: int = 1,
 ) -> list[GameRecord]:
     """A match between one agent spec per seat of a registered game; parallel over ``workers`` processes,
     resumable.
@@ -450,11 +452,13 @@ def play_match_specs(
     every record, first for those read back from ``results_path``. On an
     exception (``KeyboardInterrupt`` included) the games in progress are dropped
     at once, workers terminated, and the exception re-raised; every finished
-    game is already a complete line of ``results_path``.
+    game is already a complete line of ``results_path``. ``torch_threads``: torch's thread count in each worker
+    process whose agents load torch (this process's is left alone).
     """
     _check_match(games, rotation)
-    if workers < 1:
-        raise InvalidParameterError(f"workers must be >= 1, got {workers}")
+    for name, value in (("workers", workers), ("torch_threads", torch_threads)):
+        if value < 1:
+            raise InvalidParameterError(f"{name} must be >= 1, got {value}")
     config = MatchConfig(game_name, tuple(specs), games, seed, dict(game_options or {}), rotation)
     game, agents = _build(game_name, config.options, config.specs)  # fail early on bad names, in this process
     path = None if results_path is None else Path(results_path)
@@ -489,7 +493,8 @@ def play_match_specs(
         else:
             context = multiprocessing.get_context("spawn")
             pool = process_pool(min(workers, len(missing)), context=context, initializer=_worker_init,
-                                initargs=(entries, game_name, config.options, config.specs, seed, rotation))
+                                initargs=(entries, game_name, config.options, config.specs, seed, rotation,
+                                          torch_threads))
             try:
                 for future in as_completed([pool.submit(_worker_play, i) for i in missing]):
                     finish(future.result())

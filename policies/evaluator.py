@@ -1,15 +1,25 @@
-"""Batched evaluation of a ``PolicyValueNet``: many states per forward pass (issue 17).
+"""Batched evaluation of a ``PolicyValueNet``: many states per forward pass (issue 17), with a staging API so
+that a batch is written once, straight into the memory the network reads (issue 32).
 
-Two ways in:
+Three ways in:
 
 - ``evaluate(observations, masks)``: a whole batch at once, run in chunks of at most ``max_batch`` states;
 - ``submit(observation, mask) -> ticket``, then ``flush()`` (all pending requests in one batch), then
-  ``result(ticket)``: for callers that gather leaves from many searches or games before one network call.
+  ``result(ticket)``: for callers that gather leaves from many searches or games before one network call;
+- ``staging(slot)`` (two slots of ``max_batch`` rows, allocated once; pinned host memory on CUDA), filled in
+  place by the caller, then ``launch(n, slot) -> Pending`` and ``Pending.wait()``: the network runs while the
+  caller works (on CUDA asynchronously, on the CPU on a background thread: torch releases the GIL), so the
+  caller fills one slot while the other's batch runs (double buffering).
 
-Priors are float32 and sum to 1 over the legal actions (exactly 0 elsewhere); values are float32, one per
-player, in [``min_return``, ``max_return``]. Bad devices, shapes and tickets raise typed errors.
+Every path copies a state's observation and mask once, into a staging slot; on CUDA a batch's priors and values
+come back in one device-to-host copy with one synchronisation (a CUDA event). Priors are float32 and sum to 1
+over the legal actions (exactly 0 elsewhere); values are float32, one per player, in [``min_return``,
+``max_return``]. Bad devices, shapes, slots and tickets raise typed errors.
 """
 from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 import torch
@@ -17,29 +27,150 @@ import torch
 from ..envs.errors import InvalidParameterError, ProtocolError
 from .network import PolicyValueNet, masked_policy
 
+SLOTS = 2
+
+
+class Pending:
+    """A launched batch of ``n`` states. ``wait()`` blocks until its answers are on the host and returns
+    ``(priors [n, num_actions], values [n, num_players])``, float32 numpy views that stay valid until the same
+    slot is launched again; the slot's staging arrays may be written again once ``wait`` has returned."""
+
+    def __init__(self, evaluator: BatchedEvaluator, slot: int, n: int, answer: Callable[[], tuple]):
+        self._evaluator, self.slot, self.n, self._answer = evaluator, slot, n, answer
+        self._result: tuple[np.ndarray, np.ndarray] | None = None
+
+    def wait(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._result is None:
+            self._result = self._answer()
+            self._answer = None
+            if self._evaluator._in_flight[self.slot] is self:
+                self._evaluator._in_flight[self.slot] = None
+        return self._result
+
+
+class _Slot:
+    """One staging slot: input arrays (numpy views of torch tensors, pinned on CUDA) and, on CUDA, the pinned
+    output rows [max_batch, num_actions + num_players] that a batch's priors and values come back in."""
+
+    def __init__(self, evaluator: BatchedEvaluator):
+        pin, rows = evaluator.device.type == "cuda", evaluator.max_batch
+        self.obs = torch.empty((rows, *evaluator.observation_shape), dtype=torch.float32, pin_memory=pin)
+        self.masks = torch.empty((rows, evaluator.num_actions), dtype=torch.bool, pin_memory=pin)
+        self.out = torch.empty((rows, evaluator.num_actions + evaluator.num_players), dtype=torch.float32,
+                               pin_memory=True) if pin else None
+        self.obs_np, self.masks_np = self.obs.numpy(), self.masks.numpy()
+
 
 class BatchedEvaluator:
     """Runs ``net`` (moved to ``device``, "cpu", "cuda" or "cuda:N", in eval mode) under ``torch.inference_mode()``.
 
     ``threads``: if given, ``torch.set_num_threads(threads)`` (process-wide); None leaves torch's default.
+    ``passes`` and ``states`` count the forward passes run and the states they evaluated (batch fill).
     """
 
-    def __init__(self, net: PolicyValueNet, device: str = "cpu", max_batch: int = 256, threads: int | None = None):
+    def __init__(self, net: PolicyValueNet, device: str = "cpu", max_batch: int = 1024, threads: int | None = None):
         if not isinstance(max_batch, int) or max_batch < 1:
             raise InvalidParameterError(f"max_batch={max_batch!r}: expected a positive int")
         if threads is not None and (not isinstance(threads, int) or threads < 1):
             raise InvalidParameterError(f"threads={threads!r}: expected a positive int or None")
-        self.device = _device(device)
+        self.device = resolve_device(device)
         if threads is not None:
             torch.set_num_threads(threads)
         self.net = net.to(self.device).eval()
         self.max_batch = max_batch
         info = net.info
         self.observation_shape, self.num_actions = tuple(info.observation_shape), info.num_actions
+        self.num_players = info.num_players
+        self.passes = self.states = 0
+        self._slots: list[_Slot | None] = [None] * SLOTS
+        self._in_flight: list[Pending | None] = [None] * SLOTS
+        self._thread: ThreadPoolExecutor | None = None
         self._pending: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._done: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._next_ticket = 0
 
+    # -- staging ---------------------------------------------------------------------------------------------
+    def staging(self, slot: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        """``(observations float32 [max_batch, *observation_shape], masks bool [max_batch, num_actions])``: the
+        writable input rows of ``slot`` (0 or 1), allocated once (pinned host memory on CUDA). Write the first
+        ``n`` rows, then ``launch(n, slot)``; do not write them again while that batch is in flight."""
+        return self._slot(slot).obs_np, self._slot(slot).masks_np
+
+    def launch(self, n: int, slot: int = 0) -> Pending:
+        """Start the forward pass on the first ``n`` rows of ``slot``'s staging arrays (1 <= n <= max_batch,
+        every row with a legal action) and return at once; ``Pending.wait()`` gives the answers. On the CPU the
+        pass runs on a background thread, on CUDA asynchronously on the current stream."""
+        if not isinstance(n, (int, np.integer)) or not 1 <= n <= self.max_batch:
+            raise InvalidParameterError(f"n={n!r}: expected an int in [1, {self.max_batch}] (max_batch)")
+        staged = self._slot(slot)
+        _check_masks(staged.masks_np[:n])
+        return self._start(int(n), slot, background=True)
+
+    def _slot(self, slot: int) -> _Slot:
+        if not isinstance(slot, (int, np.integer)) or not 0 <= slot < SLOTS:
+            raise InvalidParameterError(f"slot={slot!r}: expected 0 or 1")
+        if self._slots[slot] is None:
+            self._slots[slot] = _Slot(self)
+        return self._slots[slot]
+
+    def _start(self, n: int, slot: int, background: bool) -> Pending:
+        """Launch ``n`` checked rows of ``slot``; on the CPU in the background or (for a caller that waits at
+        once) inline."""
+        if self._in_flight[slot] is not None:
+            raise ProtocolError(f"slot {slot} has a batch in flight: wait() for it before launching the slot again")
+        staged = self._slot(slot)
+        self.passes += 1
+        self.states += n
+        if self.device.type == "cuda":
+            with torch.inference_mode():
+                x = staged.obs[:n].to(self.device, non_blocking=True)
+                m = staged.masks[:n].to(self.device, non_blocking=True)
+                logits, values = self.net(x)
+                staged.out[:n].copy_(torch.cat((masked_policy(logits, m), values), dim=1), non_blocking=True)
+                done = torch.cuda.Event()
+                done.record()
+            out = staged.out.numpy()[:n]
+
+            def answer() -> tuple[np.ndarray, np.ndarray]:
+                done.synchronize()
+                return out[:, :self.num_actions], out[:, self.num_actions:]
+        elif background:
+            if self._thread is None:
+                self._thread = ThreadPoolExecutor(1, thread_name_prefix="cardboard-evaluator")
+            future: Future = self._thread.submit(self._forward_cpu, staged, n)
+            answer = future.result
+        else:
+            found = self._forward_cpu(staged, n)
+            answer = lambda: found  # noqa: E731
+        pending = self._in_flight[slot] = Pending(self, slot, n, answer)
+        return pending
+
+    def _forward_cpu(self, staged: _Slot, n: int) -> tuple[np.ndarray, np.ndarray]:
+        with torch.inference_mode():
+            logits, values = self.net(staged.obs[:n])
+            return masked_policy(logits, staged.masks[:n]).numpy(), values.numpy()
+
+    def _run(self, n: int, fill: Callable[[np.ndarray, np.ndarray, int, int], None]) -> tuple[np.ndarray, np.ndarray]:
+        """The answers of ``n`` states in chunks of ``max_batch``: ``fill(observations, masks, start, stop)``
+        writes states ``start:stop`` into a slot's first rows; chunks alternate slots, so on CUDA the next chunk
+        is copied in and launched before the previous one is waited for."""
+        priors = np.empty((n, self.num_actions), np.float32)
+        values = np.empty((n, self.num_players), np.float32)
+        previous: tuple[Pending, int] | None = None
+        for chunk, start in enumerate(range(0, n, self.max_batch)):
+            stop, slot = min(start + self.max_batch, n), chunk % SLOTS
+            obs, masks = self.staging(slot)
+            fill(obs, masks, start, stop)
+            _check_masks(masks[:stop - start], start)
+            pending = self._start(stop - start, slot, background=False)
+            if previous is not None:
+                _collect(previous, priors, values)
+            previous = (pending, start)
+        if previous is not None:
+            _collect(previous, priors, values)
+        return priors, values
+
+    # -- whole batches and queued requests ---------------------------------------------------------------------
     def evaluate(self, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(priors [B, num_actions], values [B, num_players])`` of observations [B, *observation_shape]
         and legal-action masks [B, num_actions] (every row with at least one legal action)."""
@@ -52,26 +183,12 @@ class BatchedEvaluator:
             raise InvalidParameterError(f"masks of shape {masks.shape}: expected ({len(observations)}, "
                                         f"{self.num_actions}) for {len(observations)} observations of game "
                                         f"{self.net.info.name!r}")
-        masks = masks.astype(bool, copy=False)
-        empty = np.flatnonzero(~masks.any(axis=1))
-        if len(empty):
-            raise InvalidParameterError(f"masks rows {empty[:10].tolist()} have no legal action")
-        observations = np.ascontiguousarray(observations, dtype=np.float32)
-        priors, values = [], []
-        with torch.inference_mode():
-            for start in range(0, len(observations), self.max_batch):
-                stop = start + self.max_batch
-                x = torch.from_numpy(observations[start:stop]).to(self.device)
-                m = torch.from_numpy(masks[start:stop]).to(self.device)
-                logits, value = self.net(x)
-                priors.append(masked_policy(logits, m).cpu().numpy())
-                values.append(value.cpu().numpy())
-        if not priors:
-            return (np.zeros((0, self.num_actions), np.float32),
-                    np.zeros((0, self.net.info.num_players), np.float32))
-        if len(priors) == 1:
-            return priors[0], values[0]
-        return np.concatenate(priors), np.concatenate(values)
+
+        def fill(obs: np.ndarray, staged_masks: np.ndarray, start: int, stop: int) -> None:
+            obs[:stop - start] = observations[start:stop]
+            staged_masks[:stop - start] = masks[start:stop]
+
+        return self._run(len(observations), fill)
 
     def submit(self, observation: np.ndarray, mask: np.ndarray) -> int:
         """Queue one state (its observation and legal-action mask) for the next ``flush``; returns its ticket."""
@@ -88,7 +205,8 @@ class BatchedEvaluator:
 
     def enqueue(self, observation: np.ndarray, mask: np.ndarray) -> int:
         """``submit`` without its per-request checks, for callers that build the arrays themselves (search's
-        ``NetworkEvaluator``); ``flush`` still checks the stacked batch's shapes and masks."""
+        ``NetworkEvaluator``). Nothing is copied here: ``flush`` copies the arrays into a staging slot, so hand
+        over arrays that stay unchanged until then; ``flush`` checks their shapes and masks."""
         ticket = self._next_ticket
         self._next_ticket += 1
         self._pending[ticket] = (observation, mask)
@@ -100,14 +218,25 @@ class BatchedEvaluator:
         return len(self._pending)
 
     def flush(self) -> None:
-        """Evaluate every pending request in one batch (chunks of ``max_batch``), making their results ready."""
+        """Evaluate every pending request in one batch (chunks of ``max_batch``), making their results ready.
+        Each request is copied once, into a staging slot; a bad shape or mask raises ``InvalidParameterError``
+        and drops the whole batch."""
         if not self._pending:
             return
         tickets = list(self._pending)
-        observations = np.stack([self._pending[t][0] for t in tickets])
-        masks = np.stack([self._pending[t][1] for t in tickets])
+        requests = list(self._pending.values())
         self._pending.clear()
-        priors, values = self.evaluate(observations, masks)
+
+        def fill(obs: np.ndarray, masks: np.ndarray, start: int, stop: int) -> None:
+            try:
+                np.stack([r[0] for r in requests[start:stop]], out=obs[:stop - start])
+                np.stack([r[1] for r in requests[start:stop]], out=masks[:stop - start])
+            except ValueError as exc:
+                raise InvalidParameterError(f"queued requests do not fit observations {self.observation_shape} "
+                                            f"and masks ({self.num_actions},) of game {self.net.info.name!r}: "
+                                            f"{exc}") from None
+
+        priors, values = self._run(len(requests), fill)
         self._done.update(zip(tickets, zip(priors, values)))
 
     def result(self, ticket: int) -> tuple[np.ndarray, np.ndarray]:
@@ -119,7 +248,22 @@ class BatchedEvaluator:
         return self._done.pop(ticket)
 
 
-def _device(device: str) -> torch.device:
+def _check_masks(masks: np.ndarray, offset: int = 0) -> None:
+    """``InvalidParameterError`` naming the rows (numbered from ``offset``) of ``masks`` with no legal action."""
+    empty = np.flatnonzero(~masks.any(axis=1))
+    if len(empty):
+        raise InvalidParameterError(f"masks rows {(empty[:10] + offset).tolist()} have no legal action")
+
+
+def _collect(launched: tuple[Pending, int], priors: np.ndarray, values: np.ndarray) -> None:
+    """Copy a launched chunk's answers (views of its slot) into rows ``start:`` of ``priors`` and ``values``."""
+    pending, start = launched
+    p, v = pending.wait()
+    priors[start:start + pending.n] = p
+    values[start:start + pending.n] = v
+
+
+def resolve_device(device: str) -> torch.device:
     """``device`` as a torch device, or ``InvalidParameterError`` naming it (unknown, or CUDA unavailable)."""
     try:
         parsed = torch.device(device)

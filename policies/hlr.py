@@ -38,7 +38,7 @@ from ..search.agents import KNOB_HOOKS
 from ..search.batching import Request, Steps, drive
 from ..search.mcts import SearchConfig
 from .card_play import CardPlayNet
-from .evaluator import _device
+from .evaluator import resolve_device
 
 # 001 §4.8.1 ("based on small-scale experiments")
 TAU_HIGH = 0.4  # π_h's softmax temperature over the card-play network's outputs
@@ -62,7 +62,7 @@ class CardScorer:
         if net.num_cards != features.K:
             raise InvalidParameterError(f"a card-play network over K = {net.num_cards} cards; this match-up's "
                                         f"encoder has K = {features.K} columns")
-        self.device = _device(device)
+        self.device = resolve_device(device)
         self.net = net.to(self.device).eval()
         self.features, self.num_card_ids, self.max_batch = features, num_card_ids, max_batch
         self.columns = np.asarray(features.columns, dtype=np.int64)
@@ -168,10 +168,12 @@ def num_card_ids(state: GameState) -> int:
     return len(state.card_play_features().column_of)
 
 
-def hlr_strategies(config: SearchConfig, *, game: Game | None, path: str, chi: float = CHI) -> SearchConfig:
-    """``config`` with ``HLRRollout`` over the checkpoint at ``path`` (the ``hlr=`` knob; needs the game)."""
+def hlr_strategies(config: SearchConfig, *, game: Game | None, path: str, chi: float = CHI,
+                   device: str = "cpu") -> SearchConfig:
+    """``config`` with ``HLRRollout`` over the checkpoint at ``path`` on ``device`` (the ``hlr=`` knob; needs the
+    game)."""
     if game is None:
         raise InvalidParameterError("hlr=PATH needs the game to check the network's card pool against")
     if config.depth == 0:
         raise InvalidParameterError("hlr=PATH is a rollout policy: depth must be > 0 (0 evaluates the leaf)")
-    return replace(config, rollout=HLRRollout(load_scorer(path, game), chi=chi))
+    return replace(config, rollout=HLRRollout(load_scorer(path, game, device), chi=chi))

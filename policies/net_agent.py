@@ -3,8 +3,8 @@
 Specs::
 
     net:path=PATH[,mode=greedy|sample][,device=cpu]
-    ismcts:net=PATH[,prior=1][,value=1][,netrollout=0][,cpuct=1.25][,leaves=1][,iterations=...,...]
-    duct:net=PATH[,prior=1][,value=1][,netrollout=0][,cpuct=1.25][,leaves=1][,worlds=...,...]
+    ismcts:net=PATH[,prior=1][,value=1][,netrollout=0][,cpuct=1.25][,leaves=1][,device=cpu][,iterations=...,...]
+    duct:net=PATH[,prior=1][,value=1][,netrollout=0][,cpuct=1.25][,leaves=1][,device=cpu][,worlds=...,...]
 
 ``net`` without ``path`` plays an untrained network of the game (weights seeded 0: a baseline, and self-play's
 first generation). ``net`` plays the network's masked policy for the player to move: ``greedy`` the legal action
@@ -22,7 +22,9 @@ parameters keep their meaning) replace strategies of the ``SearchConfig``:
 - ``prior=1,value=0``: PUCT over rollouts (``SearchConfig.prior``): the network gives each new node's prior, the
   rollout its values (to the end of the game, or ``depth`` turns and then the game's heuristic);
 - ``netrollout=1`` (with ``value=0``): rollouts (``PolicyRollout``) sample the network's policy;
-- ``leaves=K``: K leaves in flight per network call (virtual loss, ``SearchConfig.leaves``).
+- ``leaves=K``: K leaves in flight per network call (virtual loss, ``SearchConfig.leaves``);
+- ``device=cuda`` (``cuda:N``): the torch device the network runs on (default ``cpu``); one that is unknown or
+  unavailable raises ``InvalidParameterError`` naming it when the agent is built.
 
 Defaults with ``net``: ``prior=1,value=1,netrollout=0``. Refused with ``InvalidParameterError``: ``value=1`` with
 ``depth`` > 0 or ``netrollout=1``, and all three off. A missing, foreign or truncated checkpoint, or one of
@@ -38,8 +40,10 @@ observation. The raw ``net`` agent evaluates the real state's ``observation(curr
 Batching. ``NetworkEvaluator`` is a ``BatchingEvaluator``: a search with ``leaves=K`` sends K leaves per forward
 pass, and the lock-step runner (``search.batching.run_together``: ``cardboard selfplay --concurrent G``) puts the
 leaves of G games' searches in one pass. Network rollouts (``netrollout=1``) still call the network once per
-move. Agents built in one process from the same checkpoint file share one loaded network (``load_evaluator``
-caches by path and content), hence one queue.
+move. Agents built in one process from the same checkpoint file and device share one loaded network
+(``load_evaluator`` caches by path, content and device), hence one queue. A queued state's observation and mask
+are copied once, by ``flush`` into the evaluator's staging memory: games hand out new arrays from
+``observation`` and ``action_mask``, which nothing changes before the flush.
 
 search stays torch-free: ``cardboard.search.agents`` holds only a hook (``set_network_strategies``) that
 importing ``cardboard.policies`` fills with ``network_strategies``; torch is imported only when an agent with a
@@ -105,11 +109,6 @@ def untrained_evaluator(info: GameInfo, device: str = "cpu") -> BatchedEvaluator
     return BatchedEvaluator(net, device=device)
 
 
-def own(array: np.ndarray) -> np.ndarray:
-    """A copy: a game may hand out a buffer it reuses, and a queued request is stacked only at ``flush``."""
-    return np.array(array)
-
-
 class NetworkEvaluator:
     """A search evaluator from a network, batching (``search.strategies.BatchingEvaluator``): each state is
     answered from the acting player's ``state.observation(player)``, values mapped to [0, 1], with the prior
@@ -140,9 +139,9 @@ class NetworkEvaluator:
             if state.is_terminal():
                 token.append((TERMINAL, self.unit(state.returns())))
             elif player >= 0:
-                token.append((player, self.queue.enqueue(own(state.observation(player)), own(state.action_mask()))))
+                token.append((player, self.queue.enqueue(state.observation(player), state.action_mask())))
             else:
-                token.append((CHANCE, [self.queue.enqueue(own(state.observation(p)), self.chance_mask)
+                token.append((CHANCE, [self.queue.enqueue(state.observation(p), self.chance_mask)
                                        for p in range(state.num_players)]))
         return token
 
@@ -185,7 +184,7 @@ class NetworkPolicy:
 
 
 def network_strategies(config: SearchConfig, *, game: Game | None, path: str, prior: bool, value: bool,
-                       netrollout: bool, c_puct: float, depth: int) -> SearchConfig:
+                       netrollout: bool, c_puct: float, depth: int, device: str = "cpu") -> SearchConfig:
     """``config`` with the network's strategies for the ``net=`` knobs of ``ismcts`` / ``duct`` (see the module);
     installed in ``cardboard.search.agents`` by ``cardboard.policies``."""
     if value and depth:
@@ -195,7 +194,7 @@ def network_strategies(config: SearchConfig, *, game: Game | None, path: str, pr
     if not (prior or value or netrollout):
         raise InvalidParameterError("net=PATH with prior=0,value=0,netrollout=0: nothing would use the network")
     selection = PUCT(c_puct) if prior else config.selection  # refuses a bad c_puct before loading
-    evaluator = load_evaluator(path, None if game is None else game.info)
+    evaluator = load_evaluator(path, None if game is None else game.info, device)
     changes: dict[str, Any] = {"selection": selection}
     if value:
         changes.update(depth=0, evaluator=NetworkEvaluator(evaluator, prior))

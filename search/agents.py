@@ -52,7 +52,8 @@ Paper 001's network-guided rollouts (ismcts, duct): ``hlr=PATH,chi=0.5`` (a card
 
 Network knobs (ismcts, duct): ``net=PATH,prior=1,value=1,netrollout=0,cpuct=1.25,leaves=1`` (a
 ``PolicyValueNet`` checkpoint; ``prior``, ``value``, ``netrollout`` and ``cpuct`` are used only with ``net``;
-``leaves=K`` keeps K leaves in flight per evaluator call, with virtual loss, with or without a network).
+``leaves=K`` keeps K leaves in flight per evaluator call, with virtual loss, with or without a network);
+``device=cuda`` (or ``cuda:N``) runs the ``net`` / ``hlr`` network there (default ``cpu``; refused without one).
 This module stays torch-free and imports nothing above search: the network strategies are built by a hook that
 ``cardboard.policies`` installs when imported (``set_network_strategies``; the registry always imports it);
 without it ``net=`` is refused. What the knobs mean is documented in ``cardboard.policies.net_agent``.
@@ -78,10 +79,11 @@ from .parallel import LeafParallel, RootParallel, TreeParallel, check_parallel, 
 from .turn_budget import TurnBudget, check_policy
 
 NetworkStrategies = Callable[..., SearchConfig]
-"""``build(config, game=, path=, prior=, value=, netrollout=, c_puct=, depth=) -> SearchConfig``: ``config`` with
-the network's selection / evaluator / rollout (``depth`` is the spec's); installed by ``cardboard.policies``."""
+"""``build(config, game=, path=, prior=, value=, netrollout=, c_puct=, depth=, device=) -> SearchConfig``: ``config``
+with the network's selection / evaluator / rollout (``depth`` is the spec's, ``device`` the torch device the network
+runs on); installed by ``cardboard.policies``."""
 _network_strategies: NetworkStrategies | None = None
-_hlr_strategies: Callable[..., SearchConfig] | None = None  # ``build(config, game=, path=, chi=)``: the hlr= knob
+_hlr_strategies: Callable[..., SearchConfig] | None = None  # ``build(config, game=, path=, chi=, device=)``: hlr=
 
 
 def set_hlr_strategies(build: Callable[..., SearchConfig] | None) -> Callable[..., SearchConfig] | None:
@@ -253,6 +255,7 @@ PARAMETERS = {  # one line per spec parameter: the search agents' docstrings (``
     "leaves": "leaves in flight per evaluator call, with virtual loss (1: one iteration after another)",
     "hlr": "card-play network checkpoint for paper 001's multi-level rollouts (Algorithm 5; '': none)",
     "chi": "with hlr: chance of a low-level action when both kinds are available (001: 0.5)",
+    "device": "with net or hlr: the torch device the network runs on (cpu, cuda, cuda:N)",
     "parallel": "parallel search, paper 000 ch. 4: none, root (worker processes, root statistics summed), tree "
                 "(threads on one tree), leaf (threads run the rollouts)",
     "workers": "with parallel: processes (root) or threads (tree, leaf); iterations are split statically among them",
@@ -261,7 +264,7 @@ PARAMETERS = {  # one line per spec parameter: the search agents' docstrings (``
                 "(search.compiled: the same trees as 0, faster)",
 }
 PARALLEL_KNOBS = ("parallel", "workers", "vl")
-NET_KNOBS = ("net", "prior", "value", "netrollout", "cpuct", "leaves", "hlr", "chi")
+NET_KNOBS = ("net", "prior", "value", "netrollout", "cpuct", "leaves", "hlr", "chi", "device")
 
 
 def _documented(summary: str, *names: str):
@@ -278,7 +281,7 @@ def _tree_agent(game: Game | None, worlds: str, num_worlds: int, iterations: int
                 netrollout: bool = False, cpuct: float = 1.25, leaves: int = 1, hlr: str = "",
                 chi: float = 0.5, heuristic: bool = False, hpl: int = 15, extrapolate: bool = False,
                 final: FinalSelection = robust_child, parallel: str = "none", workers: int = 2,
-                vl: int = 1, compiled: bool = True) -> SearchAgent:
+                vl: int = 1, compiled: bool = True, device: str = "cpu") -> SearchAgent:
     if heuristic and (net or hlr):
         raise InvalidParameterError("heuristic=1 values leaves by the game's heuristic: it cannot be used with net= "
                                     "or hlr=")
@@ -293,15 +296,17 @@ def _tree_agent(game: Game | None, worlds: str, num_worlds: int, iterations: int
                                         "does)")
         if game is not None:
             require_hooks(game, knob_hooks(hlr=hlr))
-        config = _hlr_strategies(config, game=game, path=hlr, chi=chi)
+        config = _hlr_strategies(config, game=game, path=hlr, chi=chi, device=device)
     if net:
         if _network_strategies is None:
             raise InvalidParameterError("net=PATH needs the network strategies of cardboard.policies: import it "
                                         "(the registry does)")
         config = _network_strategies(config, game=game, path=net, prior=prior, value=value,
-                                     netrollout=netrollout, c_puct=cpuct, depth=depth)
+                                     netrollout=netrollout, c_puct=cpuct, depth=depth, device=device)
     elif netrollout:
         raise InvalidParameterError("netrollout=1 needs net=PATH")
+    if device != "cpu" and not (net or hlr):
+        raise InvalidParameterError(f"device={device} needs a network: net=PATH or hlr=PATH")
     check_policy(policy)  # also when turn=0: a misspelt option is refused, not ignored
     check_parallel(parallel, workers, vl)  # also when parallel=none
     engine = TreeSearch(replace(config, final=final, compiled=compiled), worlds, num_worlds, reuse)
@@ -342,11 +347,11 @@ def ismcts(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: floa
            heuristic: bool = False, net: str = "", prior: bool = True, value: bool = True, netrollout: bool = False,
            cpuct: float = 1.25, leaves: int = 1, hlr: str = "", chi: float = 0.5, final: str = "robust", n: int = 0,
            k: float = 1.0, tune: bool = False, parallel: str = "none", workers: int = 2, vl: int = 1,
-           compiled: bool = True, game: Game | None = None) -> SearchAgent:
+           compiled: bool = True, device: str = "cpu", game: Game | None = None) -> SearchAgent:
     return _tree_agent(game, "ismcts", 1, iterations, c, depth, seconds, reuse, cnb, prune, accuracy, net=net,
                        prior=prior, value=value, netrollout=netrollout, cpuct=cpuct, leaves=leaves, hlr=hlr, chi=chi,
                        heuristic=heuristic, hpl=hpl, extrapolate=extrapolate, final=make_final(final, n, k, tune),
-                       parallel=parallel, workers=workers, vl=vl, compiled=compiled)
+                       parallel=parallel, workers=workers, vl=vl, compiled=compiled, device=device)
 
 
 @_documented("Determinized UCT (paper 001 Algorithm 3): fixed worlds, pooled soft-key statistics.", "worlds",
@@ -357,10 +362,11 @@ def duct(worlds: int = 10, iterations: int = 1000, c: float = 0.7, depth: int = 
          accuracy: float = -1.0, turn: int = 0, policy: str = "one", heuristic: bool = False, net: str = "",
          prior: bool = True, value: bool = True, netrollout: bool = False, cpuct: float = 1.25, leaves: int = 1,
          hlr: str = "", chi: float = 0.5, final: str = "robust", n: int = 0, k: float = 1.0, tune: bool = False,
-         parallel: str = "none", workers: int = 2, vl: int = 1, game: Game | None = None) -> SearchAgent:
+         parallel: str = "none", workers: int = 2, vl: int = 1, device: str = "cpu",
+         game: Game | None = None) -> SearchAgent:
     return _tree_agent(game, "duct", worlds, iterations, c, depth, seconds, reuse, cnb, prune, accuracy, turn, policy,
                        net, prior, value, netrollout, cpuct, leaves, hlr, chi, heuristic, hpl, extrapolate,
-                       make_final(final, n, k, tune), parallel, workers, vl)
+                       make_final(final, n, k, tune), parallel, workers, vl, device=device)
 
 
 @_documented("One UCT tree per determinization, root votes added up.", "worlds", "iterations", "c", "depth")

@@ -112,6 +112,35 @@ def test_games_in_lock_step_give_the_same_data(reference, tmp_path, concurrent, 
         np.testing.assert_array_equal(other[key], whole[key], err_msg=key)
 
 
+def test_a_worker_keeps_its_games_in_flight_refilling_from_the_shared_queue(tmp_path):
+    """A self-play worker (``--workers`` > 1) keeps ``concurrent`` network-guided games in flight, taking the next
+    game index from the shared queue only when one of them ends, and sends each finished game at once."""
+    import queue
+
+    torch = pytest.importorskip("torch")
+    from cardboard.policies.network import PolicyValueNet
+
+    torch.manual_seed(0)
+    PolicyValueNet(registry.make_game(GAME).info, hidden=(16,)).save(tmp_path / "net.pt")
+    game, agent_sets = selfplay._build(GAME, {}, [f"ismcts:iterations=6,net={tmp_path / 'net.pt'}"], 2)
+    tasks, results = queue.Queue(), queue.Queue()
+    for index in [*range(6), None]:
+        tasks.put(index)
+    finished_when_taken = []
+    take = tasks.get
+    tasks.get = lambda: (finished_when_taken.append(results.qsize()), take())[1]
+    selfplay._WORKER.update(game=game, agent_sets=agent_sets, seed=7, tasks=tasks, results=results)
+    try:
+        assert selfplay._worker_play() == 6
+    finally:
+        selfplay._WORKER.clear()
+    assert finished_when_taken[:2] == [0, 0]  # two games in flight before any ended
+    assert all(done >= k - 1 for k, done in enumerate(finished_when_taken))  # then one more as each ends
+    assert len(finished_when_taken) == 7 and finished_when_taken[-1] < 6  # the end marker, one game still running
+    played = dict(results.get_nowait() for _ in range(6))
+    assert sorted(played) == list(range(6)) and all(np.all(d["game"] == i) for i, d in played.items())
+
+
 def test_network_games_in_lock_step_share_forward_passes(tmp_path):
     """Four Lords of War games with a network-guided ISMCTS in lock-step: one network (loaded once) answers
     all their leaves, several per forward pass, and the records are complete."""

@@ -11,7 +11,8 @@ turn plays), splits the GAMES three ways with ``--seed`` (``split``: ``--test-fr
 applied. After each epoch the validation BCE decides: the best network so far is kept, training stops after
 ``--patience`` epochs without improvement, and ``<out>/model.pt`` (``CardPlayNet.save``; metadata ``training``:
 data, split, seed, epochs, losses), ``log.json`` and ``curve.png`` (BCE and validation turn-start accuracy
-against epochs) are written, each to a temporary name and renamed.
+against epochs) are written, each to a temporary name and renamed. ``--device cuda`` trains on the GPU (the
+checkpoint loads on any device); an unknown or unavailable device is refused before anything is written.
 
 Accuracy is 001's strict set equality at the turn's first decision: the predicted set is the cards with
 probability > 0.5 among those the player holds (``decode``; 001 does not say how it decodes, notes §5.2 #13).
@@ -67,15 +68,16 @@ def strict_accuracy(predicted: np.ndarray, target: np.ndarray) -> np.ndarray:
 
 def predict(net: Any, samples: dict[str, np.ndarray], rows: np.ndarray, encoder: Any,
             chunk: int = 2048) -> tuple[np.ndarray, np.ndarray]:
-    """``(probabilities [B, K], held [B, K])`` of the samples ``rows`` (network in eval mode)."""
+    """``(probabilities [B, K], held [B, K])`` of the samples ``rows`` (network in eval mode, on its device)."""
     import torch
 
     net.eval()
+    device = next(net.parameters()).device
     probs, held = [], []
     with torch.inference_mode():
         for start in range(0, len(rows), chunk):
             arrays = features(samples, rows[start:start + chunk], encoder)
-            probs.append(torch.sigmoid(net(*(torch.from_numpy(a) for a in arrays))).numpy())
+            probs.append(torch.sigmoid(net(*(torch.from_numpy(a).to(device) for a in arrays))).cpu().numpy())
             held.append(encoder.held(arrays[1]))
     k = samples["target"].shape[1]
     return (np.concatenate(probs) if probs else np.zeros((0, k), np.float32),
@@ -84,7 +86,7 @@ def predict(net: Any, samples: dict[str, np.ndarray], rows: np.ndarray, encoder:
 
 def train(data: str, preset: str, out: str, *, epochs: int = 200, patience: int = 10, batch_size: int = BATCH,
           lr: float = LR, test_fraction: float = 0.15, val_fraction: float = 0.1, seed: int = 0,
-          max_train_games: int | None = None, torch_threads: int = 1, quiet: bool = False,
+          max_train_games: int | None = None, torch_threads: int = 1, device: str = "cpu", quiet: bool = False,
           console: Console | None = None) -> dict[str, Any]:
     """Train (see the module) and write model.pt, log.json and curve.png in ``out``; returns the log.
     ``max_train_games``: train on at most that many of the training games (drawn with ``seed``; the validation
@@ -92,7 +94,9 @@ def train(data: str, preset: str, out: str, *, epochs: int = 200, patience: int 
     import torch
 
     from cardboard.policies.card_play import PRESETS, make_card_play_net
+    from cardboard.policies.evaluator import resolve_device
 
+    target_device = resolve_device(device)
     console = console or Console()
     if preset not in PRESETS:
         raise InvalidParameterError(f"unknown card-play preset {preset!r}; known: {', '.join(PRESETS)}")
@@ -116,10 +120,10 @@ def train(data: str, preset: str, out: str, *, epochs: int = 200, patience: int 
         raise DataError(f"{data}: no training samples")
     torch.manual_seed(seed)
     torch.set_num_threads(torch_threads)
-    net = make_card_play_net(preset, encoder.K)
+    net = make_card_play_net(preset, encoder.K).to(target_device)
     optimizer = torch.optim.Adam(net.parameters(), lr=lr, betas=(0.9, 0.999), eps=1e-8)
     loss_fn = torch.nn.BCEWithLogitsLoss()
-    targets = torch.from_numpy(samples["target"].astype(np.float32))
+    targets = torch.from_numpy(samples["target"].astype(np.float32)).to(target_device)
     generator = np.random.default_rng(seed)
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
@@ -153,7 +157,7 @@ def train(data: str, preset: str, out: str, *, epochs: int = 200, patience: int 
             order = generator.permutation(rows["train"])
             for first in range(0, len(order), batch_size):
                 batch = np.sort(order[first:first + batch_size])
-                arrays = [torch.from_numpy(a) for a in features(samples, batch, encoder)]
+                arrays = [torch.from_numpy(a).to(target_device) for a in features(samples, batch, encoder)]
                 loss = loss_fn(net(*arrays), targets[batch])
                 optimizer.zero_grad()
                 loss.backward()
@@ -232,6 +236,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--max-train-games", type=int, help="train on at most this many of the training games")
     parser.add_argument("--torch-threads", type=int, default=1)
+    parser.add_argument("--device", default="cpu", help="torch device to train on: cpu, cuda, cuda:N (default cpu)")
     parser.add_argument("--quiet", action="store_true")
 
 
@@ -240,7 +245,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     train(args.data, args.preset, args.out or str(Path(args.data) / args.preset), epochs=args.epochs,
           patience=args.patience, batch_size=args.batch_size, lr=args.lr, test_fraction=args.test_fraction,
           val_fraction=args.val_fraction, seed=args.seed, max_train_games=args.max_train_games,
-          torch_threads=args.torch_threads, quiet=args.quiet,
+          torch_threads=args.torch_threads, device=args.device, quiet=args.quiet,
           console=console)
     return 0
 

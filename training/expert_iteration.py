@@ -3,6 +3,11 @@
     cardboard expert-iteration lords_of_war --out runs/exit --generations 3 --games-per-generation 40 \
         --iterations 100 --eval-games 40 --workers 2
 
+Devices
+    ``--device cuda`` trains on the GPU and runs the experts' and the raw network's forward passes there (their
+    specs gain ``device=cuda``); checkpoints load on any device. ``--torch-threads`` caps torch's threads in each
+    worker process (``--workers``). An unknown or unavailable device is refused before anything is written.
+
 The loop
     The *expert* of a generation is search guided by the best network so far:
     ``ismcts:iterations=I[,SEARCH_KNOBS],net=BEST,NET_KNOBS`` (``--search-knobs``, ``--net-knobs``, default
@@ -33,10 +38,11 @@ Resuming
     ``net/``, a results file) redoes that step only: every step is seeded, and training on one CPU thread is
     deterministic, so a redone step gives the same result (a retrained network whose weights differ from the
     recorded hash is reported and its generation's matches replayed). More ``--generations`` extend a finished
-    run. A ``state.json`` written with other arguments (anything but ``--generations``, ``--workers`` and
-    ``--quiet``) raises ``StateMismatchError``: use another ``--out``. Agent specs name the networks by their path
-    under ``--out`` as typed (``DIR/gen-K/net/model.pt``), and the results files record those specs: resume from
-    the same working folder with the same ``--out`` text (a relative ``--out`` lets the whole folder move).
+    run. A ``state.json`` written with other arguments (anything but ``--generations``, ``--workers``,
+    ``--concurrent``, ``--torch-threads`` and ``--quiet``) raises ``StateMismatchError``: use another ``--out``.
+    Agent specs name the networks by their path under ``--out`` as typed (``DIR/gen-K/net/model.pt``), and the
+    results files record those specs: resume from the same working folder with the same ``--out`` text (a relative
+    ``--out`` lets the whole folder move).
 """
 from __future__ import annotations
 
@@ -60,10 +66,10 @@ from cardboard.training import learn, selfplay
 
 FORMAT = "cardboard.expert_iteration/1"
 STATE = "state.json"
-UNMATCHED = ("generations", "workers", "concurrent", "quiet")  # arguments a resumed run may change
+UNMATCHED = ("generations", "workers", "concurrent", "torch_threads", "quiet")  # a resumed run may change these
 NET_KNOBS = "prior=1,value=1"
 # flags newer than the format: a state written before them had their defaults
-ADDED = {"search_knobs": "", "net_knobs": NET_KNOBS, "target_temperature": 1.0, "value_weight": 1.0}
+ADDED = {"search_knobs": "", "net_knobs": NET_KNOBS, "target_temperature": 1.0, "value_weight": 1.0, "device": "cpu"}
 
 
 class StateMismatchError(DataError):
@@ -95,23 +101,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int, default=1, help="worker processes (results do not depend on it)")
     parser.add_argument("--concurrent", type=int, default=1,
                         help="self-play games per process in lock-step, their network calls batched")
+    parser.add_argument("--device", default="cpu",
+                        help="torch device of training and of the experts' networks: cpu, cuda, cuda:N (default cpu)")
+    parser.add_argument("--torch-threads", type=int, default=1,
+                        help="torch threads in each worker process that runs a network (default 1)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def config_of(args: argparse.Namespace) -> dict[str, Any]:
     names = ("game", "games_per_generation", "iterations", "search_knobs", "net_knobs", "eval_games", "random_games",
-             "window", "epochs", "hidden", "target_temperature", "value_weight", "seed", "option")
+             "window", "epochs", "hidden", "target_temperature", "value_weight", "seed", "option", "device")
     return json.loads(json.dumps({n: getattr(args, n) for n in names}))
 
 
 def _check(args: argparse.Namespace) -> None:
+    """Refuse bad arguments (a device unknown or unavailable included) before anything is written."""
+    from cardboard.policies.evaluator import resolve_device
+
     for flag in ("generations", "games_per_generation", "iterations", "eval_games", "random_games", "window",
-                 "epochs", "workers", "concurrent"):
+                 "epochs", "workers", "concurrent", "torch_threads"):
         if getattr(args, flag) < 1:
             raise InvalidParameterError(f"--{flag.replace('_', '-')} must be at least 1, got {getattr(args, flag)}")
     if args.seed < 0:
         raise InvalidParameterError(f"--seed must be at least 0, got {args.seed}")
+    resolve_device(args.device)
 
 
 def write_state(path: Path, state: dict[str, Any]) -> None:
@@ -138,11 +152,17 @@ def load_state(out: Path, config: dict[str, Any]) -> dict[str, Any]:
     return state
 
 
-def expert(iterations: int, net: str | None, knobs: str = NET_KNOBS, search_knobs: str = "") -> str:
-    """The expert's spec: ISMCTS with ``iterations`` and ``search_knobs``, guided by ``net`` with ``knobs`` when
-    there is one."""
+def expert(iterations: int, net: str | None, knobs: str = NET_KNOBS, search_knobs: str = "",
+           device: str = "cpu") -> str:
+    """The expert's spec: ISMCTS with ``iterations`` and ``search_knobs``, guided by ``net`` with ``knobs`` on
+    ``device`` when there is one (``cpu`` is not written: the specs of runs before the knob stay the same)."""
     return (f"ismcts:iterations={iterations}" + (f",{search_knobs}" if search_knobs else "")
-            + (f",net={net},{knobs}" if net else ""))
+            + (f",net={net},{knobs}" + _on(device) if net else ""))
+
+
+def _on(device: str) -> str:
+    """The ``device`` knob of a network agent's spec ('' for the default cpu)."""
+    return "" if device == "cpu" else f",device={device}"
 
 
 def _sha(path: Path) -> str:
@@ -209,12 +229,13 @@ def run_loop(args: argparse.Namespace, console: Console) -> dict[str, Any]:
                 entry = {"generation": k}
                 gens.append(entry)
             gen_dir = out / f"gen-{k}"
-            entry["expert"] = expert(args.iterations, best, args.net_knobs, args.search_knobs)
+            entry["expert"] = expert(args.iterations, best, args.net_knobs, args.search_knobs, args.device)
             # 1. self-play
             step(k, "self-play", args.games_per_generation)
             header = selfplay.generate(args.game, [entry["expert"]], args.games_per_generation, args.seed + 1000 * k,
                                        gen_dir / "data", options=options, workers=args.workers,
-                                       concurrent=args.concurrent, on_game=advance,
+                                       concurrent=args.concurrent, torch_threads=args.torch_threads,
+                                       on_game=advance,
                                        on_start=lambda done, n: progress.update(games_task, completed=done))
             _, data = selfplay.load_data(gen_dir / "data")
             entry["data"] = {"games": int(header["games"]), "records": int(len(data["game"]))}
@@ -231,7 +252,7 @@ def run_loop(args: argparse.Namespace, console: Console) -> dict[str, Any]:
                 learn.train(learn.Args(game=args.game, data=str(gen_dir / "train-data"), out=str(net_dir),
                                        option=list(args.option), epochs=args.epochs, hidden=tuple(args.hidden),
                                        target_temperature=args.target_temperature, value_weight=args.value_weight,
-                                       seed=args.seed + k, quiet=True), console)
+                                       seed=args.seed + k, device=args.device, quiet=True), console)
             log = json.loads((net_dir / "log.json").read_text(encoding="utf-8"))
             sha = _sha(model)
             if entry.get("net", {}).get("sha256") not in (None, sha):
@@ -247,12 +268,13 @@ def run_loop(args: argparse.Namespace, console: Console) -> dict[str, Any]:
             write_state(state_path, state)
             progress.update(overall, completed=4 * k + 2)
             # 3. new expert vs best expert
-            new_spec = expert(args.iterations, str(model), args.net_knobs, args.search_knobs)
+            new_spec = expert(args.iterations, str(model), args.net_knobs, args.search_knobs, args.device)
             best_spec = entry["expert"]
             step(k, "new vs best", args.eval_games)
             records = play_match_specs(args.game, [new_spec, best_spec], args.eval_games, args.seed + 1000 * k + 500,
                                        game_options=options, workers=args.workers,
-                                       results_path=gen_dir / "eval.jsonl", on_game=advance)
+                                       results_path=gen_dir / "eval.jsonl", on_game=advance,
+                                       torch_threads=args.torch_threads)
             entry["eval"] = match_score(records) | {"new": new_spec, "best": best_spec}
             entry["kept"] = entry["eval"]["score"] > 0.5
             if entry["kept"]:
@@ -263,9 +285,10 @@ def run_loop(args: argparse.Namespace, console: Console) -> dict[str, Any]:
             progress.update(overall, completed=4 * k + 3)
             # 4. raw network vs random
             step(k, "net vs random", args.random_games)
-            records = play_match_specs(args.game, [f"net:path={model}", "random"], args.random_games,
-                                       args.seed + 1000 * k + 700, game_options=options, workers=args.workers,
-                                       results_path=gen_dir / "random.jsonl", on_game=advance)
+            records = play_match_specs(args.game, [f"net:path={model}" + _on(args.device), "random"],
+                                       args.random_games, args.seed + 1000 * k + 700, game_options=options,
+                                       workers=args.workers, results_path=gen_dir / "random.jsonl", on_game=advance,
+                                       torch_threads=args.torch_threads)
             entry["random"] = match_score(records)
             write_state(state_path, state)
             progress.update(overall, completed=4 * k + 4)

@@ -12,7 +12,8 @@ drawn with ``--seed``), and trains with Adam on
 (``--target-temperature T`` sharpens the visit distributions to visits^(1/T); 0 trains on the moves played)
 
 (the policy's illegal actions get probability 0; the value head predicts every seat's return from the acting
-seat's observation). After each epoch the validation loss decides: the best network so far is written to
+seat's observation), on ``--device`` (``cuda`` trains on the GPU; an unknown or unavailable device is refused
+before anything is read or written). After each epoch the validation loss decides: the best network so far is written to
 ``<out>/model.pt`` (``PolicyValueNet.save``; its metadata add ``training``: data folder, epochs, best epoch,
 losses), and training stops after ``--patience`` epochs without improvement. ``log.json`` holds every epoch's
 losses, ``curve.png`` the learning curves.
@@ -66,6 +67,8 @@ class Args:
     """policy target: visits^(1/T) renormalised (1: the visit distribution; 0: one-hot on the action played)"""
     seed: int = 0
     torch_threads: int = 1
+    device: str = "cpu"
+    """the torch device to train on (cpu, cuda, cuda:N); model.pt loads on any device"""
     quiet: bool = False
     """no progress bar"""
 
@@ -169,8 +172,10 @@ def train(args: Args, console: Console) -> dict[str, Any]:
     """Train, keep the best network by validation loss, write model.pt / log.json / curve.png; return the log."""
     import torch
 
+    from cardboard.policies.evaluator import resolve_device
     from cardboard.policies.network import PolicyValueNet
 
+    device = resolve_device(args.device)
     options = registry.parse_game_options(args.option)
     game = registry.make_game(args.game, **options)  # unknown names fail first
     header, data = load_data(args.data)
@@ -180,17 +185,17 @@ def train(args: Args, console: Console) -> dict[str, Any]:
     train_games, val_games = split_games(data["games"], args.val_fraction, args.seed)
     fields = ("obs", "mask", "policy", "returns")
     data = dict(data, policy=sharpened(data["policy"], data["action"], args.target_temperature))
-    tensors = {k: torch.as_tensor(data[k]) for k in fields}
+    tensors = {k: torch.as_tensor(data[k]).to(device) for k in fields}
 
     def subset(games: np.ndarray) -> dict[str, Any]:
-        rows = torch.as_tensor(np.flatnonzero(np.isin(data["game"], games)))
+        rows = torch.as_tensor(np.flatnonzero(np.isin(data["game"], games)), device=device)
         return {k: v[rows] for k, v in tensors.items()}
 
     train_set, val_set = subset(train_games), subset(val_games)
     n_train, n_val = len(train_set["obs"]), len(val_set["obs"])
     if n_train == 0:
         raise DataError(f"{args.data}: no training records (games without a searched decision?)")
-    net = PolicyValueNet(game.info, args.hidden, options)
+    net = PolicyValueNet(game.info, args.hidden, options).to(device)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -216,7 +221,7 @@ def train(args: Args, console: Console) -> dict[str, Any]:
         initial = evaluate(train_set)
         for epoch in range(1, args.epochs + 1):
             net.train()
-            order = torch.randperm(n_train, generator=generator)
+            order = torch.randperm(n_train, generator=generator).to(device)
             for first in range(0, n_train, args.batch_size):
                 rows = order[first:first + args.batch_size]
                 loss, _, _ = losses(net, {k: v[rows] for k, v in train_set.items()}, args.value_weight)

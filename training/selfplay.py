@@ -58,10 +58,11 @@ import json
 import multiprocessing
 import os
 import pickle
+import queue
 import signal
 import zipfile
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import as_completed
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -71,7 +72,7 @@ import numpy as np
 from cardboard import registry
 from cardboard.envs.errors import DataError, InvalidParameterError
 from cardboard.envs.protocol import CHANCE, Agent, Game, GameState, sample_chance
-from cardboard.envs.worker_pool import process_pool
+from cardboard.envs.worker_pool import limit_torch_threads, process_pool
 from cardboard.evaluation.match import _registry_entries, game_streams, seat_order
 from cardboard.search.batching import Steps, act_steps, drive, run_together
 
@@ -342,31 +343,54 @@ def _build(game_name: str, options: dict[str, Any], specs: Sequence[str],
 
 
 def _worker_init(entries: bytes, game_name: str, options: dict[str, Any], specs: list[str], seed: int,
-                 concurrent: int) -> None:
+                 concurrent: int, torch_threads: int, tasks: Any, results: Any) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     registry.restore(pickle.loads(entries))
     _WORKER["game"], _WORKER["agent_sets"] = _build(game_name, options, specs, concurrent)
-    _WORKER["seed"] = seed
+    limit_torch_threads(torch_threads)
+    _WORKER.update(seed=seed, tasks=tasks, results=results)
 
 
-def _worker_play(indices: list[int]) -> list[tuple[int, dict[str, np.ndarray]]]:
-    return list(play_many(_WORKER["game"], _WORKER["agent_sets"], indices, _WORKER["seed"]))
+def _worker_play() -> int:
+    """Play game indices from the shared ``tasks`` queue up to its end marker (None), ``concurrent`` games in
+    flight (``play_many``: a finished game's place goes to the next index), sending each finished game's
+    ``(index, records)`` to the parent on ``results`` as it ends; returns the number of games played."""
+    played = 0
+    for finished in play_many(_WORKER["game"], _WORKER["agent_sets"], iter(_WORKER["tasks"].get, None),
+                              _WORKER["seed"]):
+        _WORKER["results"].put(finished)
+        played += 1
+    return played
+
+
+def _next_result(results: Any, futures: list[Future]) -> tuple[int, dict[str, np.ndarray]]:
+    """The next finished game sent by a worker; a worker's exception (a failed game, a dead process) is
+    re-raised here rather than waited for."""
+    while True:
+        try:
+            return results.get(timeout=0.2)
+        except queue.Empty:
+            for future in futures:
+                if future.done() and future.exception() is not None:
+                    raise future.exception()
 
 
 def generate(game_name: str, specs: Sequence[str], games: int, seed: int, out: str | os.PathLike, *,
              options: dict[str, Any] | None = None, workers: int = 1, shard_games: int = 1, concurrent: int = 1,
-             on_game: Callable[[int, dict[str, np.ndarray]], None] | None = None,
+             torch_threads: int = 1, on_game: Callable[[int, dict[str, np.ndarray]], None] | None = None,
              on_start: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """Play the missing games of a self-play run in ``out`` and write their shards; returns the header.
 
-    ``concurrent``: games each process plays at once in lock-step (``play_many``); with ``workers`` > 1 each
-    worker is handed ``concurrent`` games at a time and returns them together, so a kill there also loses the
-    finished games of a chunk not yet returned (replayed on resume, never written twice).
+    ``concurrent``: games each process plays at once in lock-step (``play_many``). With ``workers`` > 1 every
+    worker keeps ``concurrent`` games in flight, taking the next missing game index from one shared queue as a
+    game ends (so its network batches stay full until the last games), and sends each finished game here at
+    once, where it is written as in one process. ``torch_threads``: torch's thread count in each worker process
+    that loads torch (this process's is left alone).
 
     ``on_start(done, games)`` is called once the folder is checked; ``on_game(index, records)`` after every
     game played. On an exception (``KeyboardInterrupt`` too) every finished game already in a shard stays."""
     for flag, value, least in (("games", games, 1), ("workers", workers, 1), ("shard_games", shard_games, 1),
-                               ("seed", seed, 0), ("concurrent", concurrent, 1)):
+                               ("seed", seed, 0), ("concurrent", concurrent, 1), ("torch_threads", torch_threads, 1)):
         if value < least:
             raise InvalidParameterError(f"{flag} must be at least {least}, got {value}")
     options = dict(options or {})
@@ -408,15 +432,19 @@ def generate(game_name: str, specs: Sequence[str], games: int, seed: int, out: s
         if workers > 1 and len(missing) > 1:
             entries = _registry_entries(game_name, specs)
             context = multiprocessing.get_context("spawn")
-            with process_pool(min(workers, len(missing)), context=context, initializer=_worker_init,
-                              initargs=(entries, game_name, options, specs, seed, concurrent)) as pool:
-                chunks = [missing[k:k + concurrent] for k in range(0, len(missing), concurrent)]
-                futures = [pool.submit(_worker_play, chunk) for chunk in chunks]
+            tasks, results = context.Queue(), context.Queue()
+            processes = min(workers, len(missing))
+            for index in missing + [None] * processes:  # one end marker per worker
+                tasks.put(index)
+            with process_pool(processes, context=context, initializer=_worker_init,
+                              initargs=(entries, game_name, options, specs, seed, concurrent, torch_threads, tasks,
+                                        results)) as pool:
+                futures = [pool.submit(_worker_play) for _ in range(processes)]
                 try:
-                    for future in as_completed(futures):
-                        for index, data in future.result():
-                            finished(index, data)
+                    for _ in missing:
+                        finished(*_next_result(results, futures))
                 except BaseException:
+                    tasks.cancel_join_thread()  # indices never taken: do not wait to flush them at exit
                     for f in futures:
                         f.cancel()
                     for process in list(getattr(pool, "_processes", {}).values()):
@@ -445,6 +473,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--shard-games", type=int, default=1, help="finished games per shard (default 1)")
     parser.add_argument("--concurrent", type=int, default=1,
                         help="games played at once in lock-step per process, their network calls batched (default 1)")
+    parser.add_argument("--torch-threads", type=int, default=1,
+                        help="torch threads in each worker process that runs a network (default 1)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a game option (repeatable)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -475,8 +505,8 @@ def run(args: argparse.Namespace, console: Any) -> int:
 
         try:
             generate(args.game, specs, args.games, args.seed, out, options=options, workers=args.workers,
-                     shard_games=args.shard_games, concurrent=args.concurrent, on_game=on_game,
-                     on_start=on_start)
+                     shard_games=args.shard_games, concurrent=args.concurrent, torch_threads=args.torch_threads,
+                     on_game=on_game, on_start=on_start)
         except KeyboardInterrupt:
             progress.stop()
             console.print(f"interrupted: {counts['saved']} games saved in {out}; run the same command again to "

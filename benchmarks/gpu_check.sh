@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The device check of issue 32, for a machine whose python3 has torch with CUDA, numba, numpy, pytest and rich:
+# the device tests (tests/test_devices.py: staging / launch / wait, device= of agents and learners, pinned
+# staging; each on the CPU and on CUDA) and the GPU benchmark (benchmarks/gpu_evaluator.py: states/s of
+# BatchedEvaluator at batch 1, 64, 256, 1024 on cuda vs cpu, launch / wait times, double-buffering overlap).
+#
+#   bash benchmarks/gpu_check.sh            # from the repository root; results in $OUT (default /tmp/gpu_check)
+#
+# Dependencies the machine may lack (gymnasium, pettingzoo and theirs: `import cardboard` needs them) are
+# installed from .whl/ when that folder is there (carry it), into /tmp/site. cardboard is imported from the
+# working tree: the build maps envs/, policies/, search/, training/, evaluation/ into the cardboard namespace,
+# which links inside cardboard/ reproduce for the run (removed at exit). Under 4 minutes: the tests use a
+# pure-Python game (no kernel compiles) and the benchmark runs each row for 1 second.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT="${OUT:-/tmp/gpu_check}"
+PYTHON="${PYTHON:-python3}"
+mkdir -p "$OUT"
+status=0
+
+if [ -d .whl ] && ! "$PYTHON" -c "import gymnasium, pettingzoo" 2>/dev/null; then
+    "$PYTHON" -m pip install -q --no-index --no-deps --target /tmp/site .whl/*.whl
+    export PYTHONPATH="/tmp/site${PYTHONPATH:+:$PYTHONPATH}"
+fi
+linked=()
+if ! "$PYTHON" -c "import cardboard.envs" 2>/dev/null; then
+    for folder in envs policies search training evaluation; do
+        if [ ! -e "cardboard/$folder" ]; then
+            ln -s "../$folder" "cardboard/$folder"
+            linked+=("cardboard/$folder")
+        fi
+    done
+    export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
+fi
+trap 'for link in "${linked[@]}"; do rm -f "$link"; done' EXIT
+
+{
+    nvidia-smi 2>&1 || echo "no nvidia-smi"
+    "$PYTHON" -c "import sys, torch, numpy, numba; print(sys.version); print('torch', torch.__version__, 'cuda', \
+torch.version.cuda, 'available', torch.cuda.is_available(), torch.cuda.get_device_name(0) if torch.cuda.is_available() \
+else ''); print('numpy', numpy.__version__, 'numba', numba.__version__)"
+} > "$OUT/machine.txt" 2>&1
+cat "$OUT/machine.txt"
+
+timeout 150 "$PYTHON" -m pytest tests/test_devices.py -q -rs -p no:cacheprovider --junitxml="$OUT/tests.xml" \
+    2>&1 | tee "$OUT/tests.txt" || status=1
+
+timeout 70 "$PYTHON" benchmarks/gpu_evaluator.py --seconds 1 --json "$OUT/gpu_evaluator.json" \
+    2>&1 | tee "$OUT/gpu_evaluator.txt" || status=1
+
+echo "results in $OUT: machine.txt tests.txt tests.xml gpu_evaluator.txt gpu_evaluator.json (exit $status)"
+exit $status
