@@ -96,15 +96,17 @@ class BatchedEvaluator:
         ``n`` rows, then ``launch(n, slot)``; do not write them again while that batch is in flight."""
         return self._slot(slot).obs_np, self._slot(slot).masks_np
 
-    def launch(self, n: int, slot: int = 0) -> Pending:
+    def launch(self, n: int, slot: int = 0, background: bool = True) -> Pending:
         """Start the forward pass on the first ``n`` rows of ``slot``'s staging arrays (1 <= n <= max_batch,
         every row with a legal action) and return at once; ``Pending.wait()`` gives the answers. On the CPU the
-        pass runs on a background thread, on CUDA asynchronously on the current stream."""
+        pass runs on a background thread (``background=False``: here, before ``launch`` returns, for a caller
+        that would wait at once: a thread's hand-over costs more than it saves then), on CUDA asynchronously on
+        the current stream."""
         if not isinstance(n, (int, np.integer)) or not 1 <= n <= self.max_batch:
             raise InvalidParameterError(f"n={n!r}: expected an int in [1, {self.max_batch}] (max_batch)")
         staged = self._slot(slot)
         _check_masks(staged.masks_np[:n])
-        return self._start(int(n), slot, background=True)
+        return self._start(int(n), slot, background=background)
 
     def _slot(self, slot: int) -> _Slot:
         if not isinstance(slot, (int, np.integer)) or not 0 <= slot < SLOTS:

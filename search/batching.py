@@ -87,17 +87,65 @@ def answer(requests: list[Request | ArrayRequest]) -> list:
 
 def _answer_arrays(requests: list[ArrayRequest], where: list[int], out: list) -> None:
     """One forward pass over the rows of ``requests`` (one queue): ``out[where[i]]`` gets request ``i``'s slice."""
-    if len(requests) == 1:
-        observations, masks = requests[0].observations, requests[0].masks
+    if _stageable(requests):
+        answers = _Launched(requests, 0, background=False).wait()
     else:
         observations = np.concatenate([r.observations for r in requests])
         masks = np.concatenate([r.masks for r in requests])
-    priors, values = requests[0].queue.evaluate(observations, masks)
-    first = 0
-    for j, request in zip(where, requests):
+        answers = _split(requests, *requests[0].queue.evaluate(observations, masks))
+    for j, found in zip(where, answers):
+        out[j] = found
+
+
+def _split(requests: list[ArrayRequest], priors: np.ndarray, values: np.ndarray) -> list:
+    """Each request's slice of the rows ``(priors, values)`` answered for all of them, in order."""
+    out, first = [], 0
+    for request in requests:
         last = first + len(request.observations)
-        out[j] = (priors[first:last], values[first:last])
+        out.append((priors[first:last], values[first:last]))
         first = last
+    return out
+
+
+def _stageable(requests: list) -> bool:
+    """Whether ``requests`` are array requests of one queue that stages batches (``staging`` / ``launch``, as
+    ``policies.BatchedEvaluator``) and fit one of its batches."""
+    if not requests or not all(isinstance(r, ArrayRequest) for r in requests):
+        return False
+    queue = requests[0].queue
+    return (all(r.queue is queue for r in requests) and hasattr(queue, "launch")
+            and sum(len(r.observations) for r in requests) <= queue.max_batch)
+
+
+class _Launched:
+    """A forward pass started over the rows of ``requests``: each one's rows copied once into the queue's staging
+    ``slot`` (pinned memory on CUDA), then launched (on the CPU in the ``background`` or at once); ``wait`` gives
+    each request its answers."""
+
+    def __init__(self, requests: list[ArrayRequest], slot: int, background: bool = True):
+        self.requests = requests
+        queue = requests[0].queue
+        observations, masks = queue.staging(slot)
+        first = 0
+        for request in requests:
+            last = first + len(request.observations)
+            observations[first:last] = request.observations
+            masks[first:last] = request.masks
+            first = last
+        self.pending = queue.launch(first, slot, background)
+
+    def wait(self) -> list:
+        return _split(self.requests, *self.pending.wait())
+
+
+class _Answered:
+    """Answers already computed, with ``_Launched``'s ``wait``."""
+
+    def __init__(self, answers: list):
+        self.answers = answers
+
+    def wait(self) -> list:
+        return self.answers
 
 
 def batches(evaluator: Evaluator) -> bool:
@@ -119,32 +167,84 @@ def drive(run: Steps[T]) -> T:
 
 def run_together(jobs: Iterable[Steps[T]], concurrent: int) -> Iterator[T]:
     """Advance up to ``concurrent`` computations from ``jobs`` in lock-step and yield each one's result as it
-    finishes (a finished job's place goes to the next). Each round answers every waiting request at once
-    (``answer``), so a network sees up to ``concurrent`` requests' states per forward pass. Results come in
-    the order the jobs finish; each job's own computation does not depend on the others."""
+    finishes (a finished job's place goes to the next). Results come in the order the jobs finish; each job's own
+    computation does not depend on the others (a network's answers only through floating-point rounding, which
+    may differ in the last bit between batch compositions).
+
+    Each round answers every waiting request at once (``answer``: one flush per queue), so a network sees up to
+    ``concurrent`` requests' states per forward pass. When the first round's requests are all array requests of
+    one staging queue (``ArrayRequest`` of a ``policies.BatchedEvaluator``: compiled searches), the jobs run in
+    two halves that take turns instead, so that the network and the searches overlap (double buffering): one
+    half's rows are launched into their own staging slot and, while that pass runs, the other half gets its
+    answers and runs on to its next requests (``_pipelined``)."""
     if concurrent < 1:
         raise ValueError(f"concurrent must be >= 1, got {concurrent}")
     pending = iter(jobs)
-    active: list[tuple[Steps[T], Request]] = []
-    more = True
-    while True:
-        while more and len(active) < concurrent:
-            run = next(pending, None)
-            if run is None:
-                more = False
-                break
-            try:
-                active.append((run, next(run)))
-            except StopIteration as stop:
-                yield stop.value
-        if not active:
-            return
+    active: list[tuple[Steps[T], Request | ArrayRequest]] = []
+    more = yield from _fill(active, pending, concurrent)
+    if concurrent > 1 and _stageable([request for _, request in active]):
+        yield from _pipelined(active, pending, concurrent, more)
+        return
+    while active:
         current, active = active, []
         for (run, _), answers in zip(current, answer([request for _, request in current])):
             try:
                 active.append((run, run.send(answers)))
             except StopIteration as stop:
                 yield stop.value
+        if more:
+            more = yield from _fill(active, pending, concurrent)
+
+
+def _fill(active: list, pending: Iterator, size: int) -> Generator[Any, None, bool]:
+    """Start jobs from ``pending`` until ``active`` holds ``size`` waiting ones (yielding the results of jobs that
+    finish without asking anything); returns whether ``pending`` may have more."""
+    while len(active) < size:
+        run = next(pending, None)
+        if run is None:
+            return False
+        try:
+            active.append((run, next(run)))
+        except StopIteration as stop:
+            yield stop.value
+    return True
+
+
+def _pipelined(active: list, pending: Iterator, concurrent: int, more: bool) -> Iterator:
+    """``run_together`` in two halves that take turns: launch one half's rows into its staging slot, then hand the
+    other half the answers of its pass (launched on the last turn) while this one runs. A half whose requests
+    cannot be staged is answered at once (``answer``), after the other half's pass has been collected (answering
+    at once may use either staging slot)."""
+    sizes = ((concurrent + 1) // 2, concurrent // 2)
+    halves = [active[:sizes[0]], active[sizes[0]:]]
+    launched: list[_Launched | _Answered | None] = [None, None]
+    turn = 0
+    while halves[0] or halves[1]:
+        half, other = halves[turn], 1 - turn
+        if more:
+            more = yield from _fill(half, pending, sizes[turn])
+        if half:
+            requests = [request for _, request in half]
+            if _stageable(requests):
+                launched[turn] = _Launched(requests, turn)
+            else:
+                if launched[other] is not None:
+                    yield from _deliver(halves, launched, other)
+                launched[turn] = _Answered(answer(requests))
+        if launched[other] is not None:
+            yield from _deliver(halves, launched, other)
+        turn = other
+
+
+def _deliver(halves: list[list], launched: list, which: int) -> Iterator:
+    """Hand half ``which`` its answers: each job runs on to its next request or finishes (its result yielded)."""
+    current, halves[which] = halves[which], []
+    answers, launched[which] = launched[which].wait(), None
+    for (run, _), found in zip(current, answers):
+        try:
+            halves[which].append((run, run.send(found)))
+        except StopIteration as stop:
+            yield stop.value
 
 
 def act_steps(agent: Agent, state: GameState, rng: np.random.Generator) -> Steps[int]:

@@ -33,7 +33,7 @@ import numpy as np
 
 from ..envs.errors import InvalidParameterError
 from ..envs.protocol import GameState, hook
-from .tree import Node
+from .tree import Node, legal_keys
 
 Edges = dict[Hashable, tuple[int, float, int]]  # key -> (visits, mean reward w/v, availability)
 FinalSelection = Callable[[Edges, np.random.Generator], Hashable]
@@ -223,9 +223,9 @@ class Decision(NamedTuple):
 def decision(state: GameState, root: Node, action: int, n: int | None) -> Decision:
     """The ``Decision`` of playing ``action`` at ``state`` after a search whose tree is ``root``."""
     stats = root.stats()
-    legal = state.legal_actions()
-    visits = [stats[k][0] for k in (state.action_key(int(a)) for a in legal) if k in stats]
+    keys = legal_keys(state)
+    visits = [stats[k][0] for k in keys if k in stats]
     chosen = stats.get(state.action_key(action), (0, 0.0, 0))
     board = hook(state, "complexity")
-    cx = (float(len(legal)), *(board() if board is not None else ()))
+    cx = (float(len(keys)), *(board() if board is not None else ()))
     return Decision(bool(chosen[0] == max(visits, default=0)), n, float(chosen[1]), cx)

@@ -57,7 +57,7 @@ from .chance import ChanceBucketing
 from .final import FinalSelection, max_child, robust_child  # max_child: re-exported
 from .pruning import HardPruning
 from .strategies import UCB1, Evaluator, GameRollout, Rollout, Selection, evaluation, leaf_prior
-from .tree import TOTAL, VISITS, KeyTable, Node, Uniforms
+from .tree import TOTAL, VISITS, KeyTable, Node, Uniforms, legal_keys
 from .warm_up import WarmUp
 
 Determinizer = Callable[[GameState, int, np.random.Generator], GameState]
@@ -166,7 +166,7 @@ def decide(root: Node, state: GameState, final: FinalSelection, rng: np.random.G
            seconds: float) -> SearchResult:
     """A search's result from its ``root``: ``final`` over the visited edges legal in ``state`` (the first legal
     action when none was visited), their visits, ``done`` iterations in ``seconds``."""
-    actions = {state.action_key(int(a)): int(a) for a in state.legal_actions()}
+    actions = dict(zip(legal_keys(state), np.asarray(state.legal_actions()).tolist()))
     edges = {k: s for k, s in root.stats().items() if k in actions and s[0] > 0}
     key = final(edges, rng) if edges else next(iter(actions))
     return SearchResult(actions[key], {k: s[0] for k, s in edges.items()}, done, seconds, root)

@@ -54,6 +54,15 @@ class KeyTable:
         return np.array(keys if self.dense else [self.id(k) for k in keys], dtype=np.int64)
 
 
+def legal_keys(state: GameState) -> list[Hashable]:
+    """``action_key`` of every legal action of ``state``, in order: one compiled call where the game offers the
+    ``legal_action_keys`` hook."""
+    keys_of_legal = getattr(state, LEGAL_ACTION_KEYS, None)
+    if keys_of_legal is not None:
+        return keys_of_legal().tolist()
+    return [state.action_key(int(a)) for a in state.legal_actions()]
+
+
 class Uniforms:
     """Uniform draws from ``rng`` fetched a block at a time: one numpy call per 256 tree steps, not one each."""
 
@@ -131,11 +140,12 @@ class Node:
 
     def stats(self) -> dict[Hashable, tuple[int, float, int]]:
         """Soft key -> (visits, mean reward, availability) of every edge."""
-        out = {}
-        for e in range(int(self.size[0])):
-            n, total, avail = self.stat[VISITS, e], self.stat[TOTAL, e], self.stat[AVAIL, e]
-            out[self.table.key(self.edge_key[e])] = (int(n), total / n if n else 0.0, int(avail))
-        return out
+        m = int(self.size[0])
+        visits, total = self.stat[VISITS, :m], self.stat[TOTAL, :m]
+        means = np.divide(total, visits, out=np.zeros(m), where=visits > 0).tolist()
+        keys = self.edge_key[:m].tolist() if self.table.dense else [self.table.key(k) for k in self.edge_key[:m]]
+        return dict(zip(keys, zip(visits.astype(np.int64).tolist(), means,
+                                  self.stat[AVAIL, :m].astype(np.int64).tolist())))
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -75,6 +75,7 @@ from cardboard.envs.protocol import CHANCE, Agent, Game, GameState, sample_chanc
 from cardboard.envs.worker_pool import limit_torch_threads, process_pool
 from cardboard.evaluation.match import _registry_entries, game_streams, seat_order
 from cardboard.search.batching import Steps, act_steps, drive, run_together
+from cardboard.search.tree import legal_keys
 
 FORMAT = "cardboard.selfplay/1"
 HEADER = "header.json"
@@ -104,11 +105,10 @@ class Args:
 
 
 # -- playing -------------------------------------------------------------------------------------------------
-def visit_policy(state: GameState, legal: np.ndarray, visits: dict[Any, int], num_actions: int) -> np.ndarray:
+def visit_policy(keys: Sequence[Any], legal: np.ndarray, visits: dict[Any, int], num_actions: int) -> np.ndarray:
     """A search root's visit counts (by soft key) as a dense distribution over action ids: each legal action
-    gets its key's visits split evenly among the legal actions sharing that key; normalised over the legal
-    actions (all-zero visits give a uniform distribution over them)."""
-    keys = [state.action_key(int(a)) for a in legal]
+    ``legal[i]`` (soft key ``keys[i]``) gets its key's visits split evenly among the legal actions sharing that
+    key; normalised over the legal actions (all-zero visits give a uniform distribution over them)."""
     sharing: dict[Any, int] = {}
     for key in keys:
         sharing[key] = sharing.get(key, 0) + 1
@@ -151,6 +151,7 @@ def recorded_steps(game: Game, agents: Sequence[Agent], index: int, seed: int) -
         record = _searches(agent)
         if record:
             legal = np.array(state.legal_actions(), dtype=np.int64)  # copied: a view may change on apply
+            keys = legal_keys(state)
             obs = np.asarray(state.observation(player), dtype=np.float32)
             mask = np.asarray(state.action_mask(), dtype=bool).copy()
             turn = state.turn
@@ -161,7 +162,7 @@ def recorded_steps(game: Game, agents: Sequence[Agent], index: int, seed: int) -
                 policy = np.zeros(info.num_actions, dtype=np.float32)
                 policy[action] = 1.0
             else:
-                policy = visit_policy(state, legal, result.visits, info.num_actions)
+                policy = visit_policy(keys, legal, result.visits, info.num_actions)
             for name, value in (("obs", obs), ("mask", mask), ("policy", policy), ("action", action),
                                 ("seat", player), ("turn", turn), ("searched", result is not None)):
                 rows[name].append(value)
