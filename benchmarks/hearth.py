@@ -12,6 +12,8 @@ Hunter: ``new_state(seed=3)`` played randomly to turn 10 with ``default_rng(3)``
   ``--iterations`` iterations (tree set-up and determinization included);
 - ``duct_cnb_d5``: the same with chance-node bucketing (001 §2.6, Table 3.2 buckets);
 - ``duct_prune_d5``: the same with heuristic pruning (001 §2.5), the configuration of RESULTS.md;
+- ``duct_d5_python``, ``duct_prune_d5_python``: ``duct_d5`` and ``duct_prune_d5`` on the Python path
+  (``compiled=False``); the rows above run whole iterations compiled (``search.compiled``; CNB stays in Python);
 - ``lords_of_war_playout``: the compiled Lords of War playout, a yardstick of this machine's speed in the
   same run (``benchmarks/playout.py`` compares it with OpenSpiel).
 
@@ -25,6 +27,8 @@ Usage: ``.venv/bin/python benchmarks/hearth.py [--seconds 3] [--rounds 3] [--ite
 """
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 from rich.console import Console
 from rich.table import Table
@@ -34,6 +38,7 @@ from harness import (Comparison, compare, interleaved_rates, machine, print_mach
                      timing_arguments)
 from cardboard.envs.protocol import CHANCE, sample_chance
 from cardboard.search.agents import duct
+from cardboard.search.mcts import TreeSearch
 
 DECKS = ("mech_mage", "handlock", "face_hunter")
 SEED, TURN = 3, 10
@@ -41,6 +46,8 @@ COMPARISONS = [
     Comparison("duct_d5", None, 3300.0, "DUCT d=5 iterations/s (thesis C#: 3.3k)"),
     Comparison("duct_cnb_d5", None, 3300.0, "DUCT+CNB d=5 iterations/s"),
     Comparison("duct_prune_d5", None, 3300.0, "DUCT+pruning d=5 iterations/s"),
+    Comparison("duct_prune_d5", "duct_prune_d5_python", 3.0, "DUCT+pruning d=5: compiled vs the Python path"),
+    Comparison("duct_d5", "duct_d5_python", None, "DUCT d=5: compiled vs the Python path"),
     Comparison("playout", "lords_of_war_playout", None, "hearth playout steps/s vs Lords of War's"),
     Comparison("playout", "python_loop", None, "compiled playout vs the Python protocol loop"),
 ]
@@ -82,12 +89,16 @@ def main() -> None:
     agents = {"duct_d5": duct(iterations=args.iterations, depth=5),
               "duct_cnb_d5": duct(iterations=args.iterations, depth=5, cnb=True),
               "duct_prune_d5": duct(iterations=args.iterations, depth=5, prune=True)}
+    python = {f"{name}_python": TreeSearch(dataclasses.replace(agents[name].searcher.config, compiled=False),
+                                           "duct", 10) for name in ("duct_d5", "duct_prune_d5")}
     rows = {
         "playout": lambda i: positions[i % 3].clone().random_playout(rng),
         "python_loop": lambda i: python_loop(positions[i % 3].clone(), rng),
         "duct_d5": lambda i: agents["duct_d5"].searcher.search(positions[i % 3], rng).iterations,
         "duct_cnb_d5": lambda i: agents["duct_cnb_d5"].searcher.search(positions[i % 3], rng).iterations,
         "duct_prune_d5": lambda i: agents["duct_prune_d5"].searcher.search(positions[i % 3], rng).iterations,
+        "duct_d5_python": lambda i: python["duct_d5_python"].search(positions[i % 3], rng).iterations,
+        "duct_prune_d5_python": lambda i: python["duct_prune_d5_python"].search(positions[i % 3], rng).iterations,
         "lords_of_war_playout": lambda i: low.clone().random_playout(rng),
     }
     rates = interleaved_rates(rows, args.seconds, args.rounds)

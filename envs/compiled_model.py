@@ -10,17 +10,22 @@ kernel             signature                                             the sam
 =================  ====================================================  ============================================
 ``determinize``    ``(s, table, player, u) -> None``                     ``determinize(player, rng)`` when that draws
                                                                          ``u = rng.random(determinize_draws)`` (the
-                                                                         state's one use of ``rng``), in place
+                                                                         state's one use of ``rng``), in place; None:
+                                                                         ISMCTS stays in Python (UCT and DUCT, whose
+                                                                         worlds are drawn in Python, do not need it)
 ``legal_actions``  ``(s, table, buf) -> n``                              ``legal_actions()``, written to ``buf[:n]``
 ``action_keys``    ``(s, table, buf, n, out) -> None``                   ``out[i] = action_key(buf[i])``, ``i < n``
 ``apply``          ``(s, table, action, buf) -> None``                   ``apply(action)`` of a legal action, when
-                                                                         ``legal_actions`` was the last kernel to
-                                                                         write ``buf``
+                                                                         ``legal_actions`` (then perhaps
+                                                                         ``sensible_actions``) was the last kernel to
+                                                                         write ``buf``; at a chance node, of an
+                                                                         outcome (``buf`` as any kernel left it)
 ``playout``        ``(s, table, buf, stream, turn_limit) -> decisions``  ``random_playout(rng, max_turns)`` with
                                                                          ``stream = kernels.seed_stream(rng)``, until
                                                                          the end or turn ``turn_limit`` begins (to
                                                                          the end: ``info.max_turns + 1``)
-``player``         ``(s) -> int``                                        ``current_player`` (``TERMINAL`` at the end)
+``player``         ``(s) -> int``                                        ``current_player`` (``TERMINAL`` at the end,
+                                                                         ``CHANCE`` at a chance node)
 ``turn``           ``(s) -> int``                                        ``turn``
 ``returns``        ``(s, out) -> None``                                  ``out[:] = returns()``
 ``heuristic``      ``(s, table, player) -> float``                       ``heuristic(player)``
@@ -40,6 +45,17 @@ Optional, for hard pruning (``search.pruning``), both or neither (``None``: a se
                                                                         ``InvalidParameterError`` for an unknown name
 =====================  ===============================================  =============================================
 
+Optional, for games with chance nodes in play (``GameInfo.chance`` "explicit"; ``None``: their searches stay in
+Python) and for heuristic pruning (``SearchConfig.prune``; ``None``: a search with ``prune`` stays in Python):
+
+====================  ==================================  =============================================================
+``sample_chance``     ``(s, table, u) -> int``            ``protocol.sample_chance(state, rng)`` when that draws ``u =
+                                                          rng.random()`` (its one use of ``rng``); every outcome id is
+                                                          below ``num_outcomes``
+``sensible_actions``  ``(s, table, buf, n) -> m``         ``buf[:m] = sensible_actions()`` when ``buf[:n] =
+                                                          legal_actions()``, in place
+====================  ==================================  =============================================================
+
 Optional, for search guided by a network (``search.compiled_network``: observations built in compiled code, no
 Python object per leaf):
 
@@ -52,12 +68,13 @@ The legal-action mask the network reads is made from ``legal_actions`` (``action
 
 Argument types, fixed so that search compiles (and caches) one loop per game: ``s`` is ``state``'s array type,
 ``table`` the type of ``table`` (any value numba types: an array, a tuple of arrays and ints), ``buf`` a C-contiguous
-int32 array of ``buffer_len``, ``u`` float64, ``stream`` a one-word uint64 array (``kernels.xorshift64star``),
+int32 array of ``buffer_len``, ``u`` float64 (an array for ``determinize``), ``stream`` a one-word uint64 array
+(``kernels.xorshift64star``),
 ``out`` int64 (keys), float64 (returns) or C-contiguous float64 ``[len(which), >= n]`` (evaluations) arrays, ``which``
 int64, ``extrapolate`` bool, ``player``, ``action``, ``n`` and ``turn_limit`` int64. Kernels
 are numba dispatchers (``@njit(cache=True, nogil=True)``); search calls them as first-class functions. A model
-serves games without chance nodes after set-up (``GameInfo.chance`` "none" or "setup") whose soft keys are ints
-(``GameInfo.num_action_keys``).
+serves games whose soft keys are ints (``GameInfo.num_action_keys``); one with chance nodes in play, only with
+``sample_chance``.
 """
 from __future__ import annotations
 
@@ -77,7 +94,7 @@ class CompiledModel(NamedTuple):
     table: Any  # static data every kernel but player / turn / returns takes
     buffer_len: int  # length of the int32 scratch buffer the kernels share (legal ids at its front)
     determinize_draws: int  # uniforms one determinize takes
-    determinize: Kernel
+    determinize: Kernel | None  # None: no compiled ISMCTS
     legal_actions: Kernel
     action_keys: Kernel
     apply: Kernel
@@ -89,3 +106,6 @@ class CompiledModel(NamedTuple):
     evaluations_after: Kernel | None = None  # hard pruning's scores, compiled
     evaluation_index: Callable[[str], int] | None = None  # an evaluation's name -> its index in ``which``
     observation: Kernel | None = None  # the observation written in place, for network-guided search
+    sample_chance: Kernel | None = None  # a chance node's outcome from one uniform
+    sensible_actions: Kernel | None = None  # heuristic pruning's move filter (``prune``), in place
+    num_outcomes: int = 0  # every chance outcome id is below it

@@ -304,7 +304,10 @@ HOOKS: dict[str, Hook] = {h.name if h.keyword is None else h.keyword: h for h in
     Hook("compiled_model", "compiled_model() -> CompiledModel",
          "the state's flat array, the game's static table and numba kernels doing exactly what determinize, "
          "legal_actions, action_key, apply, random_playout, current_player, turn, returns and heuristic do "
-         "(envs.compiled_model); search runs whole UCT / ISMCTS iterations with them (search.compiled)"),
+         "(envs.compiled_model); search runs whole UCT, DUCT and (with determinize) ISMCTS iterations with them "
+         "(search.compiled): UCB1, GameRollout to the end or for depth turns then the heuristic, chance nodes in "
+         "the tree with the optional sample_chance, prune=1 with the optional sensible_actions, hard pruning with "
+         "the optional evaluations_after; CNB, other selections, rollouts, samplers and evaluators stay in Python"),
 )}
 
 

@@ -1,10 +1,13 @@
-"""Whole UCT / ISMCTS iterations in compiled code, with exactly the statistics of the Python path (``mcts``).
+"""Whole UCT / ISMCTS / DUCT iterations in compiled code, with exactly the statistics of the Python path (``mcts``).
 
 ``TreeSearch`` hands a search to ``search`` when the state offers ``compiled_model()`` (``envs.compiled_model``),
-the random generator can be replayed (below) and the configuration is the plain one this loop reproduces
-(``model_for``): UCB1, ``GameRollout``, the default chance sampler, determinizer and evaluator, no bucketing,
-``prune``, tree reuse or leaves in flight, ``worlds`` "uct" or "ismcts"; hard ``pruning`` where the model scores
-moves (``CompiledModel.evaluations_after``) and knows every heuristic named. ``SearchConfig(compiled=False)`` (agent
+the random generator can be replayed (below) and the configuration is one this loop reproduces (``model_for``):
+UCB1, ``GameRollout``, the default chance sampler and evaluator, no bucketing (CNB), tree reuse or leaves in
+flight; ``worlds`` "uct", "ismcts" (with the default determinizer and the model's ``determinize``) or "duct" (any
+determinizer: its fixed worlds are drawn in Python, as the Python path draws them, then iterations go round-robin
+over their arrays); chance nodes in the tree where the model samples them (``sample_chance``); ``prune`` where it
+filters moves (``sensible_actions``); hard ``pruning`` (not with ``prune``) where the model scores moves
+(``CompiledModel.evaluations_after``) and knows every heuristic named. ``SearchConfig(compiled=False)`` (agent
 knob ``compiled=0``) keeps the Python path. The result is the Python path's: the same action, visits in the same
 order, iterations, and a ``root`` whose edge statistics are those of the Python tree's root (every row of
 ``Node.stat`` but ``PRIOR``, edges in the same order); the nodes below it stay in the flat arrays, so
@@ -15,7 +18,9 @@ order, iterations, and a ``root`` whose edge statistics are those of the Python 
 ``edge_stat[e]`` = (visits, total, availability, stamp) as ``tree.Node.stat``'s rows; ``edge_child[e, p]`` is the
 node below ``e`` where player ``p`` moves (-1: none yet), which is ``Node.child_for(e, p)``; an open-addressing
 hash table maps (node, key) to the edge. Edges are numbered as they are made, so each node's edges are in
-``Node``'s order. The step is ``tree.select_edge``'s: availability counted once per iteration, unvisited edges
+``Node``'s order. A chance node (player ``CHANCE``) hangs in ``edge_child``'s last column, and its edges are its
+outcomes met so far, keyed by id: the child of an outcome is ``Node.child_for(outcome, p)``. The step is
+``tree.select_edge``'s: availability counted once per iteration, unvisited edges
 first by ``int(u * n_fresh)``, else the first maximum of UCB1; the visit counted on the way down, the reward on
 the way up.
 
@@ -28,9 +33,10 @@ one more word gives each heuristic's row its uniforms (``kernels.fill_units``); 
 keys and actions are compacted to the kept ones, in legal order, for the tree step, so edges are made only for
 kept keys, in the Python path's order. The root's memory comes back as ``root.pruned``.
 
-**Randomness.** The Python path draws from one generator, per iteration: the world (``determinize_draws``
-uniforms), one uniform per tree step from a ``tree.Uniforms`` block (256 drawn when it is empty, taken from the
-end), before it, with hard pruning, per judgement of more than ``limit`` moves, a stream seed when extrapolating
+**Randomness.** The Python path draws from one generator: DUCT's worlds first, then per iteration: the world
+(ISMCTS: ``determinize_draws`` uniforms), one uniform per chance node in the tree (``sample_chance``), one uniform
+per tree step from a ``tree.Uniforms`` block (256 drawn when it is empty, taken from the end), before it, with hard
+pruning, per judgement of more than ``limit`` moves, a stream seed when extrapolating
 and one for the ties, and a rollout stream seed (``kernels.seed_stream``) when the leaf is not terminal. For bit
 generators whose ``random()`` is ``(raw >> 11) * 2**-53`` of one 64-bit raw word (numpy's PCG64, PCG64DXSM,
 Philox, SFC64) each draw is one raw word, so the generator's state is saved, raw words are drawn and handed to
@@ -62,8 +68,9 @@ from ..envs.compiled_model import CompiledModel
 from ..envs.errors import InvalidParameterError
 from ..envs.kernels import fill_units
 from ..envs.protocol import CHANCE, HOOKS, TERMINAL, GameInfo, GameState
-from .core import (LEFT, MAX_DEPTH, N_EDGES, N_JUDGED, N_NODES, NEED_EDGES, NEED_JUDGED, NEED_WORDS, POS, TREE_TYPES,
-                   UNIFORMS_BLOCK, VISITS, FlatTree, backup, child_of, flat_edges, pick_ucb1, slot_of, unit_values)
+from .core import (LEFT, MAX_DEPTH, N_EDGES, N_JUDGED, N_NODES, NEED_EDGES, NEED_JUDGED, NEED_NODES, NEED_WORDS, POS,
+                   TREE_TYPES, UNIFORMS_BLOCK, VISITS, FlatTree, backup, child_of, edge_of, flat_edges, pick_ucb1,
+                   slot_of, unit_values)
 from .pruning import HardPruning, Judged
 from .strategies import UCB1, GameRollout
 from .tree import KeyTable, Node
@@ -75,7 +82,8 @@ COMPILED_MODEL = HOOKS["compiled_model"].name
 REPLAYABLE = (np.random.PCG64, np.random.PCG64DXSM, np.random.Philox, np.random.SFC64)  # random() = one raw word
 BLOCK = UNIFORMS_BLOCK  # tree.Uniforms' block
 KERNELS = ("determinize", "legal_actions", "action_keys", "apply", "playout", "player", "turn", "returns", "heuristic",
-           "evaluations_after")  # CompiledModel's kernels, in the loop's order
+           "evaluations_after", "sample_chance", "sensible_actions")  # CompiledModel's kernels, in the loop's order
+MAX_CHANCE_RUN = 64  # chance nodes in a row the loop makes room for (a game with more raises ValueError)
 STEP_GUESS = 4  # tree steps an iteration, for the first draw of raw words (more are drawn if it runs short)
 SLICE = 0.002  # seconds a kernel call runs under a time budget, between the checks of the clock
 
@@ -90,20 +98,24 @@ def model_for(engine: TreeSearch, state: GameState, rng: np.random.Generator) ->
     """The state's compiled model when ``engine`` may search ``state`` with ``rng`` compiled, else None."""
     cfg = engine.config
     default = _defaults(type(cfg))
-    plain = (cfg.compiled and engine.worlds in ("uct", "ismcts") and not engine.reuse
+    plain = (cfg.compiled and engine.worlds in ("uct", "ismcts", "duct") and not engine.reuse
              and type(cfg.selection) is UCB1 and type(cfg.rollout) is GameRollout
-             and cfg.chance_sampler is default["chance_sampler"] and cfg.bucketing is None and not cfg.prune
-             and (cfg.pruning is None or type(cfg.pruning) is HardPruning) and cfg.leaves == 1
-             and (engine.worlds == "uct" or cfg.determinizer is default["determinizer"])
+             and cfg.chance_sampler is default["chance_sampler"] and cfg.bucketing is None
+             and (cfg.pruning is None or type(cfg.pruning) is HardPruning)
+             and not (cfg.prune and cfg.pruning is not None) and cfg.leaves == 1
+             and (engine.worlds != "ismcts" or cfg.determinizer is default["determinizer"])
              and (cfg.depth is None or cfg.evaluator is default["evaluator"]))
     info = state.info
-    if not plain or info.num_action_keys is None or info.chance == "explicit":
+    if not plain or info.num_action_keys is None:
         return None
     if type(rng) is not np.random.Generator or type(rng.bit_generator) not in REPLAYABLE:
         return None
     make = getattr(state, COMPILED_MODEL, None)
     model = make() if make is not None else None
-    if model is None or (cfg.pruning is not None and _which(model, cfg.pruning) is None):
+    if (model is None or (cfg.pruning is not None and _which(model, cfg.pruning) is None)
+            or (engine.worlds == "ismcts" and model.determinize is None)
+            or (cfg.prune and model.sensible_actions is None)
+            or (info.chance == "explicit" and model.sample_chance is None)):
         return None
     return model
 
@@ -137,7 +149,13 @@ def search(engine: TreeSearch, prepared: tuple[CompiledModel, _Runner], state: G
     pruning = cfg.pruning
     which = np.empty(0, dtype=np.int64) if pruning is None else _which(model, pruning)
     judge_words = 0 if pruning is None else 2 * (1 + pruning.extrapolate)  # a guess: two judgements an iteration
-    tree = FlatTree(me, info.num_players, info.num_actions, target, pruning is not None)
+    chance = info.chance == "explicit"
+    tree = FlatTree(me, info.num_players + chance, info.num_actions, target, pruning is not None)  # + CHANCE's column
+    if engine.worlds == "duct":  # drawn as the Python path draws them, before its tree's uniforms
+        fixed = [cfg.determinizer(state, me, rng) for _ in range(engine.num_worlds)] if iterations != 0 else [state]
+        worlds = np.stack([getattr(world, COMPILED_MODEL)().state for world in fixed])
+    else:
+        worlds = model.state[None].copy()
     bits = rng.bit_generator
     saved = bits.state
     words = np.empty(0, dtype=np.uint64)
@@ -156,7 +174,8 @@ def search(engine: TreeSearch, prepared: tuple[CompiledModel, _Runner], state: G
                 words = np.concatenate((words[tree.counters[POS]:], bits.random_raw(want)))
                 tree.counters[POS] = 0
             began = time.perf_counter()
-            ran = run(model, tree, words, me, engine.worlds == "ismcts", cfg, info, which, engine._stamp + done, batch)
+            ran = run(model, tree, words, worlds, done, me, engine.worlds == "ismcts", cfg, info, which,
+                      engine._stamp + done, batch)
             done += ran
             if seconds is not None and ran:
                 batch = max(1, int(ran * SLICE / max(time.perf_counter() - began, 1e-6)))
@@ -236,14 +255,18 @@ class _Runner(NamedTuple):
     kernels: Kernels
     loop: Any  # the compiled loop's entry point
 
-    def __call__(self, model: CompiledModel, tree: FlatTree, words: np.ndarray, me: int, ismcts: bool,
-                 cfg: SearchConfig, info: GameInfo, which: np.ndarray, stamp: float, iterations: int) -> int:
-        """Run up to ``iterations`` iterations (pruned by the heuristics ``which`` when there are any); return how
-        many ran."""
+    def __call__(self, model: CompiledModel, tree: FlatTree, words: np.ndarray, worlds: np.ndarray, first: int,
+                 me: int, ismcts: bool, cfg: SearchConfig, info: GameInfo, which: np.ndarray, stamp: float,
+                 iterations: int) -> int:
+        """Run up to ``iterations`` iterations, the first of them the search's ``first``, from ``worlds`` (pruned by
+        the heuristics ``which`` when there are any); return how many ran."""
         pruning = cfg.pruning
-        return self.loop(*self.kernels.arguments(), model.state.copy(), model.table, model.buffer_len, model.determinize_draws,
-                         me, ismcts, -1 if cfg.depth is None else cfg.depth, info.max_turns, info.num_action_keys,
-                         info.num_actions, float(cfg.c), float(info.min_return), float(info.max_return), which,
+        chance_run = MAX_CHANCE_RUN if info.chance == "explicit" else 0
+        return self.loop(*self.kernels.arguments(), worlds, first, model.table, model.buffer_len,
+                         model.determinize_draws, me, ismcts, cfg.prune, chance_run,
+                         -1 if cfg.depth is None else cfg.depth, info.max_turns,
+                         max(info.num_action_keys, model.num_outcomes), info.num_actions, info.num_players,
+                         float(cfg.c), float(info.min_return), float(info.max_return), which,
                          0 if pruning is None else pruning.limit, pruning is not None and pruning.extrapolate,
                          float(stamp), iterations, *tree.arrays(), tree.block, words)
 
@@ -261,8 +284,8 @@ def _shape_of(value: Any) -> Any:
 
 
 def typed_kernels(model: CompiledModel, names: tuple[str, ...]) -> tuple[Kernels, Any, Any]:
-    """The model's kernels ``names`` for a compiled loop, with numba's types of its state and table; a model
-    without ``evaluations_after`` gets ``_no_evaluations`` in its place (a loop never calls it then)."""
+    """The model's kernels ``names`` for a compiled loop, with numba's types of its state and table; an optional
+    kernel the model lacks is replaced by its ``_ABSENT`` stand-in (a loop never calls it then)."""
     s, table = numba.typeof(model.state).copy(layout="C", readonly=False), numba.typeof(model.table)
     i64, buf = types.int64, types.int32[::1]
     f64s, i64s, u64s = types.float64[::1], types.int64[::1], types.uint64[::1]
@@ -271,8 +294,9 @@ def typed_kernels(model: CompiledModel, names: tuple[str, ...]) -> tuple[Kernels
                   "playout": (s, table, buf, u64s, i64), "player": (s,), "turn": (s,), "returns": (s, f64s),
                   "heuristic": (s, table, i64),
                   "evaluations_after": (s, table, buf, i64, i64s, types.boolean, u64s, types.float64[:, ::1]),
-                  "observation": (s, table, i64, types.float32[::1])}
-    found = [_compiled_kernel(getattr(model, name) or _no_evaluations, signatures[name]) for name in names]
+                  "observation": (s, table, i64, types.float32[::1]), "sample_chance": (s, table, types.float64),
+                  "sensible_actions": (s, table, buf, i64)}
+    found = [_compiled_kernel(getattr(model, name) or _ABSENT[name], signatures[name]) for name in names]
     return Kernels(np.array([a for a, _ in found], dtype=np.int64), tuple(t for _, t in found)), s, table
 
 
@@ -288,9 +312,10 @@ def _runner(model: CompiledModel) -> _Runner:
     if found is None:
         kernels, s, table = typed_kernels(model, KERNELS)
         i64, i64s, f64, boolean = types.int64, types.int64[::1], types.float64, types.boolean
+        worlds = types.Array(s.dtype, 2, "C")
         loop_args = kernel_arguments(kernels) + (
-            s, table, i64, i64, i64, boolean, i64, i64, i64, i64, f64, f64, f64, i64s, i64, boolean, f64, i64,
-            *TREE_TYPES, types.float64[::1], types.uint64[::1])
+            worlds, i64, table, i64, i64, i64, boolean, boolean, i64, i64, i64, i64, i64, i64, f64, f64, f64, i64s,
+            i64, boolean, f64, i64, *TREE_TYPES, types.float64[::1], types.uint64[::1])
         found = _RUNNERS[key] = _Runner(kernels, _iterate.compile(loop_args))
     return found
 
@@ -299,6 +324,27 @@ def _runner(model: CompiledModel) -> _Runner:
 @njit(cache=True, nogil=True)
 def _no_evaluations(s, table, buf, n, which, extrapolate, stream, out):
     """The scoring kernel of a model without one: never called (such a model never prunes compiled)."""
+
+
+@njit(cache=True, nogil=True)
+def _no_determinize(s, table, player, u):
+    """The determinization of a model without one: never called (such a model never runs ISMCTS compiled)."""
+
+
+@njit(cache=True, nogil=True)
+def _no_chance(s, table, u):
+    """The chance sampler of a model without one: never called (its game has no chance nodes in play)."""
+    return np.int64(-1)
+
+
+@njit(cache=True, nogil=True)
+def _no_sensible(s, table, buf, n):
+    """The move filter of a model without one: never called (such a model never searches with ``prune``)."""
+    return n
+
+
+_ABSENT = {"determinize": _no_determinize, "evaluations_after": _no_evaluations, "sample_chance": _no_chance,
+           "sensible_actions": _no_sensible}  # stand-ins for the optional kernels a model may lack
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -377,17 +423,19 @@ def _prune(evaluations_after, world, table, buf, n, keys, index, node, num_keys,
 
 
 @njit(cache=True, nogil=True, inline="always")
-def room_for(steps, words_needed, judged, max_legal, words, node_player, edge_key, hash_key, judge_key, counters):
+def room_for(steps, words_needed, judged, max_legal, words, node_player, edge_key, hash_key, judge_key, counters,
+             nodes=1):
     """Whether the tree and the raw ``words`` have room for one more iteration of at most ``steps`` tree steps
-    (``words_needed`` words besides the uniform blocks, ``judged`` new pruning judgements); what it needs is left
-    in ``counters`` for ``FlatTree.make_room`` and the word supply."""
+    (``words_needed`` words besides the uniform blocks, ``judged`` new pruning judgements, ``nodes`` new nodes);
+    what it needs is left in ``counters`` for ``FlatTree.make_room`` and the word supply."""
     blocks = 0 if steps <= counters[LEFT] else (steps - counters[LEFT] + BLOCK - 1) // BLOCK
     counters[NEED_WORDS] = words_needed + BLOCK * blocks
     counters[NEED_EDGES] = counters[N_EDGES] + steps * max_legal
     counters[NEED_JUDGED] = counters[N_JUDGED] + judged if judged > 0 else 0
+    counters[NEED_NODES] = counters[N_NODES] + nodes
     return not (counters[POS] + counters[NEED_WORDS] > len(words) or counters[NEED_EDGES] > len(edge_key)
                 or 2 * counters[NEED_EDGES] > len(hash_key) or 2 * counters[NEED_JUDGED] > len(judge_key)
-                or counters[N_NODES] + 1 > len(node_player))
+                or counters[NEED_NODES] > len(node_player))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -418,19 +466,24 @@ def next_uniform(block, words, pos, counters):
 
 @njit(cache=True, nogil=True)
 def _iterate(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, playout_t, player_t, turn_t, returns_t,
-             heuristic_t, evaluations_after_t, s0, table, buffer_len, determinize_draws, me, ismcts, depth, max_turns, num_keys,
-             max_legal, c, lo, hi, which, limit, extrapolate, stamp0, iterations, node_player, node_size, edge_node,
-             edge_key, stat, edge_child, hash_key, hash_edge, judge_key, judge_kept, counters, block, words):
-    """Up to ``iterations`` iterations from ``s0`` for player ``me`` (``mcts.TreeSearch._descend``, the rollout,
-    the backup), stopping before one that might run out of raw ``words`` or of room in the tree (what it needs
-    is left in ``counters``); returns the number run. ``depth`` -1: rollouts to the end. With heuristics
+             heuristic_t, evaluations_after_t, sample_chance_t, sensible_actions_t, worlds, first, table, buffer_len,
+             determinize_draws, me, ismcts, prune, chance_run, depth, max_turns, num_keys, max_legal, num_players, c,
+             lo, hi, which, limit, extrapolate, stamp0, iterations, node_player, node_size, edge_node, edge_key, stat,
+             edge_child, hash_key, hash_edge, judge_key, judge_kept, counters, block, words):
+    """Up to ``iterations`` iterations for player ``me`` (``mcts.TreeSearch._descend``, the rollout, the backup),
+    stopping before one that might run out of raw ``words`` or of room in the tree (what it needs is left in
+    ``counters``); returns the number run. Iteration ``first + i`` starts from ``worlds[(first + i) % len(worlds)]``
+    (UCT and ISMCTS: one, the state; DUCT: its fixed worlds), determinized under ``ismcts``. ``depth`` -1: rollouts
+    to the end. ``prune``: tree steps over the sensible actions. ``chance_run``: the most chance nodes in a row the
+    game may have (0: none in play; more raise). ``num_keys``: the key space of the hash tables. With heuristics
     ``which`` (indices for ``evaluations_after``), hard pruning keeps the top ``limit`` at every decision node."""
     determinize, legal_actions = bind(kernels[0], determinize_t), bind(kernels[1], legal_actions_t)
     action_keys, apply, playout = bind(kernels[2], action_keys_t), bind(kernels[3], apply_t), bind(kernels[4], playout_t)
     player_of, turn_of, returns = bind(kernels[5], player_t), bind(kernels[6], turn_t), bind(kernels[7], returns_t)
     heuristic, evaluations_after = bind(kernels[8], heuristic_t), bind(kernels[9], evaluations_after_t)
+    sample_chance, sensible_actions = bind(kernels[10], sample_chance_t), bind(kernels[11], sensible_actions_t)
     pruning = len(which) > 0
-    world = np.empty_like(s0)
+    world = np.empty_like(worlds[0])
     buf = np.empty(buffer_len, dtype=np.int32)
     keys = np.empty(max_legal, dtype=np.int64)
     index = np.empty(max_legal, dtype=np.int64)
@@ -442,34 +495,47 @@ def _iterate(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, pl
     ties = np.empty(1, dtype=np.uint64)
     u = np.empty(determinize_draws)
     stream = np.empty(1, dtype=np.uint64)
-    num_players = edge_child.shape[1]
     result = np.empty(num_players)
     values = np.empty(num_players)
     path_node = np.empty(16, dtype=np.int64)
     path_edge = np.empty(16, dtype=np.int64)
     done = 0
     while done < iterations:
-        steps = counters[MAX_DEPTH] + 2  # at most: a new node is one level below the deepest, and its step expands
-        if not room_for(steps, determinize_draws * ismcts + 1 + pruning * (1 + extrapolate) * steps,
-                        steps * max_legal if pruning else 0, max_legal, words, node_player, edge_key, hash_key,
-                        judge_key, counters):
+        # at most: the deepest level, then up to ``chance_run`` new chance nodes and a new node whose step expands
+        steps = counters[MAX_DEPTH] + 2 + chance_run
+        words_needed = determinize_draws * ismcts + 1 + (pruning * (1 + extrapolate) + (chance_run > 0)) * steps
+        if not room_for(steps, words_needed, steps * max_legal if pruning else 0, max_legal, words, node_player,
+                        edge_key, hash_key, judge_key, counters, 1 + chance_run):
             break
         if steps > len(path_node):
             path_node = np.empty(2 * steps, dtype=np.int64)
             path_edge = np.empty(2 * steps, dtype=np.int64)
-        pos = new_world(world, s0, table, me, ismcts, determinize, u, words, counters[POS])
+        pos = new_world(world, worlds[(first + done) % len(worlds)], table, me, ismcts, determinize, u, words,
+                        counters[POS])
         stamp = stamp0 + done + 1
         node = 0
         link = -1
+        level = 0
         n_path = 0
         player = player_of(world)
         while player != TERMINAL:
-            if player == CHANCE:
-                raise ValueError("a compiled model met a chance node (models serve games without chance in play)")
             if link >= 0:
                 node = child_of(link, player, node_player, node_size, edge_child, counters)
-                counters[MAX_DEPTH] = max(counters[MAX_DEPTH], n_path)
+                level += 1
+                counters[MAX_DEPTH] = max(counters[MAX_DEPTH], level)
+            if player == CHANCE:  # the chance sampler's outcome, its edge keyed by the outcome id
+                if level + 2 > steps:
+                    raise ValueError("more chance nodes in a row than the compiled search allows (MAX_CHANCE_RUN)")
+                outcome = sample_chance(world, table, _to_unit(words[pos]))
+                pos += 1
+                link = edge_of(node, outcome, num_keys, node_size, edge_node, edge_key, stat, edge_child, hash_key,
+                               hash_edge, counters)
+                apply(world, table, outcome, buf)
+                player = player_of(world)
+                continue
             n = legal_actions(world, table, buf)
+            if prune:
+                n = sensible_actions(world, table, buf, n)
             action_keys(world, table, buf, n, keys)
             m = n
             if pruning:

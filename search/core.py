@@ -26,9 +26,11 @@ edges of a flat node   ``flat_edges``: the (node, key) hash table of ``FlatTree`
 ``FlatTree`` is the flat tree of the compiled drivers (``compiled``, ``compiled_network``): node ``i`` has player
 ``node_player[i]`` (node 0: the root) and ``node_size[i]`` edges; edge ``e`` belongs to node ``edge_node[e]``, has
 soft key ``edge_key[e]`` and statistics ``stat[:, e]``; ``edge_child[e, p]`` is the node below ``e`` where player
-``p`` moves (-1: none yet), which is ``tree.Node.child_for(e, p)``; an open-addressing hash table maps
-``node * num_keys + key`` to the edge. Edges are numbered as they are made, so each node's edges are in
-``tree.Node``'s order. Arrays grow by doubling between kernel calls (``make_room``), never inside one.
+``p`` moves (-1: none yet), which is ``tree.Node.child_for(e, p)``; in a game with chance nodes a last column,
+which ``CHANCE`` = -1 indexes, holds the chance node below ``e``, whose edges are its outcomes (keys: their ids). An
+open-addressing hash table maps ``node * num_keys + key`` to the edge (``num_keys``: the key space, chance outcomes
+included). Edges are numbered as they are made, so each node's edges are in ``tree.Node``'s order. Arrays grow by
+doubling between kernel calls (``make_room``), never inside one.
 """
 from __future__ import annotations
 
@@ -36,7 +38,8 @@ import numpy as np
 from numba import njit, types
 
 VISITS, TOTAL, AVAIL, STAMP, PRIOR = range(5)  # rows of an edge statistics array
-N_NODES, N_EDGES, MAX_DEPTH, LEFT, POS, NEED_WORDS, NEED_EDGES, N_JUDGED, NEED_JUDGED, WAITING = range(10)  # counters
+(N_NODES, N_EDGES, MAX_DEPTH, LEFT, POS, NEED_WORDS, NEED_EDGES, N_JUDGED, NEED_JUDGED, WAITING,
+ NEED_NODES) = range(11)  # counters
 UNIFORMS_BLOCK = 256  # uniforms ``tree.Uniforms`` draws at a time (the compiled drivers replay its draws)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing
 
@@ -246,17 +249,20 @@ class FlatTree:
         judged = slots if pruning else 1
         self.judge_key = np.full(judged, -1, dtype=np.int64)
         self.judge_kept = np.empty(judged, dtype=np.bool_)
-        self.counters = np.zeros(WAITING + 1, dtype=np.int64)
+        self.counters = np.zeros(NEED_NODES + 1, dtype=np.int64)
         self.counters[N_NODES] = 1
         self.counters[NEED_EDGES] = 2 * max_legal
         self.counters[NEED_JUDGED] = 2 * max_legal if pruning else 0
         self.block = np.empty(UNIFORMS_BLOCK)  # the tree steps' uniforms (``tree.Uniforms``' block)
 
     def make_room(self) -> None:
-        """Room for the next iteration: a node, and the edges and hash slots (edges, judgements) asked for."""
-        if self.counters[N_NODES] + 1 > len(self.node_player):
-            self.node_player = _grown(self.node_player, 2 * len(self.node_player))
-            self.node_size = _grown(self.node_size, 2 * len(self.node_size))
+        """Room for the next iteration: the nodes (one, or ``NEED_NODES``), edges and hash slots (edges, judgements)
+        asked for."""
+        nodes = max(int(self.counters[N_NODES]) + 1, int(self.counters[NEED_NODES]))
+        if nodes > len(self.node_player):
+            size = max(nodes, 2 * len(self.node_player))
+            self.node_player = _grown(self.node_player, size)
+            self.node_size = _grown(self.node_size, size)
         edges = int(self.counters[NEED_EDGES])
         if edges > len(self.edge_key):
             size = max(edges, 2 * len(self.edge_key))

@@ -16,7 +16,7 @@ import cardboard
 from cardboard.envs.kernels import seed_stream
 from cardboard.envs.lords_of_war import heuristics
 from cardboard.envs.lords_of_war.state import LordsOfWarState
-from cardboard.envs.protocol import HOOKS
+from cardboard.envs.protocol import CHANCE, HOOKS, sample_chance
 from cardboard.search import compiled
 from cardboard.search.mcts import SearchConfig, TreeSearch
 from cardboard.search.pruning import HardPruning
@@ -74,9 +74,10 @@ def compiled_runs(monkeypatch):
     return runs
 
 
-def summary(state, worlds, iterations, seed, use_compiled, bit_generator=np.random.PCG64, **config):
+def summary(state, worlds, iterations, seed, use_compiled, bit_generator=np.random.PCG64, num_worlds=1, **config):
     rng = np.random.Generator(bit_generator(seed))
-    result = TreeSearch(SearchConfig(iterations=iterations, compiled=use_compiled, **config), worlds).search(state, rng)
+    engine = TreeSearch(SearchConfig(iterations=iterations, compiled=use_compiled, **config), worlds, num_worlds)
+    result = engine.search(state, rng)
     root, m = result.root, int(result.root.size[0])
     pruned = root.pruned and (np.flatnonzero(root.pruned.judged).tolist(), np.flatnonzero(root.pruned.kept).tolist())
     return {"action": result.action, "visits": list(result.visits.items()), "iterations": result.iterations,
@@ -105,6 +106,17 @@ def test_the_compiled_loop_grows_the_python_tree(worlds, position, iterations, c
     state = POSITIONS[position]()
     for seed in (0, 11):
         assert_same(state, worlds, iterations, seed, compiled_runs)
+
+
+@pytest.mark.parametrize("pruning", [None, HardPruning(("h1", "h4"), 3, True)], ids=["plain", "pruned"])
+@pytest.mark.parametrize("position", list(POSITIONS))
+def test_duct_runs_its_fixed_worlds_compiled(position, pruning, compiled_runs):
+    """DUCT's worlds are drawn in Python before the loop; its iterations go round-robin over them compiled."""
+    state = POSITIONS[position]()
+    for num_worlds, iterations in ((1, 50), (4, 7), (10, 600)):
+        fast = summary(state, "duct", iterations, 3, True, num_worlds=num_worlds, depth=2, pruning=pruning)
+        assert compiled_runs
+        assert fast == summary(state, "duct", iterations, 3, False, num_worlds=num_worlds, depth=2, pruning=pruning)
 
 
 @pytest.mark.parametrize("worlds", ["ismcts", "uct"])
@@ -260,7 +272,6 @@ INELIGIBLE = {
     "unknown heuristic": (plain(pruning=HardPruning(("h99",))), "uct", False),
     "leaves": (plain(leaves=4), "ismcts", False),
     "reuse": (plain(), "ismcts", True),
-    "duct": (plain(), "duct", False),
     "pruning of another kind": (plain(pruning=object()), "ismcts", False),
 }
 
@@ -274,7 +285,7 @@ def test_configurations_the_loop_does_not_reproduce_go_to_python(name):
 
 ELIGIBLE = {"plain": (plain(), "ismcts"), "depth": (plain(depth=3), "ismcts"), "seconds": (plain(seconds=1.0), "uct"),
             "uct ignores the determinizer": (plain(determinizer=lambda state, player, rng: state.clone()), "uct"),
-            "pruning": (plain(pruning=HardPruning(("h1", "h11"), 3, True)), "ismcts")}
+            "pruning": (plain(pruning=HardPruning(("h1", "h11"), 3, True)), "ismcts"), "duct": (plain(), "duct")}
 
 
 @pytest.mark.parametrize("config, worlds", list(ELIGIBLE.values()), ids=list(ELIGIBLE))
@@ -284,7 +295,8 @@ def test_eligible_configurations(config, worlds):
 
 
 def test_a_game_without_the_hook_goes_to_python():
-    state = cardboard.new_state("hearth", seed=0)
+    state = cardboard.new_state("fifth_aeon", seed=0)
+    assert not HOOKS["compiled_model"].offered_by(state)
     engine = TreeSearch(plain(), "ismcts")
     assert compiled.model_for(engine, state, np.random.default_rng(0)) is None
 
@@ -333,13 +345,18 @@ def test_lords_of_war_offers_a_model():
     assert "lords_of_war" in MODELLED
 
 
+def test_hearth_offers_a_model():
+    assert "hearth" in MODELLED
+
+
 @pytest.mark.parametrize("name", MODELLED)
 def test_the_kernels_do_what_the_methods_do(name):
-    """The duty ``compiled_model`` states: every kernel equals the method it names, random draws included."""
+    """The duty ``compiled_model`` states: every kernel equals the method it names, random draws included (the
+    optional ones where the model has them)."""
     model_rng, state_rng, moves = np.random.default_rng(1), np.random.default_rng(1), np.random.default_rng(2)
     state = cardboard.new_state(name, seed=8)
     info = state.info
-    assert info.num_action_keys is not None and info.chance != "explicit"
+    assert info.num_action_keys is not None
     while True:
         model = state.compiled_model()
         s, table = model.state.copy(), model.table
@@ -351,14 +368,26 @@ def test_the_kernels_do_what_the_methods_do(name):
         assert [model.heuristic(s, table, p) for p in players] == [state.heuristic(p) for p in players]
         if state.is_terminal():
             return
+        if state.current_player == CHANCE:
+            outcome = model.sample_chance(s, table, model_rng.random())
+            assert outcome == sample_chance(state, state_rng) < max(info.num_action_keys, model.num_outcomes)
+            model.apply(s, table, outcome, buf)
+            state.apply(outcome)
+            assert np.array_equal(s, state.s)
+            continue
         n = model.legal_actions(s, table, buf)
         assert buf[:n].tolist() == state.legal_actions().tolist()
         keys = np.empty(n, dtype=np.int64)
         model.action_keys(s, table, buf, n, keys)
         assert keys.tolist() == [state.action_key(int(a)) for a in buf[:n]]
-        world = state.determinize(state.current_player, state_rng)
+        if model.sensible_actions is not None:
+            sensible = buf.copy()
+            m = model.sensible_actions(s, table, sensible, n)
+            assert sensible[:m].tolist() == state.sensible_actions().tolist()
+        world = state.determinize(state.current_player, state_rng) if model.determinize is not None else state.clone()
         mine = model.state.copy()
-        model.determinize(mine, table, state.current_player, model_rng.random(model.determinize_draws))
+        if model.determinize is not None:
+            model.determinize(mine, table, state.current_player, model_rng.random(model.determinize_draws))
         assert np.array_equal(mine, world.s)
         world.random_playout(state_rng, max_turns=3)
         model.playout(mine, table, buf, seed_stream(model_rng), state.turn + 3)

@@ -15,10 +15,12 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InvalidParameterError, ProtocolError, UnknownNameError
+from ..compiled_model import CompiledModel
 from ..flat_state import FlatState
 from ..kernels import seed_stream
 from ..protocol import CHANCE, TERMINAL, GameInfo
 from . import layout as L
+from . import model as M
 from . import rollout_policy as HLR
 from . import rules as R
 from .cards import Deck, build_card_table, load_deck, load_pool
@@ -307,6 +309,11 @@ class HearthState(FlatState):
         self._forget_legal()
         return int(R.random_playout(self.s, self.cards, self._buf, self._ids, self._weights, seed_stream(rng), limit,
                                     self.game.no_pass, self.game.prune))
+
+    def compiled_model(self) -> CompiledModel:
+        """This state's array and the rules kernels as a ``CompiledModel`` (``model``): DUCT and UCT run whole
+        iterations compiled, chance nodes and ``sensible_actions`` pruning included."""
+        return M.compiled_model(self.s, self.cards, self.game.no_pass, self.game.prune)
 
     def played_card(self, action: int) -> int:
         """The card id that decision ``action`` plays from the hand of the player to move (``PLAY + slot`` in the

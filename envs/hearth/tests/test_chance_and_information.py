@@ -121,6 +121,7 @@ def test_an_edge_leading_to_a_chance_node_in_one_world_and_a_decision_in_another
     state = build_position(decks=("handlock", "handlock"), hands=(["Fireball"], ["Mal'Ganis", "Voidcaller",
                            "Lord Jaraxxus"]), boards=([], [{"card": "Voidcaller", "health": 1}]),
                            deck_cards=(["Hellfire"] * 3, ["Mountain Giant", "Hellfire", "Darkbomb", "Twilight Drake"]))
-    config = SearchConfig(iterations=400, depth=1, bucketing=cardboard.search.agents.GAME_CNB if cnb else None)
+    config = SearchConfig(iterations=400, depth=1, bucketing=cardboard.search.agents.GAME_CNB if cnb else None,
+                          compiled=False)  # the Python tree, whose nodes are read below (tests/test_compiled_hearth.py)
     result = TreeSearch(config, "duct", num_worlds=10).search(state, np.random.default_rng(3))
     assert "tuple" in _kinds(result.root), "no world met the other kind of node: the position tests nothing"
