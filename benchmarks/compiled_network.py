@@ -3,8 +3,9 @@
 Part 1, search: iterations per second of whole ISMCTS decisions of ``--iterations`` iterations on Lords of War
 from the FIXED position of ``benchmarks/search.py``, network-guided as ``ismcts:net=PATH`` builds it
 (``PUCT(1.25)`` prior + network value, ``depth=0``), the untrained default-size ``PolicyValueNet`` on the CPU,
-torch at 1 thread. Rows ``python_leavesK`` (``SearchConfig(compiled=False)``: the Python path) and
-``compiled_leavesK`` (``search.compiled_network``) for K leaves in flight. Each row's time is split into:
+torch at 1 thread (``--device cuda``: the network on the GPU). Rows ``python_leavesK``
+(``SearchConfig(compiled=False)``: the Python path) and ``compiled_leavesK`` (``search.compiled_network``) for K
+leaves in flight. Each row's time is split into:
 
 - ``network``: inside the evaluator's forward passes (``BatchedEvaluator``'s pass and answers; the copy into its
   staging memory is bookkeeping);
@@ -71,10 +72,10 @@ class Clock:
         return timed
 
 
-def search_rows(iterations: int) -> dict[str, Callable[[Clock], int]]:
+def search_rows(iterations: int, device: str) -> dict[str, Callable[[Clock], int]]:
     """Row name -> one decision's work (returns its iterations), its parts timed on the given clock."""
     state = lords_of_war_position()
-    network = untrained_evaluator(state.info)
+    network = untrained_evaluator(state.info, device)
     rows = {}
     for compiled in (False, True):
         for leaves in LEAVES:
@@ -116,8 +117,8 @@ class patched:
         self.network._start, compiled_network.prepare = self.saved
 
 
-def measure_search(seconds: float, rounds: int, iterations: int) -> dict[str, dict]:
-    rows = search_rows(iterations)
+def measure_search(seconds: float, rounds: int, iterations: int, device: str) -> dict[str, dict]:
+    rows = search_rows(iterations, device)
     totals = {name: {"iterations": 0, "seconds": 0.0, **dict.fromkeys(PARTS, 0.0)} for name in rows}
     for name, work in rows.items():
         work(Clock())  # warm-up: kernels loaded, torch's first pass
@@ -142,14 +143,15 @@ def measure_search(seconds: float, rounds: int, iterations: int) -> dict[str, di
     return totals
 
 
-def measure_selfplay(seq_games: int, path: str) -> dict[str, dict]:
+def measure_selfplay(seq_games: int, path: str, device: str) -> dict[str, dict]:
     game = registry.make_game("lords_of_war")
     out = {}
     for knobs, concurrent, games in (("", 1, seq_games), (",compiled=0", 1, seq_games),
                                      ("", LOCK_STEP, LOCK_STEP), (",leaves=8", LOCK_STEP, LOCK_STEP),
                                      (",compiled=0", LOCK_STEP, LOCK_STEP),
                                      (",leaves=8,compiled=0", LOCK_STEP, LOCK_STEP)):
-        spec = f"ismcts:iterations={SELFPLAY_ITERATIONS},net={path}{knobs}"
+        on = "" if device == "cpu" else f",device={device}"
+        spec = f"ismcts:iterations={SELFPLAY_ITERATIONS},net={path}{knobs}{on}"
         sets = [[registry.make_agent(spec, game) for _ in range(2)] for _ in range(concurrent)]
         queue = sets[0][0].searcher.config.evaluator.queue
         list(play_many(game, sets[:1], [games], seed=1))  # warm-up on another game
@@ -170,11 +172,13 @@ def main() -> None:
     parser.add_argument("--seq-games", type=int, default=4)
     parser.add_argument("--skip-selfplay", action="store_true")
     parser.add_argument("--json", help="write every row to this file")
+    parser.add_argument("--device", default="cpu", help="the network's torch device (cpu, cuda)")
     args = parser.parse_args()
     torch.set_num_threads(1)
     console = Console()
-    search = measure_search(args.seconds, args.rounds, args.iterations)
-    table = Table(title=f"Network-guided ISMCTS, {args.iterations} iterations a decision (µs per iteration)")
+    search = measure_search(args.seconds, args.rounds, args.iterations, args.device)
+    table = Table(title=f"Network-guided ISMCTS, {args.iterations} iterations a decision, network on {args.device} "
+                        "(µs per iteration)")
     for column in ("row", "it/s", "x python same leaves", "network", "descent", "observation", "settle",
                    "bookkeeping"):
         table.add_column(column, justify="left" if column == "row" else "right")
@@ -190,13 +194,14 @@ def main() -> None:
             with torch.random.fork_rng(devices=[]):
                 torch.manual_seed(0)
                 PolicyValueNet(registry.make_game("lords_of_war").info).save(path)
-            selfplay = measure_selfplay(args.seq_games, path)
+            selfplay = measure_selfplay(args.seq_games, path, args.device)
         table = Table(title=f"Self-play, ismcts:iterations={SELFPLAY_ITERATIONS},net=PATH in both seats")
         for column in ("row", "games", "games/s", "decisions/s", "states/pass", "x sp_seq"):
             table.add_column(column, justify="left" if column == "row" else "right")
+        base = selfplay["sp_seq"]["games_per_s"]
         for name, row in selfplay.items():
             table.add_row(name, str(row["games"]), f"{row['games_per_s']:.2f}", f"{row['decisions_per_s']:.0f}",
-                          f"{row['states_per_pass']:.1f}", f"{row['games_per_s'] / selfplay['sp_seq']['games_per_s']:.2f}x")
+                          f"{row['states_per_pass']:.1f}", f"{row['games_per_s'] / base:.2f}x")
         console.print(table)
         result["selfplay"] = selfplay
     print_machine_and_notes(console, result["machine"], [])

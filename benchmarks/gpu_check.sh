@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # The device check of issue 32, for a machine whose python3 has torch with CUDA, numba, numpy, pytest and rich:
 # the device tests (tests/test_devices.py: staging / launch / wait, device= of agents and learners, pinned
-# staging; each on the CPU and on CUDA) and the GPU benchmark (benchmarks/gpu_evaluator.py: states/s of
-# BatchedEvaluator at batch 1, 64, 256, 1024 on cuda vs cpu, launch / wait times, double-buffering overlap).
+# staging; each on the CPU and on CUDA), the GPU benchmark (benchmarks/gpu_evaluator.py: states/s of
+# BatchedEvaluator at batch 1, 64, 256, 1024 on cuda vs cpu, launch / wait times, double-buffering overlap), and
+# the compiled network driver on CUDA (its tests, benchmarks/compiled_network.py on cuda and cpu).
 #
 #   bash benchmarks/gpu_check.sh            # from the repository root; results in $OUT (default /tmp/gpu_check)
 #
 # Dependencies the machine may lack (gymnasium, pettingzoo and theirs: `import cardboard` needs them) are
 # installed from .whl/ when that folder is there (carry it), into /tmp/site. cardboard is imported from the
 # working tree: the build maps envs/, policies/, search/, training/, evaluation/ into the cardboard namespace,
-# which links inside cardboard/ reproduce for the run (removed at exit). Under 4 minutes: the tests use a
-# pure-Python game (no kernel compiles) and the benchmark runs each row for 1 second.
+# which links inside cardboard/ reproduce for the run (removed at exit). About 10 minutes at most: the device
+# tests use a pure-Python game, the compiled driver's pay for Lords of War's kernels once.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-/tmp/gpu_check}"
@@ -48,5 +49,16 @@ timeout 150 "$PYTHON" -m pytest tests/test_devices.py -q -rs -p no:cacheprovider
 timeout 70 "$PYTHON" benchmarks/gpu_evaluator.py --seconds 1 --json "$OUT/gpu_evaluator.json" \
     2>&1 | tee "$OUT/gpu_evaluator.txt" || status=1
 
-echo "results in $OUT: machine.txt tests.txt tests.xml gpu_evaluator.txt gpu_evaluator.json (exit $status)"
+# the compiled network driver with the network on the GPU: its CUDA tests, then the search and self-play rows of
+# benchmarks/compiled_network.py on cuda and on this machine's CPU (Lords of War's kernels compile on first use)
+timeout "${COMPILED_TESTS_S:-240}" "$PYTHON" -m pytest tests/test_compiled_network.py -q -rs -p no:cacheprovider -k cuda \
+    2>&1 | tee "$OUT/compiled_tests.txt" || status=1
+for device in cuda cpu; do
+    timeout "${COMPILED_BENCH_S:-150}" "$PYTHON" benchmarks/compiled_network.py --device "$device" --seconds 2 \
+        --rounds 1 --seq-games 2 --json "$OUT/compiled_network_$device.json" 2>&1 | tee "$OUT/compiled_network_$device.txt" \
+        || status=1
+done
+
+echo "results in $OUT: machine.txt tests.txt tests.xml gpu_evaluator.txt gpu_evaluator.json compiled_tests.txt" \
+    "compiled_network_{cuda,cpu}.{txt,json} (exit $status)"
 exit $status

@@ -7,6 +7,7 @@ takes which path, lock-step batching of many searches, and the observation kerne
 """
 import numpy as np
 import pytest
+import torch
 
 import cardboard
 from cardboard.policies.net_agent import NetworkEvaluator, untrained_evaluator
@@ -155,3 +156,29 @@ def test_the_observation_kernel_writes_what_observation_gives():
             out = np.full(int(np.prod(state.info.observation_shape)), 7.0, dtype=np.float32)
             model.observation(model.state.copy(), model.table, player, out)
             assert np.array_equal(out, state.observation(player).ravel())
+
+
+CUDA = pytest.mark.skipif(not torch.cuda.is_available(), reason="torch.cuda.is_available() is False (CPU-only torch "
+                          "build or no GPU): the compiled driver's CUDA path is not exercised")
+
+
+@CUDA
+def test_on_cuda_the_compiled_driver_grows_the_python_tree():
+    network = untrained_evaluator(POSITIONS["mid"]().info, "cuda")
+    state = POSITIONS["mid"]()
+    fast = summary(state, "ismcts", 3, config(network, 200, 8))
+    assert fast == summary(state, "ismcts", 3, config(network, 200, 8, compiled=False))
+
+
+@CUDA
+def test_on_cuda_lock_step_halves_take_turns():
+    network = untrained_evaluator(POSITIONS["mid"]().info, "cuda")
+    states = [random_moves(cardboard.new_state("lords_of_war", seed=s), np.random.default_rng(s), 30) for s in range(8)]
+    alone = [summary(state, "ismcts", s, config(network, 64, 8)) for s, state in enumerate(states)]
+    passes, rows = network.passes, network.states
+    jobs = [TreeSearch(config(network, 64, 8), "ismcts").steps(state, np.random.default_rng(s))
+            for s, state in enumerate(states)]
+    together = list(run_together(jobs, concurrent=8))
+    assert (network.states - rows) / (network.passes - passes) > 8  # several searches a pass
+    by_action = sorted((r.action, sorted(r.visits.items())) for r in together)
+    assert by_action == sorted((a["action"], sorted(a["visits"])) for a in alone)
