@@ -50,8 +50,10 @@ Python) and for heuristic pruning (``SearchConfig.prune``; ``None``: a search wi
 
 ====================  ==================================  =============================================================
 ``sample_chance``     ``(s, table, u) -> int``            ``protocol.sample_chance(state, rng)`` when that draws ``u =
-                                                          rng.random()`` (its one use of ``rng``); every outcome id is
-                                                          below ``num_outcomes``
+                                                          rng.random()`` (its one use of ``rng``), or ``-1 - id`` for
+                                                          an outcome ``id`` it gives without using ``rng`` (``u``
+                                                          unread, no uniform counted); every outcome id is below
+                                                          ``num_outcomes``
 ``sensible_actions``  ``(s, table, buf, n) -> m``         ``buf[:m] = sensible_actions()`` when ``buf[:n] =
                                                           legal_actions()``, in place
 ====================  ==================================  =============================================================

@@ -34,7 +34,8 @@ keys and actions are compacted to the kept ones, in legal order, for the tree st
 kept keys, in the Python path's order. The root's memory comes back as ``root.pruned``.
 
 **Randomness.** The Python path draws from one generator: DUCT's worlds first, then per iteration: the world
-(ISMCTS: ``determinize_draws`` uniforms), one uniform per chance node in the tree (``sample_chance``), one uniform
+(ISMCTS: ``determinize_draws`` uniforms), one uniform per chance node in the tree (``sample_chance``; none where
+it answers ``-1 - id``, an outcome the state fixes), one uniform
 per tree step from a ``tree.Uniforms`` block (256 drawn when it is empty, taken from the end), before it, with hard
 pruning, per judgement of more than ``limit`` moves, a stream seed when extrapolating
 and one for the ties, and a rollout stream seed (``kernels.seed_stream``) when the leaf is not terminal. For bit
@@ -527,7 +528,10 @@ def _iterate(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, pl
                 if level + 2 > steps:
                     raise ValueError("more chance nodes in a row than the compiled search allows (MAX_CHANCE_RUN)")
                 outcome = sample_chance(world, table, _to_unit(words[pos]))
-                pos += 1
+                if outcome < 0:  # ``-1 - id``: an outcome the state fixes, no uniform drawn
+                    outcome = -1 - outcome
+                else:
+                    pos += 1
                 link = edge_of(node, outcome, num_keys, node_size, edge_node, edge_key, stat, edge_child, hash_key,
                                hash_edge, counters)
                 apply(world, table, outcome, buf)

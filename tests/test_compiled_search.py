@@ -349,6 +349,10 @@ def test_hearth_offers_a_model():
     assert "hearth" in MODELLED
 
 
+def test_pandemic_offers_a_model():
+    assert "pandemic" in MODELLED
+
+
 @pytest.mark.parametrize("name", MODELLED)
 def test_the_kernels_do_what_the_methods_do(name):
     """The duty ``compiled_model`` states: every kernel equals the method it names, random draws included (the
@@ -369,7 +373,10 @@ def test_the_kernels_do_what_the_methods_do(name):
         if state.is_terminal():
             return
         if state.current_player == CHANCE:
+            saved = model_rng.bit_generator.state
             outcome = model.sample_chance(s, table, model_rng.random())
+            if outcome < 0:  # ``-1 - id``: an outcome the state fixes, no uniform drawn
+                model_rng.bit_generator.state, outcome = saved, -1 - outcome
             assert outcome == sample_chance(state, state_rng) < max(info.num_action_keys, model.num_outcomes)
             model.apply(s, table, outcome, buf)
             state.apply(outcome)

@@ -11,6 +11,7 @@ from collections.abc import Hashable, Sequence
 
 import numpy as np
 
+from ..compiled_model import CompiledModel
 from ..errors import InvalidParameterError, ProtocolError
 from ..flat_state import FlatState
 from ..kernels import seed_stream
@@ -21,6 +22,7 @@ from . import rules as R
 from .default_policy import play_default
 from .board import BOARD, CITY_COLOURS, CITY_NAMES
 from .fitness import evaluation
+from .model import compiled_model
 from .observation import OBS_LEN, observe
 
 
@@ -302,15 +304,16 @@ class PandemicState(FlatState):
         return [(int(ids[i]), float(probs[i])) for i in range(n)]
 
     def sample_chance(self, rng: np.random.Generator) -> int:
-        """The next card of the stored (hidden) order, or a uniform one from a group no order has been drawn
-        for yet (a stack put back by an epidemic): a draw by ``chance_outcomes``' probabilities."""
+        """The next card of the stored (hidden) order (``rng`` unused), or a uniform one from a group no order has
+        been drawn for yet (a stack put back by an epidemic), ``int(rng.random() * n)`` of the ``n`` outcomes: a
+        draw by ``chance_outcomes``' probabilities (the compiled model's ``sample_chance`` replays it)."""
         if self.s[L.PHASE] not in L.CHANCE_PHASES:
             raise ProtocolError(f"sample_chance() at a {self.phase} node, not a chance node")
         outcome = int(R.next_outcome(self.s))
         if outcome >= 0:
             return outcome
         outcomes = self.chance_outcomes()
-        return outcomes[int(rng.integers(len(outcomes)))][0]
+        return outcomes[int(rng.random() * len(outcomes))][0]
 
     def settle_chance(self, rng: np.random.Generator) -> None:
         """Resolve chance in place (``sample_chance`` at every node) until a decision or the end."""
@@ -327,6 +330,11 @@ class PandemicState(FlatState):
         if self.game.rollout == "default_policy":
             return int(play_default(self.s, self.cards, self._buf, seed_stream(rng), limit))
         return int(M.random_playout(self.s, self.cards, self._buf, seed_stream(rng), limit, self._MACROS))
+
+    def compiled_model(self) -> CompiledModel:
+        """This state's array and the rules kernels as a ``CompiledModel`` (``model``): UCT, ISMCTS and DUCT run
+        whole iterations compiled, on the state's action layer, with the game's rollout policy."""
+        return compiled_model(self.s, self.cards, self._MACROS, self.game.rollout == "default_policy")
 
     # -- information ---------------------------------------------------------------------------------
     def determinize(self, player: int, rng: np.random.Generator) -> "PandemicState":
