@@ -7,8 +7,8 @@ torch at 1 thread (``--device cuda``: the network on the GPU). Rows ``python_lea
 (``SearchConfig(compiled=False)``: the Python path) and ``compiled_leavesK`` (``search.compiled_network``) for K
 leaves in flight. Each row's time is split into:
 
-- ``network``: inside the evaluator's forward passes (``BatchedEvaluator``'s pass and answers; the copy into its
-  staging memory is bookkeeping);
+- ``network``: inside the evaluator's forward passes (on the CPU the pass; on CUDA its launch and the wait for
+  its answers; the copy into the staging memory is bookkeeping);
 - ``descent``: compiled rows: the compiled descents (tree steps, world, observation and mask written);
   Python rows: the tree and the world in Python (everything that is not one of the others);
 - ``observation``: Python rows: ``state.observation`` and ``state.action_mask`` for each leaf (compiled rows: in
@@ -43,6 +43,7 @@ from rich.table import Table
 from harness import machine, print_machine_and_notes, timing_arguments
 from search import lords_of_war_position
 from cardboard import registry
+from cardboard.policies.evaluator import Pending
 from cardboard.policies.net_agent import NetworkEvaluator, untrained_evaluator
 from cardboard.policies.network import PolicyValueNet
 from cardboard.search import compiled_network
@@ -97,11 +98,15 @@ class patched:
         self.network, self.evaluator, self.clock = network, evaluator, clock
 
     def __enter__(self):
-        self.saved = (self.network._start, compiled_network.prepare)
-        self.network._start = self.clock.wrap("network", self.network._start)
+        self.saved = (self.network._forward_cpu, self.network._start, Pending.wait, compiled_network.prepare)
+        if self.network.device.type == "cpu":  # a pass on the CPU: here or on the evaluator's thread
+            self.network._forward_cpu = self.clock.wrap("network", self.network._forward_cpu)
+        else:  # on CUDA: the launch and the wait for the answers
+            self.network._start = self.clock.wrap("network", self.network._start)
+            Pending.wait = self.clock.wrap("network", Pending.wait)
         submit = self.evaluator.submit
         self.evaluator.submit = self.clock.wrap("observation", submit)
-        prepare, clock = self.saved[1], self.clock
+        prepare, clock = self.saved[3], self.clock
 
         def timed_prepare(*args):
             found = prepare(*args)
@@ -114,7 +119,7 @@ class patched:
         return self
 
     def __exit__(self, *exc):
-        self.network._start, compiled_network.prepare = self.saved
+        self.network._forward_cpu, self.network._start, Pending.wait, compiled_network.prepare = self.saved
 
 
 def measure_search(seconds: float, rounds: int, iterations: int, device: str) -> dict[str, dict]:

@@ -22,7 +22,6 @@ backs up its values (``core.unit_values``, ``core.backup``), leaves in order. Ma
 """
 from __future__ import annotations
 
-import dataclasses
 import time
 from typing import TYPE_CHECKING, Any, NamedTuple
 

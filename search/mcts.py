@@ -45,7 +45,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Hashable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 import numpy as np
 
@@ -172,6 +174,77 @@ def decide(root: Node, state: GameState, final: FinalSelection, rng: np.random.G
     return SearchResult(actions[key], {k: s[0] for k, s in edges.items()}, done, seconds, root)
 
 
+class Locks(Protocol):
+    """Who may change a node while a descent reads it: ``node(n)`` the lock of node ``n``, ``keys`` the lock of
+    the key table (interning new keys), both context managers (``parallel.SharedTree``'s when threads share a
+    tree)."""
+
+    keys: AbstractContextManager
+
+    def node(self, node: Node) -> AbstractContextManager: ...
+
+
+class _Unlocked:
+    """The locks of a tree one thread owns: none."""
+
+    keys = nullcontext()
+
+    def node(self, node: Node) -> AbstractContextManager:
+        return self.keys
+
+
+UNLOCKED = _Unlocked()
+
+
+def descend(root: Node, state: GameState, rng: np.random.Generator, cfg: SearchConfig, select: Callable, c: float,
+            by_node: bool, uniforms: Uniforms, stamp: float, locks: Locks = UNLOCKED,
+            visits: float = 1.0) -> tuple[list[tuple[Node, int]], Node | None, np.ndarray | None, np.ndarray | None]:
+    """The tree policy of every Python-driven search: selection from ``root`` in the world ``state`` (played along,
+    in place) with availability (``select``: the selection's kernel with constant ``c``; ``stamp``: the
+    iteration), chance nodes by ``cfg``'s sampler or bucketing, the game's sensible moves (``cfg.prune``) and hard
+    pruning (``cfg.pruning``), until an expansion (a never-visited edge; with ``by_node``, PUCT's node-wise
+    expansion: a node never expanded) or the end of the game. Each edge taken counts ``visits`` visits now and its
+    reward at backup: the virtual loss of the iterations still in flight. Returns the path of (node, edge) and,
+    for a node-wise expansion, the node with its legal key ids and actions (else ``None`` thrice). ``locks``
+    guard the nodes written when threads share the tree."""
+    table = root.table
+    path: list[tuple[Node, int]] = []
+    node, parent, link = root, None, 0
+    while (player := state.current_player) != TERMINAL:
+        if parent is not None:
+            with locks.node(parent):
+                node = parent.child_for(link, player, grow=True)
+        if player == CHANCE:
+            if cfg.bucketing is None:
+                link = int(cfg.chance_sampler(state, rng))
+            else:
+                with locks.node(node):
+                    link = cfg.bucketing.successor(node.presampled, state, rng)
+            state.apply(link)
+        else:
+            legal = state.sensible_actions() if cfg.prune else state.legal_actions()
+            with locks.keys:
+                ids = table.legal_ids(state, legal, not cfg.prune)
+            if cfg.pruning is not None:
+                with locks.node(node):
+                    node.pruned, legal, ids = cfg.pruning.filter(node.pruned, state, legal, ids, rng, table.size)
+            if by_node and node.size[0] == 0:  # node-wise expansion (PUCT): a node never reached before
+                return path, node, ids.copy(), legal.copy()
+            u = uniforms.next()
+            with locks.node(node):  # the compiled step writes the node: availability, new edges, the visit
+                i, link, fresh = select(node.slot, node.edge_key, node.stat, node.size, ids, c, stamp, u)
+                if i < 0:
+                    node.reserve(len(ids))
+                    i, link, fresh = select(node.slot, node.edge_key, node.stat, node.size, ids, c, stamp, u)
+                node.stat[VISITS, link] += visits
+            state.apply(int(legal[i]))
+            path.append((node, link))
+            if fresh and not by_node:
+                break  # expansion: the rollout starts below the new edge
+        parent = node
+    return path, None, None, None
+
+
 class TreeSearch(WarmUp):
     """The MCTS engine: ``search(state, rng)`` from the point of view of ``state.current_player``.
 
@@ -284,42 +357,13 @@ class TreeSearch(WarmUp):
 
     def _descend(self, root: Node, state: GameState, rng: np.random.Generator,
                  step: tuple[Callable, float, bool, Callable | None], uniforms: Uniforms, stamp: float) -> Leaf:
-        """One iteration up to what it waits for: selection with availability (each edge taken counts its visit
-        now, with no reward yet: the virtual loss of the leaves still in flight), one expansion, the rollout
-        (``stamp``: the iteration; ``step``: the selection's kernel, constant and whether it expands nodes,
-        read once per search). The leaf's ``asks`` are the evaluations it still needs."""
-        cfg = self.config
-        table = root.table
+        """One iteration up to what it waits for (``descend``, then the PUCT node's expansion or the rollout;
+        ``stamp``: the iteration; ``step``: the selection's kernel, constant, whether it expands nodes and the
+        resumable rollout, read once per search). The leaf's ``asks`` are the evaluations it still needs."""
         select, c, by_node, resumable = step
-        path: list[tuple[Node, int]] = []
-        node, parent, link = root, None, 0
-        while (player := state.current_player) != TERMINAL:
-            if parent is not None:
-                node = parent.child_for(link, player, grow=True)
-            if player == CHANCE:
-                if cfg.bucketing is None:
-                    link = int(cfg.chance_sampler(state, rng))
-                else:
-                    link = cfg.bucketing.successor(node.presampled, state, rng)
-                state.apply(link)
-            else:
-                legal = state.sensible_actions() if cfg.prune else state.legal_actions()
-                ids = table.legal_ids(state, legal, not cfg.prune)
-                if cfg.pruning is not None:
-                    node.pruned, legal, ids = cfg.pruning.filter(node.pruned, state, legal, ids, rng, table.size)
-                if by_node and node.size[0] == 0:  # node-wise expansion (PUCT): a node never reached before
-                    return self._expansion(path, node, ids.copy(), legal.copy(), state, rng, resumable)
-                u = uniforms.next()
-                i, link, fresh = select(node.slot, node.edge_key, node.stat, node.size, ids, c, stamp, u)
-                if i < 0:
-                    node.reserve(len(ids))
-                    i, link, fresh = select(node.slot, node.edge_key, node.stat, node.size, ids, c, stamp, u)
-                node.stat[VISITS, link] += 1
-                state.apply(int(legal[i]))
-                path.append((node, link))
-                if fresh and not by_node:
-                    break  # expansion: the rollout starts below the new edge
-            parent = node
+        path, node, ids, legal = descend(root, state, rng, self.config, select, c, by_node, uniforms, stamp)
+        if node is not None:
+            return self._expansion(path, node, ids, legal, state, rng, resumable)
         return self._rolled_out(Leaf(path), state, rng, resumable)
 
     def _rolled_out(self, leaf: Leaf, state: GameState, rng: np.random.Generator,

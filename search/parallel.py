@@ -79,8 +79,8 @@ from typing import Any
 import numpy as np
 
 from ..envs.errors import InvalidParameterError
-from ..envs.protocol import CHANCE, TERMINAL, GameState
-from .mcts import SearchConfig, SearchResult, TreeSearch, budget_spent, decide, rewards, rollout
+from ..envs.protocol import GameState
+from .mcts import SearchConfig, SearchResult, TreeSearch, budget_spent, decide, descend, rewards, rollout
 from .tree import AVAIL, TOTAL, VISITS, KeyTable, Node, Uniforms
 from .warm_up import WARM_UP_ITERATIONS, WarmUp
 
@@ -304,7 +304,7 @@ class SharedTree:
         self.root, self.config, self.vl = root, config, vl
         self.select, self.c = config.selection.kernel, config.selection.constant(config)
         self.locks: dict[Node, threading.Lock] | None = {} if locked else None
-        self._table_lock = threading.Lock() if locked and not root.table.dense else NO_LOCK  # interning new keys
+        self.keys = threading.Lock() if locked and not root.table.dense else NO_LOCK  # interning new keys
         self.stamps = itertools.count(1)  # availability stamps, one per iteration (next() is atomic)
 
     def lock(self, node: Node) -> AbstractContextManager:
@@ -314,42 +314,15 @@ class SharedTree:
         lock = self.locks.get(node)
         return lock if lock is not None else self.locks.setdefault(node, threading.Lock())
 
+    def node(self, node: Node) -> AbstractContextManager:
+        return self.lock(node)
+
     def descend(self, state: GameState, rng: np.random.Generator, uniforms: Uniforms,
                 stamp: int) -> list[tuple[Node, int]]:
-        """Selection and one expansion from the root in the world ``state`` (played along, in place): the path of
-        (node, edge) taken, each edge already holding ``vl`` virtual visits."""
-        cfg, table, lock = self.config, self.root.table, self.lock
-        path: list[tuple[Node, int]] = []
-        node, parent, link = self.root, None, 0
-        while (player := state.current_player) != TERMINAL:
-            if parent is not None:
-                with lock(parent):
-                    node = parent.child_for(link, player, grow=True)
-            if player == CHANCE:
-                if cfg.bucketing is None:
-                    link = int(cfg.chance_sampler(state, rng))
-                else:
-                    with lock(node):
-                        link = cfg.bucketing.successor(node.presampled, state, rng)
-                state.apply(link)
-            else:
-                legal = state.sensible_actions() if cfg.prune else state.legal_actions()
-                with self._table_lock:
-                    ids = table.legal_ids(state, legal, not cfg.prune)
-                u = uniforms.next()
-                with lock(node):  # the compiled step writes the node: availability, new edges, the visit
-                    i, link, fresh = self.select(node.slot, node.edge_key, node.stat, node.size, ids, self.c, stamp, u)
-                    if i < 0:
-                        node.reserve(len(ids))
-                        i, link, fresh = self.select(node.slot, node.edge_key, node.stat, node.size, ids, self.c,
-                                                     stamp, u)
-                    node.stat[VISITS, link] += self.vl
-                state.apply(int(legal[i]))
-                path.append((node, link))
-                if fresh:
-                    break  # expansion: the simulation starts below the new edge
-            parent = node
-        return path
+        """Selection and one expansion from the root in the world ``state`` (played along, in place; ``mcts.descend``
+        with this tree's locks): the path of (node, edge) taken, each edge already holding ``vl`` virtual visits."""
+        return descend(self.root, state, rng, self.config, self.select, self.c, False, uniforms, stamp, self,
+                       self.vl)[0]
 
     def backup(self, path: list[tuple[Node, int]], values: np.ndarray) -> None:
         """Add the simulation's reward to every edge of ``path`` for the player who chose it, and turn its ``vl``

@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from ..envs.protocol import CHANCE, HOOKS, GameState
-from .core import AVAIL, PRIOR, STAMP, TOTAL, UNIFORMS_BLOCK, VISITS, mark_available, pick_puct, pick_ucb1
+from .core import AVAIL, PRIOR, STAMP, TOTAL, UNIFORMS_BLOCK, VISITS, mark_available, pick_puct, pick_ucb1  # noqa: F401
 
 LEGAL_ACTION_KEYS = HOOKS["legal_action_keys"].name  # the declared optional hook the tree step uses
 
