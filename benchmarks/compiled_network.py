@@ -18,9 +18,10 @@ leaves in flight. Each row's time is split into:
 
 Part 2, self-play: games per second of ``training.selfplay.play_many`` (the records self-play writes), spec
 ``ismcts:iterations=32,net=PATH[,leaves=K][,compiled=0]`` in both seats, one game at a time (games
-0..``--seq-games``-1) and 64 in lock-step (games 0..63, ``batching.run_together``: with compiled searches, two
-halves of 32 alternate so the network overlaps the searches); "states/pass" is the mean number of states a forward
-pass evaluates (``BatchedEvaluator.passes`` / ``states``).
+0..``--seq-games``-1) and 64 in lock-step (games 0..63, ``batching.run_together``: whole rounds on the CPU, and on
+a GPU two halves of 32 that alternate so that the network overlaps the searches; the ``_overlap`` / ``_rounds`` row
+forces the other choice); "states/pass" is the mean number of states a forward pass evaluates
+(``BatchedEvaluator.passes`` / ``states``).
 
 Ratios are between rows of one run (this shared 2-core machine moves absolute rates by 2x).
 
@@ -151,20 +152,22 @@ def measure_search(seconds: float, rounds: int, iterations: int, device: str) ->
 def measure_selfplay(seq_games: int, path: str, device: str) -> dict[str, dict]:
     game = registry.make_game("lords_of_war")
     out = {}
-    for knobs, concurrent, games in (("", 1, seq_games), (",compiled=0", 1, seq_games),
-                                     ("", LOCK_STEP, LOCK_STEP), (",leaves=8", LOCK_STEP, LOCK_STEP),
-                                     (",compiled=0", LOCK_STEP, LOCK_STEP),
-                                     (",leaves=8,compiled=0", LOCK_STEP, LOCK_STEP)):
+    rows = (("", 1, seq_games, None), (",compiled=0", 1, seq_games, None), ("", LOCK_STEP, LOCK_STEP, None),
+            (",leaves=8", LOCK_STEP, LOCK_STEP, None), (",leaves=8", LOCK_STEP, LOCK_STEP, device == "cpu"),
+            (",compiled=0", LOCK_STEP, LOCK_STEP, None), (",leaves=8,compiled=0", LOCK_STEP, LOCK_STEP, None))
+    for knobs, concurrent, games, overlap in rows:
         on = "" if device == "cpu" else f",device={device}"
         spec = f"ismcts:iterations={SELFPLAY_ITERATIONS},net={path}{knobs}{on}"
         sets = [[registry.make_agent(spec, game) for _ in range(2)] for _ in range(concurrent)]
         queue = sets[0][0].searcher.config.evaluator.queue
         list(play_many(game, sets[:1], [games], seed=1))  # warm-up on another game
         passes, states, began, decisions = queue.passes, queue.states, time.perf_counter(), 0
-        for _, records in play_many(game, sets, range(games), seed=0):
+        for _, records in play_many(game, sets, range(games), seed=0, overlap=overlap):
             decisions += len(records["action"])
         seconds = time.perf_counter() - began
         name = f"sp_{'seq' if concurrent == 1 else f'lockstep{concurrent}'}{knobs.replace(',', '_').replace('=', '')}"
+        if overlap is not None:
+            name += "_overlap" if overlap else "_rounds"
         out[name] = {"games": games, "seconds": seconds, "games_per_s": games / seconds,
                      "decisions_per_s": decisions / seconds,
                      "states_per_pass": (queue.states - states) / max(queue.passes - passes, 1)}

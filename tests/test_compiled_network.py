@@ -124,8 +124,10 @@ def test_an_evaluator_that_answers_no_arrays_goes_to_python(network, compiled_ru
     assert not compiled_runs
 
 
-def test_many_searches_share_one_forward_pass(network):
-    """Lock-step: the searches' rows go to the network together, and each search's result is the one it gets
+@pytest.mark.parametrize("overlap", [False, True], ids=["rounds", "halves"])
+def test_many_searches_share_one_forward_pass(network, overlap):
+    """Lock-step: the searches' rows go to the network together, in whole rounds or in two halves taking turns
+    (the pass of one in the background while the other runs on), and each search's result is the one it gets
     alone."""
     states = [random_moves(cardboard.new_state("lords_of_war", seed=s), np.random.default_rng(s), 30) for s in range(6)]
     rows = network.states
@@ -133,9 +135,10 @@ def test_many_searches_share_one_forward_pass(network):
     passes, rows, asked = network.passes, network.states, network.states - rows
     jobs = [TreeSearch(config(network, 64, 4), "ismcts").steps(state, np.random.default_rng(s))
             for s, state in enumerate(states)]
-    together = list(run_together(jobs, concurrent=6))
+    together = list(run_together(jobs, concurrent=6, overlap=overlap))
     assert network.states - rows == asked  # the same leaves (an iteration that ends the game asks nothing)
-    assert (network.states - rows) / (network.passes - passes) > 2 * 4  # rows of three searches a pass, mostly
+    searches = 3 if overlap else 6
+    assert (network.states - rows) / (network.passes - passes) > (searches - 1) * 4  # a half's or a round's rows
     by_action = sorted((r.action, sorted(r.visits.items())) for r in together)
     assert by_action == sorted((a["action"], sorted(a["visits"])) for a in alone)
 
@@ -178,7 +181,7 @@ def test_on_cuda_lock_step_halves_take_turns():
     passes, rows = network.passes, network.states
     jobs = [TreeSearch(config(network, 64, 8), "ismcts").steps(state, np.random.default_rng(s))
             for s, state in enumerate(states)]
-    together = list(run_together(jobs, concurrent=8))
+    together = list(run_together(jobs, concurrent=8))  # on a GPU: two halves taking turns
     assert (network.states - rows) / (network.passes - passes) > 8  # several searches a pass
     by_action = sorted((r.action, sorted(r.visits.items())) for r in together)
     assert by_action == sorted((a["action"], sorted(a["visits"])) for a in alone)

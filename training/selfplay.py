@@ -61,7 +61,7 @@ import pickle
 import queue
 import signal
 import zipfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -190,13 +190,14 @@ def seated(agents: Sequence[Agent], index: int) -> list[Agent]:
     return [agents[k] for k in seat_order(index, len(agents))]
 
 
-def play_many(game: Game, agent_sets: Sequence[Sequence[Agent]], indices: Sequence[int],
-              seed: int) -> Iterator[tuple[int, dict[str, np.ndarray]]]:
+def play_many(game: Game, agent_sets: Sequence[Sequence[Agent]], indices: Iterable[int], seed: int,
+              overlap: bool | None = None) -> Iterator[tuple[int, dict[str, np.ndarray]]]:
     """Play games ``indices``, ``len(agent_sets)`` at a time in lock-step (``run_together``: their searches'
     network requests share forward passes), each game with a set of agents no other running game uses (a search
     keeps per-game state); yields ``(index, records)`` as games end. A game's moves do not depend on the
     others, except through the network's floating-point rounding, which can differ in the last bit between
-    batch sizes (torch on CPU)."""
+    batch sizes (torch on CPU). ``overlap``: ``run_together``'s (None: the network overlaps the searches when it
+    runs on a GPU)."""
     free = list(agent_sets)
 
     def job(index: int) -> Steps[tuple[int, dict[str, np.ndarray]]]:
@@ -206,7 +207,7 @@ def play_many(game: Game, agent_sets: Sequence[Sequence[Agent]], indices: Sequen
         finally:
             free.append(agents)
 
-    yield from run_together((job(i) for i in indices), len(agent_sets))
+    yield from run_together((job(i) for i in indices), len(agent_sets), overlap)
 
 
 def replay_game(game: Game, seed: int, records: dict[str, np.ndarray], index: int) -> Iterator[tuple[GameState, int]]:
