@@ -51,6 +51,9 @@ def answer(requests: list[Request | ArrayRequest]) -> list:
     other evaluators are called once per state. The array requests of one queue are answered together by one
     ``queue.evaluate`` over their rows, each getting its slice of ``(priors, values)``."""
     out: list = [None] * len(requests)
+    if len(requests) == 1 and isinstance(requests[0], ArrayRequest):  # one compiled search's batch
+        _answer_arrays(requests, [0], out)
+        return out
     by_queue: dict[int, list[int]] = {}
     for j, request in enumerate(requests):
         if isinstance(request, ArrayRequest):

@@ -141,24 +141,30 @@ def search(engine: TreeSearch, prepared: Prepared, state: GameState, rng: np.ran
     words = np.empty(0, dtype=np.uint64)
     used = done = 0
     batch = 16 if seconds is not None else target  # a budget in seconds runs in slices of about SLICE seconds
+    short = True  # the last kernel call may have stopped for want of room or raw words
     try:
         while (target is None or done < target) and (seconds is None or time.perf_counter() - start < seconds):
             if target is not None:
                 batch = min(batch, target - done)
-            tree.make_room()
-            leaves.make_room(int(tree.counters[MAX_DEPTH]) + 2)
-            want = max(int(tree.counters[NEED_WORDS]), UNIFORMS_BLOCK + batch * (model.determinize_draws * ismcts + 4))
-            if len(words) - tree.counters[POS] < want:
-                used += int(tree.counters[POS])
-                words = np.concatenate((words[tree.counters[POS]:], bits.random_raw(want)))
-                tree.counters[POS] = 0
+            if short:
+                tree.make_room()
+                leaves.make_room(int(tree.counters[MAX_DEPTH]) + 2)
+                want = max(int(tree.counters[NEED_WORDS]),
+                           UNIFORMS_BLOCK + batch * (model.determinize_draws * ismcts + 4))
+                if len(words) - tree.counters[POS] < want:
+                    used += int(tree.counters[POS])
+                    words = np.concatenate((words[tree.counters[POS]:], bits.random_raw(want)))
+                    tree.counters[POS] = 0
             began = time.perf_counter()
             ran = loop.descend(*head, float(engine._stamp + done), batch, k, *tree.arrays(), tree.block, words,
                                *leaves.arrays(), leaves.observations, leaves.masks)
             done += ran
             if seconds is not None and ran:
                 batch = max(1, int(ran * SLICE / max(time.perf_counter() - began, 1e-6)))
-            if tree.counters[WAITING] == k or (tree.counters[WAITING] and tree.node_size[0] == 0):
+            waiting = tree.counters[WAITING]
+            full = waiting == k or (waiting and tree.node_size[0] == 0)
+            short = ran < batch and not full
+            if full:
                 yield from _settled(loop, tree, leaves, evaluator, lo, hi, info.num_action_keys, info.num_actions)
         if tree.counters[WAITING]:
             yield from _settled(loop, tree, leaves, evaluator, lo, hi, info.num_action_keys, info.num_actions)

@@ -85,6 +85,30 @@ def test_the_compiled_driver_grows_the_python_tree(network, worlds, position, le
     assert fast["iterations"] == iterations
 
 
+def test_the_flat_tree_and_the_leaf_paths_grow_between_kernel_calls(network, monkeypatch, compiled_runs):
+    """From arrays too small for one iteration (tree, hash table, leaf paths), every kind of room is made between
+    kernel calls, and the search is still the Python path's."""
+    made, leaves_made = compiled_network.FlatTree.__init__, compiled_network._Leaves.__init__
+
+    def tiny(self, *args):
+        made(self, *args)
+        self.node_player, self.node_size = self.node_player[:2], self.node_size[:2]
+        self.edge_node, self.edge_key = self.edge_node[:1], self.edge_key[:1]
+        self.stat, self.edge_child = self.stat[:, :1], self.edge_child[:1]
+        self.hash_key, self.hash_edge = self.hash_key[:2], self.hash_edge[:2]
+
+    def shallow(self, *args):
+        leaves_made(self, *args)
+        self.path_node, self.path_edge = self.path_node[:, :1].copy(), self.path_edge[:, :1].copy()
+
+    monkeypatch.setattr(compiled_network.FlatTree, "__init__", tiny)
+    monkeypatch.setattr(compiled_network._Leaves, "__init__", shallow)
+    state = POSITIONS["mid"]()
+    fast = summary(state, "ismcts", 5, config(network, 400, 8))
+    assert compiled_runs
+    assert fast == summary(state, "ismcts", 5, config(network, 400, 8, compiled=False))
+
+
 def test_without_the_prior_new_nodes_get_a_uniform_one(network, compiled_runs):
     state = POSITIONS["mid"]()
     fast = summary(state, "ismcts", 2, config(network, 300, 4, prior=False))
@@ -185,3 +209,44 @@ def test_on_cuda_lock_step_halves_take_turns():
     assert (network.states - rows) / (network.passes - passes) > 8  # several searches a pass
     by_action = sorted((r.action, sorted(r.visits.items())) for r in together)
     assert by_action == sorted((a["action"], sorted(a["visits"])) for a in alone)
+
+
+# ---- the rows the network is asked (benchmarks/search_mutations.py: net-mask-not-cleared, ...) -----------------------
+class RecordingQueue:
+    """A network queue that keeps a copy of every row (observation, mask) it is asked, by either path: the compiled
+    driver's batches (``evaluate``) and the Python path's states (``enqueue``, answered at ``flush``)."""
+
+    def __init__(self, inner):
+        self.inner, self.net, self.rows = inner, inner.net, []
+
+    def evaluate(self, observations, masks):
+        self.rows += [(np.ravel(o).copy(), np.array(m)) for o, m in zip(observations, masks)]
+        return self.inner.evaluate(observations, masks)
+
+    def enqueue(self, observation, mask):
+        self.rows.append((np.ravel(observation).copy(), np.array(mask)))
+        return self.inner.enqueue(observation, mask)
+
+    def flush(self):
+        self.inner.flush()
+
+    def result(self, ticket):
+        return self.inner.result(ticket)
+
+
+@pytest.mark.parametrize("worlds", ["ismcts", "uct"])
+def test_each_leaf_row_is_the_python_paths(network, worlds, compiled_runs):
+    """Row by row, the compiled driver asks the network what the Python path asks: the observation of the player to
+    move at the leaf and a mask of exactly its legal actions (whatever an earlier leaf left in the batch's row)."""
+    rows = {}
+    for compiled in (True, False):
+        queue = RecordingQueue(network)
+        cfg = SearchConfig(iterations=300, selection=PUCT(1.25), depth=0, evaluator=NetworkEvaluator(queue, True),
+                           leaves=8, compiled=compiled)
+        TreeSearch(cfg, worlds).search(POSITIONS["mid"](), np.random.default_rng(6))
+        rows[compiled] = queue.rows
+    assert compiled_runs
+    assert len(rows[True]) == len(rows[False]) > 100
+    for (observation, mask), (expected_observation, expected_mask) in zip(rows[True], rows[False]):
+        assert np.array_equal(mask, expected_mask)
+        assert np.array_equal(observation, expected_observation)
