@@ -62,6 +62,7 @@ import numpy as np
 
 from ..envs.errors import InvalidParameterError
 from ..envs.protocol import CHANCE, TERMINAL, Game, GameInfo, GameState
+from ..search.core import unit_values
 from ..search.mcts import SearchConfig
 from ..search.strategies import PUCT, Evaluation, PolicyRollout
 
@@ -122,12 +123,14 @@ class NetworkEvaluator:
     def __init__(self, evaluator: BatchedEvaluator, prior: bool = True):
         self.queue, self.prior = evaluator, prior
         info = evaluator.net.info
-        self.low, self.span = float(info.min_return), float(info.max_return - info.min_return)
+        self.low, self.high = float(info.min_return), float(info.max_return)
         self.chance_mask = np.ones(info.num_actions, dtype=bool)  # priors unused at a chance node
 
     def unit(self, values: np.ndarray) -> np.ndarray:
         """Values in [min_return, max_return] mapped to [0, 1]."""
-        return np.clip((np.asarray(values, dtype=float) - self.low) / self.span, 0.0, 1.0)
+        out = np.empty(len(values))
+        unit_values(np.asarray(values, dtype=np.float64), self.low, self.high, out)
+        return out
 
     def submit(self, states: list[GameState]) -> list[tuple[int, Any]]:
         """Queue every state's observations; the token says per state how to read its answer: a terminal

@@ -70,8 +70,8 @@ from ..envs.errors import InvalidParameterError
 from ..envs.kernels import fill_units
 from ..envs.protocol import CHANCE, HOOKS, TERMINAL, GameInfo, GameState
 from .core import (LEFT, MAX_DEPTH, N_EDGES, N_JUDGED, N_NODES, NEED_EDGES, NEED_JUDGED, NEED_NODES, NEED_WORDS, POS,
-                   TREE_TYPES, UNIFORMS_BLOCK, VISITS, FlatTree, backup, child_of, edge_of, flat_edges, pick_ucb1,
-                   slot_of, unit_values)
+                   TREE_TYPES, UNIFORMS_BLOCK, VISITS, FlatTree, backup, child_of, edge_of, flat_edges, heuristic_unit,
+                   mark_top, pick_ucb1, slot_of, unit_values)
 from .pruning import HardPruning, Judged
 from .strategies import UCB1, GameRollout
 from .tree import KeyTable, Node
@@ -354,29 +354,6 @@ def _to_unit(word):
     return np.float64(word >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _ahead(row, units, i, j):
-    """Whether move ``i`` comes before an earlier move ``j``: a higher score, or a tie and a lower uniform."""
-    return row[i] > row[j] or (row[i] == row[j] and units[i] < units[j])
-
-
-@njit(cache=True, nogil=True)
-def _mark_top(row, units, n, limit, kept, top):
-    """``kept[np.lexsort((units[:n], -row[:n]))[:limit]] = True``, by insertion into ``top`` (the best so far)."""
-    m = 0
-    for i in range(n):
-        if m == limit and not _ahead(row, units, i, top[m - 1]):
-            continue
-        j = min(m, limit - 1)  # a full ``top`` drops its last
-        while j > 0 and _ahead(row, units, i, top[j - 1]):
-            top[j] = top[j - 1]
-            j -= 1
-        top[j] = i
-        m = min(m + 1, limit)
-    for j in range(m):
-        kept[top[j]] = True
-
-
 @njit(cache=True, nogil=True)
 def _prune(evaluations_after, world, table, buf, n, keys, index, node, num_keys, which, limit, extrapolate, words,
            pos, judge_key, judge_kept, counters, scores, units, kept, top, stream, ties):
@@ -405,7 +382,7 @@ def _prune(evaluations_after, world, table, buf, n, keys, index, node, num_keys,
             kept[:n] = False
             for r in range(len(which)):
                 fill_units(ties, units[:n])
-                _mark_top(scores[r], units, n, limit, kept, top)
+                mark_top(scores[r], units, n, limit, kept, top)
         for i in range(n):
             h = slot_of(judge_key, base + keys[i])
             if judge_key[h] == -1:
@@ -572,7 +549,7 @@ def _iterate(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, pl
             unit_values(result, lo, hi, values)
         else:
             for q in range(num_players):
-                values[q] = (heuristic(world, table, q) + 1.0) / 2.0
+                values[q] = heuristic_unit(heuristic(world, table, q))
         backup(stat, node_player, path_node, path_edge, n_path, values)
         counters[POS] = pos
         done += 1

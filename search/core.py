@@ -15,10 +15,11 @@ PUCT step              ``pick_puct``: the first maximum of ``Q + c P sqrt(avail)
                        mean of the visited legal edges (first-play urgency)
 prior of a new node    ``prior_over``: the evaluator's prior on the legal actions, renormalised (uniform if it
                        has no mass there)
-value normalisation    ``unit_values``: returns in [lo, hi] mapped to [0, 1] and clipped; ``heuristic_values``: the
-                       game's heuristic in [-1, 1] mapped to [0, 1]
+value normalisation    ``unit_values``: returns (or a network's values) in [lo, hi] mapped to [0, 1] and clipped;
+                       ``heuristic_unit``: the game's heuristic in [-1, 1] mapped to [0, 1]
 virtual loss, backup   a visit counted on the way down (``VISITS += 1`` at selection: the virtual loss of an
                        iteration in flight), the reward on the way up: ``backup``
+hard pruning's cut     ``mark_top``: each heuristic's top ``limit`` moves, ties by a uniform (paper 002)
 edges of a flat node   ``flat_edges``: the (node, key) hash table of ``FlatTree``, making missing edges in the
                        order keys are met, and ``mark_available`` on each
 =====================  ============================================================================================
@@ -125,10 +126,41 @@ def unit_values(returns, lo, hi, out):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def heuristic_unit(h):
+    """A game's heuristic in [-1, 1] mapped to [0, 1]."""
+    return (h + 1.0) / 2.0
+
+
+@njit(cache=True, nogil=True, inline="always")
 def backup(stat, node_player, path_node, path_edge, n_path, values):
     """Add each edge's reward on the path: ``values`` of the player who chose it (the node's player)."""
     for j in range(n_path):
         stat[TOTAL, path_edge[j]] += values[node_player[path_node[j]]]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _ahead(row, units, i, j):
+    """Whether move ``i`` comes before an earlier move ``j``: a higher score, or a tie and a lower uniform."""
+    return row[i] > row[j] or (row[i] == row[j] and units[i] < units[j])
+
+
+@njit(cache=True, nogil=True)
+def mark_top(row, units, n, limit, kept, top):
+    """Hard pruning's cut (paper 002): ``kept[np.lexsort((units[:n], -row[:n]))[:limit]] = True``, the ``limit``
+    moves of highest score ``row`` (ties to the lower uniform, then the lower index), by insertion into ``top``
+    (the best so far, ``limit`` long)."""
+    m = 0
+    for i in range(n):
+        if m == limit and not _ahead(row, units, i, top[m - 1]):
+            continue
+        j = min(m, limit - 1)  # a full ``top`` drops its last
+        while j > 0 and _ahead(row, units, i, top[j - 1]):
+            top[j] = top[j - 1]
+            j -= 1
+        top[j] = i
+        m = min(m + 1, limit)
+    for j in range(m):
+        kept[top[j]] = True
 
 
 # ---- the flat tree ----------------------------------------------------------------------------------------

@@ -55,6 +55,7 @@ from ..envs.errors import InvalidParameterError
 from ..envs.protocol import CHANCE, TERMINAL, GameState, determinize, sample_chance
 from . import compiled, compiled_network
 from .batching import Request, Steps, drive
+from .core import heuristic_unit, unit_values
 from .chance import ChanceBucketing
 from .final import FinalSelection, max_child, robust_child  # max_child: re-exported
 from .pruning import HardPruning
@@ -68,8 +69,9 @@ ChanceSampler = Callable[[GameState, np.random.Generator], int]
 
 def rewards(state: GameState) -> np.ndarray:
     """The returns of a terminal state mapped to [0, 1] per player."""
-    info = state.info
-    return (np.asarray(state.returns(), dtype=float) - info.min_return) / (info.max_return - info.min_return)
+    info, out = state.info, np.empty(state.num_players)
+    unit_values(np.asarray(state.returns(), dtype=np.float64), float(info.min_return), float(info.max_return), out)
+    return out
 
 
 uniform_determinizer: Determinizer = determinize
@@ -95,7 +97,7 @@ class InferenceAccuracy:
 
 def heuristic_evaluator(state: GameState) -> np.ndarray:
     """Per-player value in [0, 1] of a non-terminal state from the game's ``heuristic`` ([-1, 1])."""
-    return np.array([(state.heuristic(p) + 1.0) / 2.0 for p in range(state.num_players)])
+    return np.array([heuristic_unit(state.heuristic(p)) for p in range(state.num_players)])
 
 
 @dataclass

@@ -32,6 +32,7 @@ import numpy as np
 from ..envs.errors import InvalidParameterError
 from ..envs.kernels import fill_units, seed_stream
 from ..envs.protocol import CHANCE, HOOKS, GameState, hook, sample_chance
+from .core import mark_top
 
 EVALUATIONS_AFTER = HOOKS["evaluations_after"].name  # the declared fast path, looked up at every judgement
 
@@ -126,10 +127,10 @@ class HardPruning:
         scores = self.scores(state, legal, rng)
         ties = seed_stream(rng)
         kept = np.zeros(n, dtype=bool)
-        u = np.empty(n)
-        for row in scores:
+        u, top = np.empty(n), np.empty(self.limit, dtype=np.int64)
+        for row in np.asarray(scores, dtype=np.float64):
             fill_units(ties, u)
-            kept[np.lexsort((u, -row))[:self.limit]] = True
+            mark_top(np.ascontiguousarray(row), u, n, self.limit, kept, top)
         return np.flatnonzero(kept)
 
     def filter(self, memory: Judged | None, state: GameState, legal: np.ndarray, ids: np.ndarray,
