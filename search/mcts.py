@@ -247,6 +247,16 @@ def descend(root: Node, state: GameState, rng: np.random.Generator, cfg: SearchC
     return path, None, None, None
 
 
+def back_up(path: list[tuple[Node, int]], values: np.ndarray, locks: Locks = UNLOCKED, visits: float = 0.0) -> None:
+    """The backup of every Python-driven search: each edge of ``path`` gets the reward ``values`` of the player who
+    chose it (its node's player) and ``visits`` more visits (a virtual loss larger than one visit, settled)."""
+    for node, edge in path:
+        with locks.node(node):
+            node.stat[TOTAL, edge] += values[node.player]
+            if visits:
+                node.stat[VISITS, edge] += visits
+
+
 class TreeSearch(WarmUp):
     """The MCTS engine: ``search(state, rng)`` from the point of view of ``state.current_player``.
 
@@ -469,9 +479,7 @@ class Leaf:
         edge on the path, for the player who chose it."""
         if self.node is not None and self.node.size[0] == 0:
             self.node.expand(self.ids, leaf_prior(None, self.legal))
-        values = self.values
-        for node, edge in self.path:
-            node.stat[TOTAL, edge] += values[node.player]
+        back_up(self.path, self.values)
 
 
 class PIMC:

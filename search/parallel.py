@@ -80,7 +80,7 @@ import numpy as np
 
 from ..envs.errors import InvalidParameterError
 from ..envs.protocol import GameState
-from .mcts import SearchConfig, SearchResult, TreeSearch, budget_spent, decide, descend, rewards, rollout
+from .mcts import SearchConfig, SearchResult, TreeSearch, back_up, budget_spent, decide, descend, rewards, rollout
 from .tree import AVAIL, TOTAL, VISITS, KeyTable, Node, Uniforms
 from .warm_up import WARM_UP_ITERATIONS, WarmUp
 
@@ -327,12 +327,7 @@ class SharedTree:
     def backup(self, path: list[tuple[Node, int]], values: np.ndarray) -> None:
         """Add the simulation's reward to every edge of ``path`` for the player who chose it, and turn its ``vl``
         virtual visits into one real visit."""
-        settle = 1 - self.vl
-        for node, edge in path:
-            with self.lock(node):
-                node.stat[TOTAL, edge] += values[node.player]
-                if settle:
-                    node.stat[VISITS, edge] += settle
+        back_up(path, values, self, 1 - self.vl)
 
 
 def check_threaded(config: SearchConfig) -> None:
