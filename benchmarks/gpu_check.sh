@@ -53,7 +53,7 @@ timeout 70 "$PYTHON" benchmarks/gpu_evaluator.py --seconds 1 --json "$OUT/gpu_ev
 # benchmarks/compiled_network.py on cuda and on this machine's CPU (Lords of War's kernels compile on first use)
 timeout "${COMPILED_TESTS_S:-240}" "$PYTHON" -m pytest tests/test_compiled_network.py -q -rs -p no:cacheprovider -k cuda \
     2>&1 | tee "$OUT/compiled_tests.txt" || status=1
-for device in cuda cpu; do
+for device in ${COMPILED_DEVICES:-cuda cpu}; do
     timeout "${COMPILED_BENCH_S:-150}" "$PYTHON" benchmarks/compiled_network.py --device "$device" --seconds 2 \
         --rounds 1 --seq-games 2 --json "$OUT/compiled_network_$device.json" 2>&1 | tee "$OUT/compiled_network_$device.txt" \
         || status=1

@@ -88,6 +88,23 @@ def test_launch_and_wait_answer_the_staged_rows_as_the_cpu_does(low, device):
     assert np.all(priors[~masks[:10]] == 0)
 
 
+@pytest.mark.skipif(not torch.cuda.is_available(), reason=NO_CUDA)
+def test_on_cuda_a_captured_pass_per_batch_size_answers_any_number_of_rows(low):
+    """Batches of 1 to 40 states, in an order that leaves larger batches' rows behind in the captured inputs: each
+    answer is the CPU's, and passes of 5 to 8 states share one capture (the power of two above)."""
+    net, obs, masks = low
+    cpu, cuda = _on(net, "cpu", max_batch=64), _on(net, "cuda", max_batch=64)
+    for n in (40, 1, 7, 33, 5, 8, 2, 40, 3):
+        _assert_close(cuda.evaluate(obs[:n][::-1], masks[:n][::-1]), cpu.evaluate(obs[:n][::-1], masks[:n][::-1]))
+    assert sorted(cuda._graphs) == [1, 2, 4, 8, 64]
+    with torch.no_grad():  # the capture reads the parameters in place: a change shows in the next pass
+        for p in cuda.net.parameters():
+            p.mul_(0.5)
+        for p in cpu.net.parameters():
+            p.mul_(0.5)
+    _assert_close(cuda.evaluate(obs[:3], masks[:3]), cpu.evaluate(obs[:3], masks[:3]))
+
+
 def test_double_buffering_fills_one_slot_while_the_other_runs(low, device):
     net, obs, masks = low
     expected = _on(net, "cpu").evaluate(obs[:32], masks[:32])
