@@ -151,7 +151,7 @@ def search(engine: TreeSearch, prepared: tuple[CompiledModel, _Runner], state: G
     which = np.empty(0, dtype=np.int64) if pruning is None else _which(model, pruning)
     judge_words = 0 if pruning is None else 2 * (1 + pruning.extrapolate)  # a guess: two judgements an iteration
     chance = info.chance == "explicit"
-    tree = FlatTree(me, info.num_players + chance, info.num_actions, target, pruning is not None)  # + CHANCE's column
+    tree = FlatTree.of(engine, me, info.num_players + chance, info.num_actions, target, pruning is not None)  # + CHANCE
     if engine.worlds == "duct":  # drawn as the Python path draws them, before its tree's uniforms
         fixed = [cfg.determinizer(state, me, rng) for _ in range(engine.num_worlds)] if iterations != 0 else [state]
         worlds = np.stack([getattr(world, COMPILED_MODEL)().state for world in fixed])
@@ -402,13 +402,14 @@ def _prune(evaluations_after, world, table, buf, n, keys, index, node, num_keys,
 
 @njit(cache=True, nogil=True, inline="always")
 def room_for(steps, words_needed, judged, max_legal, words, node_player, edge_key, hash_key, judge_key, counters,
-             nodes=1):
+             nodes=1, chance_edges=0):
     """Whether the tree and the raw ``words`` have room for one more iteration of at most ``steps`` tree steps
-    (``words_needed`` words besides the uniform blocks, ``judged`` new pruning judgements, ``nodes`` new nodes);
-    what it needs is left in ``counters`` for ``FlatTree.make_room`` and the word supply."""
+    (``words_needed`` words besides the uniform blocks, ``judged`` new pruning judgements, ``nodes`` new nodes,
+    ``chance_edges`` edges of new chance nodes besides ``steps`` nodes' edges); what it needs is left in
+    ``counters`` for ``FlatTree.make_room`` and the word supply."""
     blocks = 0 if steps <= counters[LEFT] else (steps - counters[LEFT] + BLOCK - 1) // BLOCK
     counters[NEED_WORDS] = words_needed + BLOCK * blocks
-    counters[NEED_EDGES] = counters[N_EDGES] + steps * max_legal
+    counters[NEED_EDGES] = counters[N_EDGES] + steps * max_legal + chance_edges
     counters[NEED_JUDGED] = counters[N_JUDGED] + judged if judged > 0 else 0
     counters[NEED_NODES] = counters[N_NODES] + nodes
     return not (counters[POS] + counters[NEED_WORDS] > len(words) or counters[NEED_EDGES] > len(edge_key)
@@ -479,11 +480,14 @@ def _iterate(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, pl
     path_edge = np.empty(16, dtype=np.int64)
     done = 0
     while done < iterations:
-        # at most: the deepest level, then up to ``chance_run`` new chance nodes and a new node whose step expands
-        steps = counters[MAX_DEPTH] + 2 + chance_run
+        # at most: the deepest level, then up to ``chance_run`` new chance nodes and a new node whose step expands;
+        # tree steps (a block uniform, up to max_legal new edges each) only at the levels but the new chance nodes,
+        # which make one edge each
+        decisions = counters[MAX_DEPTH] + 2
+        steps = decisions + chance_run
         words_needed = determinize_draws * ismcts + 1 + (pruning * (1 + extrapolate) + (chance_run > 0)) * steps
-        if not room_for(steps, words_needed, steps * max_legal if pruning else 0, max_legal, words, node_player,
-                        edge_key, hash_key, judge_key, counters, 1 + chance_run):
+        if not room_for(decisions, words_needed, decisions * max_legal if pruning else 0, max_legal, words,
+                        node_player, edge_key, hash_key, judge_key, counters, 1 + chance_run, chance_run):
             break
         if steps > len(path_node):
             path_node = np.empty(2 * steps, dtype=np.int64)

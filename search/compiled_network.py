@@ -111,6 +111,14 @@ class _Leaves:
         self.observations = np.empty((leaves, observation_size), dtype=np.float32)
         self.masks = np.empty((leaves, num_actions), dtype=np.bool_)
 
+    @classmethod
+    def of(cls, tree: FlatTree, leaves: int, observation_size: int, num_actions: int) -> _Leaves:
+        """The leaves kept with ``tree`` from its last search (``FlatTree.of``'s reason), or new ones."""
+        found = tree.leaves
+        if found is None or found.observations.shape != (leaves, observation_size):
+            found = tree.leaves = cls(leaves, observation_size, num_actions)
+        return found
+
     def make_room(self, depth: int) -> None:
         if depth > self.path_node.shape[1]:
             size = max(depth, 2 * self.path_node.shape[1])
@@ -131,8 +139,8 @@ def search(engine: TreeSearch, prepared: Prepared, state: GameState, rng: np.ran
     seconds = None if iterations is not None else cfg.seconds
     evaluator, ismcts, k = cfg.evaluator, engine.worlds == "ismcts", cfg.leaves
     lo, hi = float(info.min_return), float(info.max_return)
-    tree = FlatTree(me, info.num_players, info.num_actions, target, False)
-    leaves = _Leaves(k, int(np.prod(info.observation_shape)), info.num_actions)
+    tree = FlatTree.of(engine, me, info.num_players, info.num_actions, target, False)
+    leaves = _Leaves.of(tree, k, int(np.prod(info.observation_shape)), info.num_actions)
     s0 = model.state.copy()
     head = (*loop.kernels.arguments(), s0, model.table, model.buffer_len, model.determinize_draws, me, ismcts,
             info.num_action_keys, info.num_actions, float(cfg.selection.c_puct), lo, hi)

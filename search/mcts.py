@@ -55,7 +55,7 @@ from ..envs.errors import InvalidParameterError
 from ..envs.protocol import CHANCE, TERMINAL, GameState, determinize, sample_chance
 from . import compiled, compiled_network
 from .batching import Request, Steps, drive
-from .core import heuristic_unit, unit_values
+from .core import FlatTree, heuristic_unit, unit_values
 from .chance import ChanceBucketing
 from .final import FinalSelection, max_child, robust_child  # max_child: re-exported
 from .pruning import HardPruning
@@ -276,6 +276,7 @@ class TreeSearch(WarmUp):
         self.reuse = reuse
         self._kept: tuple[Node, int, np.ndarray] | None = None  # subtree, turn, observation it belongs to
         self._stamp = 0.0  # iterations run by this engine: availability stamps stay unique across kept trees
+        self.flat_tree: FlatTree | None = None  # the compiled drivers' tree, kept from search to search
 
     def untimed(self, config: SearchConfig) -> TreeSearch:
         return TreeSearch(config, self.worlds, self.num_worlds)

@@ -109,6 +109,25 @@ def test_the_flat_tree_and_the_leaf_paths_grow_between_kernel_calls(network, mon
     assert fast == summary(state, "ismcts", 5, config(network, 400, 8, compiled=False))
 
 
+@pytest.mark.parametrize("network_guided", [True, False], ids=["network", "rollouts"])
+def test_an_engine_keeps_its_flat_tree_from_search_to_search(network, network_guided, compiled_runs):
+    """One engine's searches of three positions, its flat tree (and leaves) emptied and reused between them, are
+    the Python path's; the tree is the same object throughout."""
+    def searches(compiled):
+        cfg = (config(network, 120, 4, compiled=compiled) if network_guided
+               else SearchConfig(iterations=120, compiled=compiled))
+        engine, out, trees = TreeSearch(cfg, "ismcts"), [], []
+        for seed, position in enumerate(["mid", "start", "end"]):
+            result = engine.search(POSITIONS[position](), np.random.default_rng(seed))
+            out.append((result.action, list(result.visits.items()), result.root.stat.tolist()))
+            trees.append(engine.flat_tree)
+        return out, trees
+
+    fast, trees = searches(True)
+    assert fast == searches(False)[0]
+    assert trees[0] is not None and trees[0] is trees[1] is trees[2]
+
+
 def test_without_the_prior_new_nodes_get_a_uniform_one(network, compiled_runs):
     state = POSITIONS["mid"]()
     fast = summary(state, "ismcts", 2, config(network, 300, 4, prior=False))
