@@ -24,17 +24,18 @@ from .layout import (
     PH_ACTIONS, PH_CURE_DISCARD, PH_OVER, PHASE, PLAYER, ROLE, RESEARCHER, TURN,
 )
 from .macro import (
-    DIST, DP_MAX_STATIONS, M_BUILD, M_CURE, M_DISCARD, M_GIVE, M_PASS, M_TAKE, M_TREAT, M_WALK, discard_losses,
-    macro_apply_routed, macro_legal_routed, routes,
+    _LEAN, DIST, DP_MAX_STATIONS, M_BUILD, M_CURE, M_DISCARD, M_GIVE, M_PASS, M_TAKE, M_TREAT, M_WALK, NUM_MACROS,
+    W_COUNTS, W_LOSSES, W_RULES, _apply_routed, _discard_losses, _legal_routed, _routes, new_scratch,
 )
 from .rules import settle, stations_built
 
 T_CURE, T_TREAT3, T_SHARE, T_BUILD, T_TREAT2, T_TREAT1, T_WALK, T_PASS, T_SHARE_WAIT, NUM_TIERS = range(10)
 
 
-@njit(cache=True, nogil=True)
-def _tier(s, m, dist):
-    """The default policy's tier of legal macro ``m`` (``dist``: the seat's route lengths)."""
+@njit(**_LEAN, inline="always")
+def _tier(s, m, dist, built):
+    """The default policy's tier of legal macro ``m`` (``dist``: the seat's route lengths; ``built``:
+    ``stations_built(s)``)."""
     if m < M_CURE:
         c, k = (m - M_TREAT) // NUM_COLOURS, (m - M_TREAT) % NUM_COLOURS
         cubes = s[CUBES + c * NUM_COLOURS + k]
@@ -42,7 +43,7 @@ def _tier(s, m, dist):
     if m < M_BUILD:
         return T_CURE
     if m < M_GIVE:
-        return T_BUILD if stations_built(s) < DP_MAX_STATIONS else -1
+        return T_BUILD if built < DP_MAX_STATIONS else -1
     if m < M_WALK:
         p = s[PLAYER]
         give = m < M_TAKE
@@ -56,18 +57,20 @@ def _tier(s, m, dist):
     return T_PASS
 
 
-@njit(cache=True, nogil=True)
-def _legal_with_tiers(s, board, buf, r):
-    """The legal macros (in ``buf``, routes in ``r``) and each one's tier."""
-    routes(s, board, s[PLAYER], r)
-    n = macro_legal_routed(s, board, buf, r)
-    tiers = np.empty(n, dtype=np.int32)
+@njit(**_LEAN)
+def _legal_with_tiers(s, board, buf, r, w, tiers):
+    """The legal macros (in ``buf``, routes in ``r``) and each one's tier (in ``tiers``; ``w``: ``macro``'s
+    scratch); returns how many."""
+    _routes(s, board, s[PLAYER], r, -1, -1, w, -1, s[ACTIONS_LEFT])  # no macro goes farther
+    n = _legal_routed(s, board, buf, r, w)
+    built = stations_built(s)
+    dist = r[DIST]
     for i in range(n):
-        tiers[i] = _tier(s, buf[i], r[DIST])
-    return n, tiers
+        tiers[i] = _tier(s, buf[i], dist, built)
+    return n
 
 
-@njit(cache=True, nogil=True)
+@njit(**_LEAN, inline="always")
 def _pick(legal, tiers, n, wanted, stream):
     """A uniformly random macro of tier ``wanted``, or -1."""
     count = 0
@@ -87,15 +90,21 @@ def _pick(legal, tiers, n, wanted, stream):
 @njit(cache=True, nogil=True)
 def best_discard(s, board, stream):
     """The discard decision by the cure-ability metric (ties at random), as a macro id."""
-    losses = np.empty(NUM_CITIES, dtype=np.float64)
+    return _best_discard(s, board, stream, new_scratch())
+
+
+@njit(**_LEAN)
+def _best_discard(s, board, stream, w):
+    """``best_discard`` with ``macro``'s scratch ``w``."""
+    losses = w[W_LOSSES]
     seat = s[DECIDER]
-    discard_losses(s, board, seat, losses)
+    _discard_losses(s, board, seat, losses, w[W_COUNTS])
     cure = s[PHASE] == PH_CURE_DISCARD
     best = np.inf
     for c in range(NUM_CITIES):
         if losses[c] < best and (not cure or board[c, B_COLOUR] == s[CURE_COLOUR]):
             best = losses[c]
-    ties = np.empty(NUM_CITIES, dtype=np.int32)
+    ties = w[W_RULES]
     n = 0
     for c in range(NUM_CITIES):
         if losses[c] == best and (not cure or board[c, B_COLOUR] == s[CURE_COLOUR]):
@@ -111,9 +120,15 @@ _DP_ORDER = np.array([T_CURE, T_TREAT3, T_SHARE, T_SHARE_WAIT, T_BUILD, T_TREAT2
 def default_macro(s, board, buf, stream, r):
     """The default policy's macro at a decision of ``s`` (``buf``: scratch of at least NUM_MACROS ints; ``r``:
     a routes array, left holding the acting seat's routes)."""
+    return _default_macro(s, board, buf, stream, r, new_scratch(), np.empty(NUM_MACROS, dtype=np.int32))
+
+
+@njit(**_LEAN)
+def _default_macro(s, board, buf, stream, r, w, tiers):
+    """``default_macro`` with ``macro``'s scratch ``w`` and ``tiers`` (NUM_MACROS ints)."""
     if s[PHASE] != PH_ACTIONS:
-        return best_discard(s, board, stream)
-    n, tiers = _legal_with_tiers(s, board, buf, r)
+        return _best_discard(s, board, stream, w)
+    n = _legal_with_tiers(s, board, buf, r, w, tiers)
     for wanted in _DP_ORDER:
         m = _pick(buf, tiers, n, wanted, stream)
         if m >= 0:
@@ -124,9 +139,11 @@ def default_macro(s, board, buf, stream, r):
 @njit(cache=True, nogil=True)
 def mutation_macro(s, board, buf, stream, r):
     """The mutation policy's macro (003 §2.3): the four candidate sets in a shuffled order, then any macro."""
+    w = new_scratch()
     if s[PHASE] != PH_ACTIONS:
-        return best_discard(s, board, stream)
-    n, tiers = _legal_with_tiers(s, board, buf, r)
+        return _best_discard(s, board, stream, w)
+    tiers = np.empty(NUM_MACROS, dtype=np.int32)
+    n = _legal_with_tiers(s, board, buf, r, w, tiers)
     order = np.arange(4)
     for i in range(3, 0, -1):
         j = rand_below(stream, i + 1)
@@ -151,7 +168,7 @@ def mutation_macro(s, board, buf, stream, r):
     return buf[rand_below(stream, n)]
 
 
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def walk_away(s, board, stream):
     """Tier 7: a random drive (the policy keeps walking for the rest of the turn)."""
     here = s[PAWN + s[PLAYER]]
@@ -167,6 +184,8 @@ def play_default(s, board, buf, stream, turn_limit):
     ids = np.empty(NUM_CITIES + 1, dtype=np.int32)
     probs = np.empty(NUM_CITIES + 1, dtype=np.float64)
     r = np.empty((4, NUM_CITIES), dtype=np.int64)
+    w = new_scratch()
+    tiers = np.empty(NUM_MACROS, dtype=np.int32)
     walking_turn = -1
     steps = 0
     settle(s, board, ids, probs, stream)
@@ -174,10 +193,10 @@ def play_default(s, board, buf, stream, turn_limit):
         if s[PHASE] == PH_ACTIONS and walking_turn == s[TURN]:
             m = walk_away(s, board, stream)
         else:
-            m = default_macro(s, board, buf, stream, r)  # leaves the routes of this position in r
+            m = _default_macro(s, board, buf, stream, r, w, tiers)  # leaves the routes of this position in r
             if M_WALK <= m < M_PASS:
                 walking_turn = s[TURN]
-        macro_apply_routed(s, board, m, r)
+        _apply_routed(s, board, m, r, w)
         steps += 1
         settle(s, board, ids, probs, stream)
     return steps

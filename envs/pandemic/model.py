@@ -1,9 +1,10 @@
 """Pandemic's compiled model (``PandemicState.compiled_model``): the rules kernels with ``CompiledModel``'s signatures.
 
-``table`` is ``(board, macros, default_policy)``: the map table, the action layer (``actions="macro"``: 003 §1.7's
-macro-actions, ``macro``; else the rules' own actions) and the rollout policy (``rollout="default_policy"``: 003
-§2.2's default policy, ``play_default``; else uniformly random decisions of the layer). So UCT, ISMCTS (003 §1.7's
-structured determinization from ``rng.random(STATE_LEN)``, as ``determinize`` draws it) and DUCT run whole
+``table`` is ``(board, macros, default_policy, routes, scratch)``: the map table, the action layer
+(``actions="macro"``: 003 §1.7's macro-actions, ``macro``; else the rules' own actions), the rollout policy
+(``rollout="default_policy"``: 003 §2.2's default policy, ``play_default``; else uniformly random decisions of the
+layer) and the macro layer's scratch (fresh for each model, so two searches never share it). So UCT, ISMCTS (003 §1.7's
+structured determinization from ``rng.random(RESAMPLE_DRAWS)``, as ``determinize`` draws it) and DUCT run whole
 iterations compiled, on either layer, with the draws, epidemics and infections as chance nodes in the tree
 (``sample_chance``: the stored card without a draw, else one uniform).
 """
@@ -28,7 +29,8 @@ def compiled_model(s: np.ndarray, board: np.ndarray, macros: bool, default_polic
     """The model of the state array ``s`` on the map ``board``, on the macro layer or not (``macros``), with the
     default policy or uniform rollouts (``default_policy``)."""
     buffer_len = max(L.BUFFER_LEN, M.NUM_MACROS) if macros else L.BUFFER_LEN  # the states' ``_BUFFER_LEN``
-    return CompiledModel(s, (board, bool(macros), bool(default_policy)), buffer_len, L.STATE_LEN, _determinize,
+    table = (board, bool(macros), bool(default_policy), M.new_routes(), M.new_scratch())
+    return CompiledModel(s, table, buffer_len, R.RESAMPLE_DRAWS, _determinize,
                          _legal_actions, _action_keys, _apply, _playout, _player, _turn, _returns, _heuristic,
                          sample_chance=_sample_chance, num_outcomes=NUM_OUTCOMES)
 
@@ -41,7 +43,7 @@ def _determinize(s, table, player, u):
 @njit(cache=True, nogil=True)
 def _legal_actions(s, table, buf):
     if table[1]:
-        return np.int64(M.macro_legal(s, table[0], buf))
+        return np.int64(M._legal(s, table[0], buf, table[3], table[4]))
     return np.int64(R.legal_actions(s, table[0], buf))
 
 
@@ -57,7 +59,7 @@ def _apply(s, table, action, buf):
     if ph == L.PH_DRAW or ph == L.PH_EPIDEMIC or ph == L.PH_INFECT:
         R.apply_chance(s, table[0], action)
     elif table[1]:
-        M.macro_apply(s, table[0], action)
+        M._apply(s, table[0], action, table[3], table[4])
     else:
         R.apply_action(s, table[0], action)
 

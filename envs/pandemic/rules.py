@@ -32,29 +32,34 @@ from .layout import (
     MAX_CUBES_PER_CITY, MAX_OUTBREAKS, MAX_STATIONS, MEDIC, NGROUPS, NHAND, NPILES, NUM_CITIES,
     NUM_COLOURS, NUM_SEATS, OPERATIONS_EXPERT, OPS_MOVED, OUTBREAKS, PAWN, PDECK, PDISCARD, PEND, PH_ACTIONS,
     PH_CURE_DISCARD, PH_DRAW, PH_EPIDEMIC, PH_INFECT, PH_LIMIT_DISCARD, PH_OVER, PHASE, PILE_END, PLAYER,
-    PTOP, QUARANTINE_SPECIALIST, RATE_TRACK, RESEARCHER, RESULT, RESUME, ROLE, SCIENTIST, STATION, SUPPLY,
+    PLAYER_DECK_MAX, PTOP, QUARANTINE_SPECIALIST, RATE_TRACK, RESEARCHER, RESULT, RESUME, ROLE, SCIENTIST, STATION, SUPPLY,
     TURN,
 )
 
+# Every rule but those that make arrays (``infect``, ``resample``) or call them (``apply_chance``,
+# ``chance_checked``, ``settle``) is compiled without the runtime's reference counting (numba's ``_nrt``, as
+# Hearth's rules and ``macro``'s lean kernels; a lean kernel compiles its callees lean too): counting references
+# to s and the board at every call of every helper is a large share of a compiled simulation.
+_LEAN = dict(cache=True, nogil=True, _nrt=False)
 _RATE_OFFICIAL = np.array(INFECTION_RATE_OFFICIAL, dtype=np.int32)
 _RATE_PAPER = np.array(INFECTION_RATE_PAPER, dtype=np.int32)
 
 
 # ---- small queries ----------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def infection_rate(s):
     """Infection cards drawn a turn at the current position of the rate track (003 §1.5)."""
     track = _RATE_PAPER if s[RATE_TRACK] else _RATE_OFFICIAL
     return track[min(s[EPIDEMICS_DRAWN], len(track) - 1)]
 
 
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def cure_cards(s, seat):
     """Cards of one colour seat needs for a cure: 4 for the Scientist, 5 otherwise (003 §1.3)."""
     return 4 if s[ROLE + seat] == SCIENTIST else CURE_CARDS
 
 
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def colour_count(s, board, seat, colour):
     n = 0
     for c in range(NUM_CITIES):
@@ -63,7 +68,7 @@ def colour_count(s, board, seat, colour):
     return n
 
 
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def stations_built(s):
     n = 0
     for c in range(NUM_CITIES):
@@ -71,12 +76,12 @@ def stations_built(s):
     return n
 
 
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def eradicated(s, colour):
     return s[CURED + colour] == 1 and s[SUPPLY + colour] == 24
 
 
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def seat_with_role(s, role):
     for q in range(s[NUM_SEATS]):
         if s[ROLE + q] == role:
@@ -84,7 +89,7 @@ def seat_with_role(s, role):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def adjacent(board, a, b):
     for i in range(board[a, B_DEGREE]):
         if board[a, B_NEIGHBOURS + i] == b:
@@ -93,7 +98,7 @@ def adjacent(board, a, b):
 
 
 # ---- cubes --------------------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def _protected(s, board, city, colour):
     """Official roles: no cube of a cured disease goes where the Medic is; none at all where the Quarantine
     Specialist is or next to it."""
@@ -108,7 +113,7 @@ def _protected(s, board, city, colour):
     return False
 
 
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def _lose(s, cause):
     s[RESULT] = -1
     s[LOSS] = cause
@@ -149,7 +154,7 @@ def infect(s, board, city, colour, count):
                 n += 1
 
 
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def _remove_cubes(s, city, colour, count):
     k = CUBES + city * NUM_COLOURS + colour
     m = min(count, s[k])
@@ -157,7 +162,7 @@ def _remove_cubes(s, city, colour, count):
     s[SUPPLY + colour] += m
 
 
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def _medic_sweep(s, seat):
     """The Medic's passive (official): cubes of cured diseases leave the Medic's city."""
     if s[ROLE + seat] == MEDIC:
@@ -167,14 +172,14 @@ def _medic_sweep(s, seat):
 
 
 # ---- cards -------------------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def _discard(s, seat, card):
     s[HAND + seat * NUM_CITIES + card] = 0
     s[NHAND + seat] -= 1
     s[PDISCARD + card] = 1
 
 
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def _pass_card(s, giver, receiver, card):
     """Share knowledge: ``card`` goes from giver to receiver; returns the receiver if now over the hand limit,
     else -1."""
@@ -185,13 +190,13 @@ def _pass_card(s, giver, receiver, card):
     return receiver if s[NHAND + receiver] > HAND_LIMIT else -1
 
 
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def _move_pawn(s, seat, city):
     s[PAWN + seat] = city
     _medic_sweep(s, seat)
 
 
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def _top_pile(s):
     for k in range(s[NPILES]):
         if s[PILE_END + k] > s[PTOP]:
@@ -199,7 +204,7 @@ def _top_pile(s):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def _epidemics_in(s, lo, hi):
     e = 0
     for i in range(lo, hi):
@@ -207,12 +212,12 @@ def _epidemics_in(s, lo, hi):
     return e
 
 
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def _group_end(s, g):
     return s[GROUP_START + g + 1] if g + 1 < s[NGROUPS] else s[IBOT]
 
 
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def _infection_group(s):
     """(start, end, ordered) of the group the next infection card comes from: the top group, or the bottom
     group at an epidemic's infect step."""
@@ -220,7 +225,7 @@ def _infection_group(s):
     return s[GROUP_START + g], _group_end(s, g), s[GROUP_ORDERED + g]
 
 
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def _refill_infection_deck(s):
     """An empty infection deck takes its discard pile back as one unordered group (a DECISION: the rules
     never let it run out in a normal game)."""
@@ -229,7 +234,7 @@ def _refill_infection_deck(s):
     _restack_discard(s)
 
 
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def _restack_discard(s):
     """Intensify (003 §1.5): the infection discard goes face down on top of the deck as a group of its own.
     The deck is first packed against the end of IDECK so the group fits above it."""
@@ -265,7 +270,7 @@ def _restack_discard(s):
     s[ITOP] = top
 
 
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def draw_infection_card(s, city, bottom):
     """Remove ``city`` from the top (or bottom) group, swapping it into the drawn position first."""
     start, end, _ = _infection_group(s)
@@ -292,7 +297,7 @@ def draw_infection_card(s, city, bottom):
 
 
 # ---- the turn's flow ----------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def _end_actions(s):
     """Go to the player-card draw; fewer cards than the draw needs is the loss by the player deck (003 §1.6)."""
     s[ACTIONS_LEFT] = 0
@@ -303,7 +308,7 @@ def _end_actions(s):
     s[DRAWS_LEFT] = CARDS_DRAWN
 
 
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def _start_infection(s):
     s[PHASE] = PH_INFECT
     s[INFECT_LEFT] = infection_rate(s)
@@ -311,7 +316,7 @@ def _start_infection(s):
     _refill_infection_deck(s)
 
 
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def _after_draws(s):
     p = s[PLAYER]
     if s[NHAND + p] > HAND_LIMIT:
@@ -322,7 +327,7 @@ def _after_draws(s):
         _start_infection(s)
 
 
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def _next_turn(s):
     p = (s[PLAYER] + 1) % s[NUM_SEATS]
     s[PLAYER] = p
@@ -333,7 +338,7 @@ def _next_turn(s):
     s[PHASE] = PH_ACTIONS
 
 
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def _resume(s):
     """Back from a hand-limit discard to where the turn was."""
     r = s[RESUME]
@@ -347,7 +352,7 @@ def _resume(s):
         _start_infection(s)
 
 
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def _action_done(s, over_limit):
     """Count one action; a seat over the hand limit (after a share) discards before anything else."""
     s[ACTIONS_LEFT] -= 1
@@ -364,7 +369,7 @@ def _action_done(s, over_limit):
         s[DECIDER] = s[PLAYER]
 
 
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def _complete_cure(s, colour):
     s[CURED + colour] = 1
     medic = seat_with_role(s, MEDIC)
@@ -379,7 +384,7 @@ def _complete_cure(s, colour):
 
 
 # ---- legal actions ------------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def _seat_movement(s, board, p, buf, n):
     """Drive, direct, charter and shuttle for seat p's own pawn."""
     here = s[PAWN + p]
@@ -411,7 +416,7 @@ def _seat_movement(s, board, p, buf, n):
     return n
 
 
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def _dispatch(s, board, p, buf, n):
     """The Dispatcher's moves of other pawns (as if its own, with the Dispatcher's cards) and of any pawn to a
     city holding another pawn (official rules)."""
@@ -450,7 +455,7 @@ def _dispatch(s, board, p, buf, n):
     return n
 
 
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def legal_actions(s, board, buf):
     """Write the legal action ids, increasing, to the front of ``buf``; return how many (0 off decisions)."""
     ph = s[PHASE]
@@ -508,7 +513,7 @@ def legal_actions(s, board, buf):
 
 
 # ---- actions ---------------------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def apply_action(s, board, a):
     """Play the legal decision ``a`` in place (``apply_checked`` checks legality first)."""
     ph = s[PHASE]
@@ -589,7 +594,7 @@ def apply_action(s, board, a):
     _action_done(s, over)
 
 
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def apply_checked(s, board, a, buf, n):
     """Play ``a`` if it is among the legal ids (``n`` of them in ``buf``, or -1 = not listed yet); return the
     number of legal ids of the new state (listed in ``buf``), or -1 with ``s`` unchanged when ``a`` is illegal."""
@@ -607,7 +612,7 @@ def apply_checked(s, board, a, buf, n):
 
 
 # ---- chance ----------------------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def chance_outcomes(s, board, ids, probs):
     """Write this chance node's outcomes and probabilities (see the module docstring); return how many."""
     ph = s[PHASE]
@@ -622,12 +627,12 @@ def chance_outcomes(s, board, ids, probs):
         size = hi - lo
         if cities > 0 and size > e:
             p_city = (size - e) / size / cities
-            seen = np.zeros(NUM_CITIES, dtype=np.bool_)
+            seen = np.int64(0)  # a bit per city
             for i in range(s[PTOP], s[PEND]):
                 if s[PDECK + i] != EPIDEMIC:
-                    seen[s[PDECK + i]] = True
+                    seen |= np.int64(1) << s[PDECK + i]
             for c in range(NUM_CITIES):
-                if seen[c]:
+                if (seen >> c) & 1:
                     ids[n] = c
                     probs[n] = p_city
                     n += 1
@@ -638,18 +643,18 @@ def chance_outcomes(s, board, ids, probs):
         return n
     if ph == PH_EPIDEMIC or ph == PH_INFECT:
         start, end, _ = _infection_group(s)
-        seen = np.zeros(NUM_CITIES, dtype=np.bool_)
+        seen = np.int64(0)
         for i in range(start, end):
-            seen[s[IDECK + i]] = True
+            seen |= np.int64(1) << s[IDECK + i]
         for c in range(NUM_CITIES):
-            if seen[c]:
+            if (seen >> c) & 1:
                 ids[n] = c
                 probs[n] = 1.0 / (end - start)
                 n += 1
     return n
 
 
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def next_outcome(s):
     """The outcome the stored order gives next, or -1 when the card comes from an unordered group."""
     ph = s[PHASE]
@@ -661,7 +666,7 @@ def next_outcome(s):
     return s[IDECK + (end - 1 if ph == PH_EPIDEMIC else start)]
 
 
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def _draw_player_card(s, card):
     """Move ``card`` to the top of the player deck inside the structure, then draw it."""
     top = s[PTOP]
@@ -742,7 +747,7 @@ def chance_checked(s, board, outcome, ids, probs):
     return False
 
 
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def sample_outcome(s, board, ids, probs, stream):
     """The stored next card, or (from an unordered group) a uniform one drawn from ``stream``."""
     o = next_outcome(s)
@@ -759,7 +764,7 @@ def settle(s, board, ids, probs, stream):
         apply_chance(s, board, sample_outcome(s, board, ids, probs, stream))
 
 
-@njit(cache=True, nogil=True)
+@njit(**_LEAN)
 def _shuffle(a, lo, hi, u, k):
     """Fisher-Yates shuffle of a[lo:hi] with the uniforms u[k:]; returns the next unused index of u."""
     for i in range(hi - 1, lo, -1):
@@ -769,9 +774,12 @@ def _shuffle(a, lo, hi, u, k):
     return k
 
 
+RESAMPLE_DRAWS = 2 * PLAYER_DECK_MAX + NUM_CITIES  # uniforms ``resample`` may use (at most 47 + 53 + 47)
+
+
 @njit(cache=True, nogil=True)
 def resample(s, u):
-    """Structured determinization (003 §1.7) in place from the uniforms ``u`` (>= 2 x 54 + 48 of them):
+    """Structured determinization (003 §1.7) in place from the uniforms ``u`` (``RESAMPLE_DRAWS`` = 2 x 54 + 48):
     the unseen city cards are dealt afresh into the player-deck piles, each keeping its size and epidemics,
     each pile shuffled; every infection-deck group is shuffled on its own and becomes ordered."""
     k = 0

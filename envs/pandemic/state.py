@@ -340,10 +340,11 @@ class PandemicState(FlatState):
     def determinize(self, player: int, rng: np.random.Generator) -> "PandemicState":
         """003 §1.7's structured determinization: the unseen city cards dealt afresh into the player deck's
         piles (sizes and remaining epidemics kept), every infection-deck group (an epidemic's stack stays
-        above the older cards) shuffled on its own. Everything else is public and kept."""
+        above the older cards) shuffled on its own, from ``rng.random(rules.RESAMPLE_DRAWS)``. Everything else is
+        public and kept."""
         self._check_player(player)
         det = self.clone()
-        R.resample(det.s, rng.random(L.STATE_LEN))
+        R.resample(det.s, rng.random(R.RESAMPLE_DRAWS))
         return det
 
     def card_multiset(self) -> tuple:
