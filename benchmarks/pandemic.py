@@ -12,13 +12,20 @@ mid-game too, each played 6 turns on by the default policy (seeded). Rows, all f
   decisions per second, for the engine alone;
 - ``rhea_decision``: one ``rhea`` decision at the paper's setting (horizon 5, 100 generations, 5 evaluations,
   fitness ``p_oa_cm``, ``pandemic_default`` repair, ``pandemic_mutator``), in decisions per second; the report
-  also prints its inverse, seconds per decision, and the five-turn simulations it runs (about 600).
+  also prints its inverse, seconds per decision, and the five-turn simulations it runs (about 600);
+- ``ismcts_macro``: RESULTS.md's ISMCTS over macro-actions (``ismcts:iterations=600,depth=5``: a structured
+  determinization an iteration, c = 0.7, rollouts of 5 turns by the default policy, then the heuristic), in
+  iterations per second of whole 600-iteration decisions, whole iterations compiled (``search.compiled`` with
+  Pandemic's ``compiled_model``); ``ismcts_macro_python``: the same on the Python path (``compiled=False``), the
+  same trees and generator state (tests/test_compiled_pandemic.py).
 
 The paper reports no timing; the ratio printed is RHEA's effective simulation rate against the compiled one.
 
 Usage: ``.venv/bin/python benchmarks/pandemic.py [--seconds 3] [--rounds 3]``
 """
 from __future__ import annotations
+
+import dataclasses
 
 import numpy as np
 from rich.console import Console
@@ -30,6 +37,7 @@ from cardboard.envs.pandemic import default_policy as D
 from cardboard.envs.pandemic.macro import NUM_MACROS
 from cardboard.envs.pandemic.setup_file import TESTBED_DIR
 from cardboard.envs.protocol import CHANCE, sample_chance
+from cardboard.search.mcts import TreeSearch
 from harness import Comparison, compare, interleaved_rates, machine, print_machine_and_notes, ratio_table, timing_arguments
 
 HORIZON = 5
@@ -37,7 +45,10 @@ RHEA_SPEC = "rhea:fitness=p_oa_cm,repair=pandemic_default,mutator=pandemic_mutat
 COMPARISONS = (Comparison("rhea_sims", "sim5_default", None,
                           "RHEA's five-turn simulations per second / the compiled simulation's"),
                Comparison("sim5_default_python", "sim5_default", None,
-                          "five turns stepped from Python / compiled"))
+                          "five turns stepped from Python / compiled"),
+               Comparison("ismcts_macro", "ismcts_macro_python", 3.0,
+                          "ISMCTS over macro-actions (d=5): compiled vs the Python path (issue 32: >= 3x)"))
+ISMCTS_SPEC = "ismcts:iterations=600,depth=5"  # RESULTS.md's Pandemic ISMCTS
 
 
 def positions(games: dict[str, object], rng: np.random.Generator) -> list:
@@ -80,6 +91,8 @@ def main() -> None:
     buf = np.empty(NUM_MACROS, dtype=np.int32)
     dp = cardboard.make_agent("pandemic_default", games[names[0]])
     rhea = cardboard.make_agent(RHEA_SPEC, games[names[0]])
+    ismcts = cardboard.make_agent(ISMCTS_SPEC, games[names[0]]).searcher
+    ismcts_python = TreeSearch(dataclasses.replace(ismcts.config, compiled=False), "ismcts")
     sims_per_decision = []
 
     def rhea_decision(i: int) -> int:
@@ -92,6 +105,8 @@ def main() -> None:
         "sim5_default_python": lambda i: sim5_python(states[i % len(states)], dp, rng),
         "random_steps": lambda i: primitive[i % len(primitive)].clone().random_playout(rng),
         "rhea_decision": rhea_decision,
+        "ismcts_macro": lambda i: ismcts.search(states[i % len(states)], rng).iterations,
+        "ismcts_macro_python": lambda i: ismcts_python.search(states[i % len(states)], rng).iterations,
     }
     rates = interleaved_rates(rows, args.seconds, args.rounds)
     sims = float(np.mean(sims_per_decision))
@@ -101,7 +116,8 @@ def main() -> None:
     for column in ("row", "rate", "cost"):
         table.add_column(column, justify="left" if column == "row" else "right")
     units = {"sim5_default": "five-turn sims/s", "sim5_default_python": "five-turn sims/s",
-             "random_steps": "decisions/s", "rhea_decision": "decisions/s", "rhea_sims": "five-turn sims/s"}
+             "random_steps": "decisions/s", "rhea_decision": "decisions/s", "rhea_sims": "five-turn sims/s",
+             "ismcts_macro": "iterations/s", "ismcts_macro_python": "iterations/s"}
     for name, rate in rates.items():
         cost = f"{1 / rate:.3f} s" if name == "rhea_decision" else f"{1e6 / rate:,.1f} µs"
         table.add_row(name, f"{rate:,.1f} {units[name]}", cost)

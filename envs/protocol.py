@@ -306,11 +306,12 @@ HOOKS: dict[str, Hook] = {h.name if h.keyword is None else h.keyword: h for h in
          "legal_actions, action_key, apply, random_playout, current_player, turn, returns and heuristic do "
          "(envs.compiled_model); search runs whole UCT, DUCT and (with determinize) ISMCTS iterations with them "
          "(search.compiled): UCB1, GameRollout to the end or for depth turns then the heuristic, chance nodes in "
-         "the tree with the optional sample_chance, prune=1 with the optional sensible_actions, hard pruning with "
-         "the optional evaluations_after; with the optional observation kernel (the observation written in place), "
+         "the tree with the optional sample_chance (-1 - id: an outcome the state fixes, no uniform drawn), "
+         "prune=1 with the optional sensible_actions, hard pruning with the optional evaluations_after; with the "
+         "optional observation kernel (the observation written in place), "
          "network-guided UCT / ISMCTS (PUCT with a network's prior and value, depth 0, any leaves in flight) "
          "descends compiled and hands its leaves to the network as arrays (search.compiled_network); CNB, other "
-         "selections, rollouts, samplers and evaluators stay in Python"),
+         "selections, rollouts, samplers and evaluators stay in Python (models: lords_of_war, hearth, pandemic)"),
 )}
 
 
