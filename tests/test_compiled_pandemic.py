@@ -22,6 +22,7 @@ from cardboard.envs.protocol import CHANCE, sample_chance
 from cardboard.search import compiled
 from cardboard.search.agents import GAME_CNB
 from cardboard.search.mcts import SearchConfig, TreeSearch
+from cardboard.search.pruning import HardPruning
 from cardboard.search.tree import STAMP
 
 
@@ -239,8 +240,9 @@ def test_eligible_configurations(config, worlds):
     assert eligible(config, worlds) is not None
 
 
-@pytest.mark.parametrize("config, worlds", [(plain(bucketing=GAME_CNB), "ismcts"), (plain(compiled=False), "ismcts")],
-                         ids=["cnb", "compiled-off"])
+@pytest.mark.parametrize("config, worlds", [(plain(bucketing=GAME_CNB), "ismcts"), (plain(compiled=False), "ismcts"),
+                                            (plain(pruning=HardPruning(("oa",), 3)), "ismcts")],
+                         ids=["cnb", "compiled-off", "hard-pruning-without-evaluations_after"])
 def test_configurations_the_loop_does_not_reproduce_go_to_python(config, worlds):
     assert eligible(config, worlds) is None
 
