@@ -4,7 +4,14 @@ Each entry of ``MUTATIONS`` is one such bug: a file of ``search/``, an exact tex
 the text that replaces it (and, for a bug in several places at once, ``more`` such edits), and what the change
 breaks, starting with the function it is in where the name alone does not say. For each, the repository is
 copied to a temporary folder, the mutation is applied to the copy only (this checkout is never written), and the
-search tests run against the copy with a timeout. A mutation is *caught* when the tests fail (or time out).
+search tests run against the copy with a timeout. A mutation is *caught* when the tests fail (or time out, or the
+test process dies of a signal: a mutated compiled kernel may write out of bounds).
+
+numba's caches (``cache=True``, next to the sources) are copied with the sources, so only what a mutation changes
+is compiled again. A cache is keyed by its own file's time stamp only, while a compiled function carries the code
+of the compiled functions it calls from other modules (``core``'s tree operations in ``tree``, ``compiled`` and
+``compiled_network``; ``compiled``'s helpers in ``compiled_network``): so the caches of every module of the mutated
+file's folder that imports it, directly or through another, are deleted in the copy as well.
 
 The copy is made importable ahead of the installed editable package (whose finder sits at the end of
 ``sys.meta_path``, so a ``PYTHONPATH`` entry wins): ``pkg/cardboard/`` is a copy of the copy's
@@ -41,8 +48,9 @@ SUBPACKAGES = ("envs", "search", "policies", "training", "evaluation")
 TESTS = ("tests/test_search_behaviour.py", "tests/test_search_wiring.py", "tests/test_search_strategies.py",
          "tests/test_search.py", "tests/test_chance_bucketing.py", "tests/test_turn_budget.py",
          "tests/test_search_golden.py", "tests/test_hlr.py", "tests/test_pruning.py", "tests/test_final_selection.py",
-         "tests/test_parallel_search.py", "tests/test_compiled_search.py", "tests/test_rhea.py",
-         "tests/test_time_budget.py")
+         "tests/test_parallel_search.py", "tests/test_compiled_search.py", "tests/test_compiled_network.py",
+         "tests/test_rhea.py", "tests/test_time_budget.py", "tests/test_compiled_hearth.py",
+         "tests/test_compiled_pandemic.py")
 # runs/: outputs, often large, possibly being written
 IGNORED = shutil.ignore_patterns(".venv", ".git", ".pytest_cache", "*.egg-info", "runs")
 
@@ -61,43 +69,88 @@ class Mutation:
 
 
 MUTATIONS = [
-    # ---- tree.py: the compiled tree step ------------------------------------------------------------
-    Mutation("avail-every-call", "search/tree.py", "if stat[STAMP, e] != stamp:", "if True:",
-             "a key offered twice (or a retried step) counts as available twice"),
-    Mutation("avail-never-stamped", "search/tree.py",
-             "            stat[STAMP, e] = stamp\n", "",
-             "the availability stamp is never written: duplicates and retries count twice"),
-    Mutation("ucb-parent-visits", "search/tree.py", "np.log(stat[AVAIL, e]) / n",
-             "np.log(stat[VISITS, :size[0]].sum()) / n",
-             "UCB uses the parent's visits instead of the edge's availability"),
-    Mutation("ucb-own-visits", "search/tree.py", "np.log(stat[AVAIL, e]) / n", "np.log(n) / n",
-             "UCB's log term counts the edge's own visits"),
-    Mutation("ucb-sign", "search/tree.py", "stat[TOTAL, e] / n + c *", "stat[TOTAL, e] / n - c *",
-             "exploration bonus subtracted"),
-    Mutation("ucb-no-sqrt", "search/tree.py", "np.sqrt(np.log(stat[AVAIL, e]) / n)", "np.log(stat[AVAIL, e]) / n",
-             "UCB bonus without the square root"),
-    Mutation("ucb-log10", "search/tree.py", "np.sqrt(np.log(stat[AVAIL, e]) / n)",
-             "np.sqrt(np.log10(stat[AVAIL, e]) / n)", "UCB with a base-10 logarithm"),
-    Mutation("c-hardcoded", "search/tree.py", "stat[TOTAL, e] / n + c *", "stat[TOTAL, e] / n + 0.7 *",
-             "the exploration constant is ignored (0.7, the value every old test uses)"),
-    Mutation("ucb-last-max", "search/tree.py", "/ n)\n        if value > best_value:",
-             "/ n)\n        if value >= best_value:",
-             "UCB ties go to the last maximum, not the first"),
-    Mutation("fresh-always-first", "search/tree.py", "pick = int(u * n_fresh)", "pick = 0",
-             "unvisited children tried in legal order, not at random"),
-    Mutation("fresh-pick-over-all", "search/tree.py", "pick = int(u * n_fresh)", "pick = int(u * len(ids))",
-             "random fresh pick scaled by all legal ids: skews the order, can fall through to UCB"),
+    # ---- core.py: the tree operations every driver calls (tree.Node's kernels, compiled, compiled_network) -----
+    # A bug here breaks the Python path and the compiled drivers alike, so the differential tests agree with it:
+    # the behaviour tests of the Python path have to catch it.
+    Mutation("avail-every-call", "search/core.py", "if stat[STAMP, e] != stamp:", "if True:",
+             "mark_available: a key offered twice (or a retried step) counts as available twice, on every path"),
+    Mutation("avail-never-stamped", "search/core.py",
+             "        stat[STAMP, e] = stamp\n", "",
+             "mark_available: the availability stamp is never written: duplicates and retries count twice"),
+    Mutation("avail-counted-twice", "search/core.py", "stat[AVAIL, e] += 1.0", "stat[AVAIL, e] += 2.0",
+             "mark_available: each availability counts two (UCB1's ln(avail), PUCT's sqrt(avail) inflated)"),
+    Mutation("ucb-parent-visits", "search/core.py", "np.log(stat[AVAIL, e]) / visits",
+             "np.log(stat[VISITS, edges[:n]].sum()) / visits",
+             "pick_ucb1: UCB uses the parent's visits instead of the edge's availability"),
+    Mutation("ucb-own-visits", "search/core.py", "np.log(stat[AVAIL, e]) / visits", "np.log(visits) / visits",
+             "pick_ucb1: UCB's log term counts the edge's own visits"),
+    Mutation("ucb-sign", "search/core.py", "stat[TOTAL, e] / visits + c *", "stat[TOTAL, e] / visits - c *",
+             "pick_ucb1: exploration bonus subtracted"),
+    Mutation("ucb-no-sqrt", "search/core.py", "np.sqrt(np.log(stat[AVAIL, e]) / visits)",
+             "np.log(stat[AVAIL, e]) / visits", "pick_ucb1: UCB bonus without the square root"),
+    Mutation("ucb-log10", "search/core.py", "np.sqrt(np.log(stat[AVAIL, e]) / visits)",
+             "np.sqrt(np.log10(stat[AVAIL, e]) / visits)", "pick_ucb1: UCB with a base-10 logarithm"),
+    Mutation("c-hardcoded", "search/core.py", "stat[TOTAL, e] / visits + c *", "stat[TOTAL, e] / visits + 0.7 *",
+             "pick_ucb1: the exploration constant is ignored (0.7, the value every old test uses)"),
+    Mutation("ucb-last-max", "search/core.py", "/ visits)\n        if value > best_value:",
+             "/ visits)\n        if value >= best_value:",
+             "pick_ucb1: UCB ties go to the last maximum, not the first (Python and compiled paths alike)"),
+    Mutation("fresh-always-first", "search/core.py", "pick = int(u * n_fresh)", "pick = 0",
+             "pick_ucb1: unvisited children tried in legal order, not at random"),
+    Mutation("fresh-pick-over-all", "search/core.py", "pick = int(u * n_fresh)", "pick = int(u * n)",
+             "pick_ucb1: random fresh pick scaled by all legal edges: skews the order, can fall through to UCB"),
+    Mutation("fresh-includes-once-visited", "search/core.py", "if stat[VISITS, edges[i]] == 0.0:",
+             "if stat[VISITS, edges[i]] <= 1.0:",
+             "pick_ucb1: the unvisited-first rule counts once-visited edges among the fresh ones"),
+    Mutation("fresh-last-one-by-ucb", "search/core.py", "if n_fresh > 0:", "if n_fresh > 1:",
+             "pick_ucb1: a node's last unvisited edge goes through UCB1 (0 visits), not the unvisited-first rule"),
+    Mutation("puct-parent-visits", "search/core.py", "np.sqrt(stat[AVAIL, e]) / (1.0 + visits)",
+             "np.sqrt(stat[VISITS, edges[:n]].sum()) / (1.0 + visits)",
+             "pick_puct: PUCT uses the parent's visits instead of the edge's availability"),
+    Mutation("puct-unvisited-q-loss", "search/core.py", "if visits > 0.0 else first_play", "if visits > 0.0 else 0.0",
+             "pick_puct: the first-play value of an unvisited edge is 0 (a loss) instead of the node's mean"),
+    Mutation("puct-fpu-win", "search/core.py", "if visits > 0.0 else first_play", "if visits > 0.0 else 1.0",
+             "pick_puct: the first-play value of an unvisited edge is 1 (a win): every edge tried before any revisit"),
+    Mutation("puct-fpu-over-avail", "search/core.py", "seen += stat[VISITS, edges[i]]", "seen += stat[AVAIL, edges[i]]",
+             "pick_puct: the first-play urgency divides the visited edges' total by their availability, not visits"),
+    Mutation("puct-new-edge-no-prior", "search/tree.py", "stamp, 1.0 / len(ids), edges) < 0:",
+             "stamp, 0.0, edges) < 0:",
+             "select_puct: a key first met after the node's expansion gets prior 0: never explored"),
+    Mutation("prior-not-renormalised", "search/core.py", "out[i] = out[i] / total if total > 0.0 else 1.0 / n",
+             "out[i] = out[i] if total > 0.0 else 1.0 / n",
+             "prior_over: the evaluator's prior is not renormalised over the legal actions"),
+    Mutation("prior-no-mass-zero", "search/core.py", "out[i] = out[i] / total if total > 0.0 else 1.0 / n",
+             "out[i] = out[i] / total if total > 0.0 else 0.0",
+             "prior_over: a prior with no mass on the legal actions gives them prior 0, not a uniform one"),
+    Mutation("unit-values-no-offset", "search/core.py", "(np.float64(returns[q]) - lo) /", "np.float64(returns[q]) /",
+             "unit_values: returns divided by the range without taking the lowest off (a draw scores 0, a win 1/2)"),
+    Mutation("backup-root-player", "search/core.py", "values[node_player[path_node[j]]]", "values[node_player[0]]",
+             "backup: every edge of the flat tree is credited with the root player's value (compiled drivers)"),
+    Mutation("flat-new-edge-no-prior", "search/core.py", "stat[PRIOR, e] = new_prior", "stat[PRIOR, e] = 0.0",
+             "flat_edges: an edge first made after its node's expansion gets prior 0, not new_prior"),
+    Mutation("flat-prior-overwritten", "search/core.py", "if e == made and new_prior >= 0.0:", "if new_prior >= 0.0:",
+             "flat_edges: every step overwrites the node's priors with new_prior (uniform), not only new edges'"),
+    Mutation("flat-child-kinds-mixed", "search/core.py", "    child = edge_child[link, player]\n",
+             "    child = edge_child[link, 0]\n",
+             "child_of: nodes of different players under one edge are one node (the first player's)",
+             more=(("search/core.py", "        edge_child[link, player] = child\n",
+                    "        edge_child[link, 0] = child\n"),)),
+    Mutation("flat-child-not-linked", "search/core.py", "        edge_child[link, player] = child\n", "",
+             "child_of: a new node is never linked below its edge: each visit makes another"),
+    # ---- tree.py: the Python driver's tree --------------------------------------------------------------------
     Mutation("uniform-not-consumed", "search/tree.py", "return self._left.pop()", "return self._left[-1]",
-             "one uniform reused for every tree step of a search: a fixed expansion order"),
-    Mutation("stats-mean-over-avail", "search/tree.py", "total / n if n else 0.0", "total / avail if avail else 0.0",
-             "an edge's mean divides by its availability"),
+             "Uniforms.next: one uniform reused for every tree step of a search: a fixed expansion order"),
+    Mutation("stats-mean-over-avail", "search/tree.py", "np.divide(total, visits, out=np.zeros(m), where=visits > 0)",
+             "np.divide(total, self.stat[AVAIL, :m], out=np.zeros(m), where=self.stat[AVAIL, :m] > 0)",
+             "Node.stats: an edge's mean divides by its availability"),
     Mutation("child-kinds-mixed", "search/tree.py", "key = edge if node is None else (edge, player)", "key = edge",
-             "nodes of different kinds under one edge overwrite each other"),
+             "Node.child_for: nodes of different kinds under one edge overwrite each other"),
     # ---- mcts.py: the engine ------------------------------------------------------------------------
-    Mutation("backprop-root-player", "search/mcts.py", "values[node.player]", "values[self.path[0][0].player]",
-             "every node is credited with the root player's reward"),
-    Mutation("backprop-skips-root", "search/mcts.py", "for node, edge in self.path:",
-             "for node, edge in self.path[1:]:", "backpropagation leaves out the root's edge (its reward)"),
+    Mutation("backprop-root-player", "search/mcts.py", "values[node.player]", "values[path[0][0].player]",
+             "back_up: every node is credited with the root player's reward"),
+    Mutation("backprop-skips-root", "search/mcts.py", "for node, edge in path:\n        with locks.node(node):",
+             "for node, edge in path[1:]:\n        with locks.node(node):",
+             "back_up: backpropagation leaves out the root's edge (its reward): TreeSearch, tree-parallel search"),
     Mutation("multi-expansion", "search/mcts.py", "break  # expansion", "pass  # expansion",
              "every fresh edge down the path is expanded in one iteration"),
     Mutation("tree-chance-uniform", "search/mcts.py", "link = int(cfg.chance_sampler(state, rng))",
@@ -119,10 +172,10 @@ MUTATIONS = [
              "return rewards(state) if state.is_terminal() else evaluation(",
              "return rewards(state) if config.depth is None else evaluation(",
              "the evaluator replaces the true result at a terminal reached within the depth"),
-    Mutation("evaluator-unmapped", "search/mcts.py", "(state.heuristic(p) + 1.0) / 2.0", "state.heuristic(p)",
-             "the default evaluator leaves the heuristic in [-1, 1]"),
-    Mutation("rewards-scale", "search/mcts.py", "/ (info.max_return - info.min_return)", "/ info.max_return",
-             "returns not mapped to [0, 1]"),
+    Mutation("evaluator-unmapped", "search/core.py", "return (h + 1.0) / 2.0", "return h",
+             "heuristic_unit: the heuristic evaluator leaves the heuristic in [-1, 1] (Python and compiled paths)"),
+    Mutation("rewards-scale", "search/core.py", "lo) / (hi - lo), 0.0), 1.0)", "lo) / hi, 0.0), 1.0)",
+             "unit_values: returns not mapped to [0, 1] (divided by the highest return, not the range), every path"),
     Mutation("reuse-ignores-observation", "search/mcts.py",
              "state.turn == turn and np.array_equal(state.observation(me), seen)", "state.turn == turn",
              "a kept subtree is reused where the observation differs"),
@@ -185,14 +238,7 @@ MUTATIONS = [
              "TreeSearch(sub, \"uct\").search(state.clone(), rng)", "PIMC searches the true state"),
     Mutation("flat-mc-random-order", "search/mcts.py", "i = done % len(legal)", "i = int(rng.integers(len(legal)))",
              "flat MC picks root actions at random instead of round-robin"),
-    # ---- PUCT, priors and leaf evaluation (tree.py, mcts.py) --------------------------------------------
-    Mutation("puct-parent-visits", "search/tree.py", "np.sqrt(stat[AVAIL, e]) / (1.0 + n)",
-             "np.sqrt(stat[VISITS, :size[0]].sum()) / (1.0 + n)",
-             "PUCT uses the parent's visits instead of the edge's availability"),
-    Mutation("puct-unvisited-q-loss", "search/tree.py", "if n > 0.0 else first_play", "if n > 0.0 else 0.0",
-             "PUCT's first-play value of an unvisited edge is 0 (a loss) instead of the node's mean"),
-    Mutation("puct-new-edge-no-prior", "search/tree.py", "stamp, 1.0 / len(ids)) < 0:", "stamp, 0.0) < 0:",
-             "a key first met after the node's expansion gets prior 0: never explored"),
+    # ---- priors and leaf evaluation (mcts.py) ------------------------------------------------------------
     Mutation("puct-prior-ignored", "search/mcts.py", "leaf_prior(found.prior, self.legal)",
              "leaf_prior(None, self.legal)", "the evaluator's prior never reaches the leaf's PRIOR row"),
     Mutation("resumable-rollout-run-alone", "search/mcts.py",
@@ -231,13 +277,18 @@ MUTATIONS = [
     Mutation("turn-psi-strict", "search/turn_budget.py", "return most_visited(node, state)[1] >= PSI",
              "return most_visited(node, state)[1] > PSI", "an edge of exactly PSI visits is not trusted"),
     # ---- pruning.py: paper 002's hard pruning -----------------------------------------------------------
-    Mutation("prune-hpl-plus-one", "search/pruning.py", "kept[np.lexsort((u, -row))[:self.limit]] = True",
-             "kept[np.lexsort((u, -row))[:self.limit + 1]] = True", "each heuristic keeps one move more than HPL"),
-    Mutation("prune-ties-in-order", "search/pruning.py", "kept[np.lexsort((u, -row))[:self.limit]] = True",
-             "kept[np.argsort(-row, kind=\"stable\")[:self.limit]] = True",
-             "ties at the HPL cut-off go to the first legal moves, not at random"),
-    Mutation("prune-first-heuristic-only", "search/pruning.py", "for row in scores:", "for row in scores[:1]:",
-             "several heuristics keep only the first one's top HPL, not the union"),
+    Mutation("prune-hpl-plus-one", "search/pruning.py",
+             "mark_top(np.ascontiguousarray(row), u, n, self.limit, kept, top)",
+             "mark_top(np.ascontiguousarray(row), u, n, self.limit + 1, kept, top)",
+             "HardPruning.keep: each heuristic keeps one move more than HPL (the Python path only)",
+             more=(("search/pruning.py", "top = np.empty(n), np.empty(self.limit, dtype=np.int64)",
+                    "top = np.empty(n), np.empty(self.limit + 1, dtype=np.int64)"),)),
+    Mutation("prune-ties-in-order", "search/pruning.py", "            fill_units(ties, u)\n",
+             "            u[:] = 0.0\n",
+             "HardPruning.keep: ties at the HPL cut-off go to the first legal moves, not at random (the Python path)"),
+    Mutation("prune-first-heuristic-only", "search/pruning.py", "for row in np.asarray(scores, dtype=np.float64):",
+             "for row in np.asarray(scores, dtype=np.float64)[:1]:",
+             "HardPruning.keep: several heuristics keep only the first one's top HPL, not the union"),
     Mutation("prune-no-rejudge-new-key", "search/pruning.py",
              "if not memory.judged[ids].all() or not memory.kept[ids].any():", "if not memory.kept[ids].any():",
              "a world offering a move the node has not judged is not judged (its top never joins the kept set)"),
@@ -272,7 +323,7 @@ MUTATIONS = [
     Mutation("tuner-threshold-inclusive", "search/final.py", "if mean > TUNE_THRESHOLD else",
              "if mean >= TUNE_THRESHOLD else", "a chosen w/v of exactly 0.5 widens n"),
     Mutation("best-move-over-all-edges", "search/final.py",
-             "visits = [stats[k][0] for k in (state.action_key(int(a)) for a in legal) if k in stats]",
+             "visits = [stats[k][0] for k in keys if k in stats]",
              "visits = [s[0] for s in stats.values()]",
              "BestMove compares with every root edge, illegal ones (other worlds' moves) included"),
     Mutation("decision-mean-of-most-visited", "search/final.py",
@@ -293,25 +344,64 @@ MUTATIONS = [
              "a judgement draws the tie seed before the extrapolation seed (Python: after)"),
     Mutation("compiled-rewind-short", "search/compiled.py", "_rewind(bits, saved, used + int(tree.counters[POS]))",
              "_rewind(bits, saved, used)", "the generator is not advanced past the words of the last batch"),
-    Mutation("compiled-avail-twice", "search/compiled.py", "        if edge_stat[e, STAMP] != stamp:\n",
-             "        if True:\n", "a key offered twice at a node counts as available twice"),
-    Mutation("compiled-judge-words-per-step", "search/compiled.py", "pruning * (1 + extrapolate) * steps",
-             "pruning * (1 + extrapolate)",
+    Mutation("compiled-stamp-per-call", "search/compiled.py", "stamp = stamp0 + done + 1", "stamp = stamp0 + 1",
+             "_iterate: every iteration of a kernel call has one availability stamp: an edge counts available once a "
+             "call, not once an iteration"),
+    Mutation("compiled-judge-words-per-step", "search/compiled.py",
+             "(pruning * (1 + extrapolate) + (chance_run > 0)) * steps",
+             "pruning * (1 + extrapolate) + (chance_run > 0) * steps",
              "the word bound counts one judgement an iteration: a deep iteration can read past the words drawn"),
     Mutation("compiled-bound-no-rollout-word", "search/compiled.py",
-             "determinize_draws * ismcts + 1 + BLOCK * blocks", "determinize_draws * ismcts + BLOCK * blocks",
-             "the word bound leaves out the rollout's stream seed"),
+             "determinize_draws * ismcts + 1 + ", "determinize_draws * ismcts + ",
+             "_iterate: the word bound leaves out the rollout's stream seed"),
     Mutation("compiled-compaction-index", "search/compiled.py", "index[m] = i", "index[m] = m",
              "after pruning, the chosen kept key plays the move at its compacted position, not its own"),
-    Mutation("compiled-ties-by-index", "search/compiled.py",
+    Mutation("compiled-ties-by-index", "search/core.py",
              "return row[i] > row[j] or (row[i] == row[j] and units[i] < units[j])", "return row[i] > row[j]",
-             "compiled pruning breaks ties at the cut-off by legal order, not by the tie stream"),
+             "_ahead (mark_top, hard pruning's cut on every path): ties at the cut-off by legal order, not by the tie "
+             "stream"),
     Mutation("compiled-root-memory-all-kept", "search/compiled.py",
-             "node.pruned.kept[self.judge_key[at_root & self.judge_kept]] = True",
-             "node.pruned.kept[self.judge_key[at_root]] = True",
-             "the root's pruning memory reports every judged key as kept"),
-    Mutation("compiled-ucb-last-max", "search/compiled.py", "        if value > best_value:\n            best = i",
-             "        if value >= best_value:\n            best = i", "compiled UCB ties go to the last maximum"),
+             "node.pruned.kept[tree.judge_key[at_root & tree.judge_kept]] = True",
+             "node.pruned.kept[tree.judge_key[at_root]] = True",
+             "root_node: the root's pruning memory reports every judged key as kept"),
+    Mutation("compiled-c-hardcoded", "search/compiled.py", "i = pick_ucb1(stat, edges_of, m, n_fresh, c, x)",
+             "i = pick_ucb1(stat, edges_of, m, n_fresh, 0.7, x)",
+             "_iterate: the compiled UCB1 step uses c = 0.7, whatever the configured c"),
+    Mutation("compiled-bind-turn-is-player", "search/compiled.py", "bind(kernels[6], turn_t)",
+             "bind(kernels[5], turn_t)",
+             "_iterate: the turn kernel's slot is bound to the player kernel's address (same type): depth-limited "
+             "rollouts stop at the wrong turn"),
+    Mutation("room-for-blocks-rounded-down", "search/compiled.py",
+             "(steps - counters[LEFT] + BLOCK - 1) // BLOCK", "(steps - counters[LEFT]) // BLOCK",
+             "room_for: the uniform blocks an iteration may draw are rounded down: it can read past its raw words"),
+    Mutation("room-for-edges-one-step", "search/compiled.py",
+             "counters[NEED_EDGES] = counters[N_EDGES] + steps * max_legal",
+             "counters[NEED_EDGES] = counters[N_EDGES] + max_legal",
+             "room_for: room for one step's new edges, not one per tree step: a deep iteration overruns the edges"),
+    # ---- compiled_network.py: network-guided PUCT with compiled descents ------------------------------------------
+    Mutation("net-settle-expands-twice", "search/compiled_network.py",
+             "        if node_size[node] == 0:\n            if use_prior:",
+             "        if True:\n            if use_prior:",
+             "_settle: a second leaf at a node an earlier leaf of the batch expanded adds its prior again"),
+    Mutation("net-settle-value-wrong-player", "search/compiled_network.py", "unit_values(values[w], lo, hi, v)",
+             "unit_values(values[w][::-1], lo, hi, v)",
+             "_settle: the network's values are backed up for the other player"),
+    Mutation("net-root-not-alone", "search/compiled_network.py",
+             "full = waiting == k or (waiting and tree.node_size[0] == 0)", "full = waiting == k",
+             "search: a root leaf waits for k - 1 more leaves instead of being expanded alone first"),
+    Mutation("net-root-not-alone-descend", "search/compiled_network.py",
+             "        if waits and n_path == 0:\n            break", "        if False:\n            break",
+             "_descend: descents go on after the root became the leaf (more leaves at the unexpanded root)"),
+    Mutation("net-uniform-not-drawn", "search/compiled_network.py",
+             "_, pos = next_uniform(block, words, pos, counters)", "pos = pos",
+             "_descend: no uniform drawn per tree step: the generator is not where the Python path leaves it"),
+    Mutation("net-observation-wrong-player", "search/compiled_network.py",
+             "observation(world, table, player, observations[w])", "observation(world, table, me, observations[w])",
+             "_descend: the leaf's observation is written for the searching player, not the player to move there"),
+    Mutation("net-mask-not-cleared", "search/compiled_network.py", "                masks[w, :] = False\n", "",
+             "_descend: a leaf's mask row keeps the legal actions of the row's earlier leaves"),
+    Mutation("net-new-edge-no-prior", "search/compiled_network.py", "stamp, 1.0 / n, edges,", "stamp, -1.0, edges,",
+             "_descend: a key first met after its node's expansion gets prior 0 (the Python path: 1 / legal)"),
     # ---- parallel.py: root / tree / leaf parallel search ----------------------------------------------------
     Mutation("root-merge-drops-first-tree", "search/parallel.py", "for stats in trees:", "for stats in trees[1:]:",
              "root parallelisation's merge leaves out tree 0"),
@@ -325,8 +415,8 @@ MUTATIONS = [
     Mutation("root-one-seed", "search/parallel.py", "enumerate(zip(shares, tree_seeds(rng, self.workers)))",
              "enumerate(zip(shares, tree_seeds(rng, 1) * self.workers))",
              "every root-parallel tree gets the same seed"),
-    Mutation("vl-not-removed", "search/parallel.py", "settle = 1 - self.vl", "settle = 1",
-             "backup adds a real visit without taking the virtual loss back"),
+    Mutation("vl-not-removed", "search/parallel.py", "back_up(path, values, self, 1 - self.vl)",
+             "back_up(path, values, self, 1)", "backup adds a real visit without taking the virtual loss back"),
     Mutation("leaf-terminal-not-backed-up", "search/parallel.py",
              "                if world.is_terminal():\n                    tree.backup(path, rewards(world))\n",
              "                if world.is_terminal():\n                    pass\n",
@@ -344,8 +434,10 @@ MUTATIONS = [
     Mutation("hpl-plus-one-everywhere", "search/pruning.py", "if n <= self.limit:", "if n <= self.limit + 1:",
              "HardPruning.keep and the compiled loop's limit (compiled._Runner): every path keeps HPL + 1 moves, "
              "alike (so the Python / compiled differential tests agree)",
-             more=(("search/pruning.py", "kept[np.lexsort((u, -row))[:self.limit]] = True",
-                    "kept[np.lexsort((u, -row))[:self.limit + 1]] = True"),
+             more=(("search/pruning.py", "mark_top(np.ascontiguousarray(row), u, n, self.limit, kept, top)",
+                    "mark_top(np.ascontiguousarray(row), u, n, self.limit + 1, kept, top)"),
+                   ("search/pruning.py", "top = np.empty(n), np.empty(self.limit, dtype=np.int64)",
+                    "top = np.empty(n), np.empty(self.limit + 1, dtype=np.int64)"),
                    ("search/compiled.py", "0 if pruning is None else pruning.limit,",
                     "0 if pruning is None else pruning.limit + 1,"))),
     Mutation("agent-c-default", "search/agents.py", "seconds=seconds or None, c=c,", "seconds=seconds or None,",
@@ -389,9 +481,34 @@ def mutated(root: Path, m: Mutation) -> dict[Path, str]:
     return texts
 
 
+COMPILED = re.compile(r"^@(?:njit|jit|intrinsic)\b", re.MULTILINE)  # a module with numba-compiled functions
+
+
+def importers(path: Path) -> set[Path]:
+    """The modules of ``path``'s folder that import it (``from .name import``), directly or through each other, when
+    ``path`` has compiled functions (else none: compiled code of other modules cannot carry its code)."""
+    if not COMPILED.search(path.read_text()):
+        return set()
+    imports = {p: set(re.findall(r"^from \.(\w+) import", p.read_text(), re.MULTILINE))
+               for p in path.parent.glob("*.py")}
+    found: set[Path] = set()
+    todo = [path.stem]
+    while todo:
+        stem = todo.pop()
+        for p, names in imports.items():
+            if stem in names and p not in found:
+                found.add(p)
+                todo.append(p.stem)
+    return found
+
+
 def apply(root: Path, m: Mutation) -> None:
+    """Write the mutated files and drop the numba caches that would keep their old code (module docstring)."""
     for path, text in mutated(root, m).items():
         path.write_text(text)
+        for module in importers(path):
+            for cached in (module.parent / "__pycache__").glob(f"{module.stem}.*.nb[ic]"):
+                cached.unlink()
 
 
 def environment(pkg: Path) -> dict[str, str]:
@@ -399,7 +516,8 @@ def environment(pkg: Path) -> dict[str, str]:
 
 
 def run_tests(root: Path, pkg: Path, tests: list[str], timeout: float) -> tuple[str, str, float]:
-    """(status, first failing test, seconds); status is 'pass', 'fail', 'timeout' or 'error'."""
+    """(status, first failing test, seconds); status is 'pass', 'fail', 'timeout', 'crash' (killed by a signal) or
+    'error' (pytest's own errors: a mutation that does not import, say)."""
     cmd = [sys.executable, "-m", "pytest", *tests, "-x", "-q", "-p", "no:cacheprovider", "--rootdir", str(root)]
     start = time.perf_counter()
     try:
@@ -409,7 +527,7 @@ def run_tests(root: Path, pkg: Path, tests: list[str], timeout: float) -> tuple[
     seconds = time.perf_counter() - start
     text = out.stdout + out.stderr
     failed = re.findall(r"^(?:FAILED|ERROR) (\S+)", text, re.MULTILINE)
-    status = {0: "pass", 1: "fail"}.get(out.returncode, "error")
+    status = {0: "pass", 1: "fail"}.get(out.returncode, "crash" if out.returncode < 0 else "error")
     return status, (failed[0] if failed else text.strip().splitlines()[-1] if text.strip() else "-"), seconds
 
 
@@ -436,11 +554,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=240.0, help="seconds per test run")
-    parser.add_argument("--only", nargs="*", help="names of the mutations to run (default: all)")
+    parser.add_argument("--only", nargs="*", help="names of the mutations to run, in this order (default: all)")
     parser.add_argument("--tests", nargs="*", default=list(TESTS), help="test files, in order")
     args = parser.parse_args()
     tests = [t for t in args.tests if (REPO / t).exists()]
-    chosen = [m for m in MUTATIONS if not args.only or m.name in args.only]
+    by_name = {m.name: m for m in MUTATIONS}
+    unknown = [name for name in args.only or () if name not in by_name]
+    if unknown:
+        raise SystemExit(f"no mutation named {', '.join(unknown)}")
+    chosen = [by_name[name] for name in dict.fromkeys(args.only)] if args.only else MUTATIONS  # in the order given
     for m in chosen + [SENTINEL]:  # every old text must be found once before anything runs
         mutated(REPO, m)
     print(f"tests: {' '.join(tests)}", flush=True)
@@ -454,11 +576,12 @@ def main() -> None:
     caught, survivors = 0, []
     with ThreadPoolExecutor(args.jobs) as pool:
         for m, (status, test, seconds) in zip(chosen, pool.map(lambda m: check_one(m, tests, args.timeout), chosen)):
-            hit = status in ("fail", "timeout")
+            hit = status in ("fail", "timeout", "crash")
             caught += hit
             if status == "pass":
                 survivors.append(m.name)
-            verdict = {"fail": "caught", "timeout": "caught (timeout)", "pass": "SURVIVED", "error": "ERROR"}[status]
+            verdict = {"fail": "caught", "timeout": "caught (timeout)", "crash": "caught (crash)", "pass": "SURVIVED",
+                       "error": "ERROR"}[status]
             print(f"{m.name:<{width}}  {verdict:<16} {seconds:4.0f} s  {test if status != 'pass' else '-'}\n"
                   f"{'':<{width}}  {m.file}: {m.breaks}", flush=True)
     print(f"score: {caught} / {len(chosen)} caught; survived: {', '.join(survivors) or 'none'}")

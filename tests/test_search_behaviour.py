@@ -530,3 +530,48 @@ def test_max_child_takes_the_highest_mean_whatever_the_visits_ties_at_random():
     """MaxChild ignores visits; edges of equal mean are each chosen some of the time."""
     assert choices(max_child, {"a": (50, 0.5, 60), "b": (1, 0.7, 60)}) == {"b"}
     assert choices(max_child, {"a": (50, 0.5, 60), "b": (1, 0.7, 60), "c": (2, 0.7, 60)}) == {"b", "c"}
+
+
+# ---- the flat tree of the compiled drivers (search.core) ---------------------------------------------------------
+def test_an_edge_of_the_flat_tree_leads_to_one_node_per_player_to_move():
+    """``core.child_of`` keeps one node per player below an edge, as ``tree.Node.child_for`` keeps one per kind: the
+    node a world reaches is found again by the next world that reaches the same player, another player's is another
+    node, so no statistics are mixed and no reward goes to the wrong player."""
+    from cardboard.search.core import N_NODES, FlatTree, child_of, edge_of
+
+    tree = FlatTree(0, 2, 4, None, False)
+    node_player, node_size, edge_node, edge_key, stat, edge_child, hash_key, hash_edge, _, _, counters = tree.arrays()
+    e = edge_of(0, 3, 8, node_size, edge_node, edge_key, stat, edge_child, hash_key, hash_edge, counters)
+    mine = child_of(e, 0, node_player, node_size, edge_child, counters)
+    theirs = child_of(e, 1, node_player, node_size, edge_child, counters)
+    assert len({0, mine, theirs}) == 3 and counters[N_NODES] == 3
+    assert (node_player[mine], node_player[theirs]) == (0, 1) and node_size[mine] == node_size[theirs] == 0
+    assert child_of(e, 1, node_player, node_size, edge_child, counters) == theirs
+    assert child_of(e, 0, node_player, node_size, edge_child, counters) == mine
+    assert counters[N_NODES] == 3
+
+
+def test_room_for_an_iteration_counts_every_tree_step_s_edges_and_uniforms():
+    """``compiled.room_for``, the bound that keeps a compiled iteration inside its arrays and raw words: an iteration
+    of at most ``steps`` tree steps may make ``max_legal`` edges at each, and draw a block of uniforms for each step
+    beyond those left in the current block, besides the words it names."""
+    from cardboard.search.compiled import BLOCK, room_for
+    from cardboard.search.core import LEFT, N_EDGES, NEED_EDGES, NEED_WORDS, FlatTree
+
+    tree = FlatTree(0, 2, 4, None, False)  # room for 32 edges, 64 hash slots
+    node_player, _, _, edge_key, _, _, hash_key, _, judge_key, _, counters = tree.arrays()
+
+    def room(steps, words=1000):
+        return room_for(steps, 5, 0, 4, np.empty(words, dtype=np.uint64), node_player, edge_key, hash_key, judge_key,
+                        counters)
+
+    assert room(3) and counters[NEED_EDGES] == 3 * 4 and counters[NEED_WORDS] == 5 + BLOCK
+    counters[LEFT] = 2
+    assert room(3) and counters[NEED_WORDS] == 5 + BLOCK  # one step beyond the two uniforms left: a new block
+    assert not room(3, words=5 + BLOCK - 1)
+    counters[LEFT] = 3
+    assert room(3) and counters[NEED_WORDS] == 5
+    counters[N_EDGES] = 20
+    assert room(3) and counters[NEED_EDGES] == 32
+    counters[N_EDGES] = 21
+    assert not room(3) and counters[NEED_EDGES] == 33  # three steps of four new edges would overrun the 32
