@@ -89,8 +89,11 @@ def answer(requests: list[Request | ArrayRequest]) -> list:
 
 
 def _answer_arrays(requests: list[ArrayRequest], where: list[int], out: list) -> None:
-    """One forward pass over the rows of ``requests`` (one queue): ``out[where[i]]`` gets request ``i``'s slice."""
-    if _stageable(requests):
+    """One forward pass over the rows of ``requests`` (one queue): ``out[where[i]]`` gets request ``i``'s slice. The
+    rows are copied once into the queue's input: one request's by ``evaluate``, several staged side by side."""
+    if len(requests) == 1:
+        answers = [requests[0].queue.evaluate(requests[0].observations, requests[0].masks)]
+    elif _stageable(requests):
         answers = _Launched(requests, 0, background=False).wait()
     else:
         observations = np.concatenate([r.observations for r in requests])

@@ -84,7 +84,7 @@ def test_a_trusted_kept_edge_is_played_without_a_new_iteration():
 
 def test_a_path_through_a_card_drawn_mid_turn_is_not_trusted():
     state = build_position(hands=[["Arcane Intellect"], []], heroes=[{"mana": 3, "max_mana": 3}, {}])
-    engine = TreeSearch(SearchConfig(iterations=400, depth=1), "uct")
+    engine = TreeSearch(SearchConfig(iterations=400, depth=1, compiled=False), "uct")  # the tree below the root
     result = engine.search(state, np.random.default_rng(2))
     result.root.stat[VISITS, result.root.edge(state.action_key(slot(state, "Arcane Intellect")))] = 10 * PSI
     assert not solid_path(result.root, state)  # the draws come next: the rest of the turn is unknown
