@@ -35,7 +35,8 @@ mapping are the functions above, its node bookkeeping (``Node.slot``, ``child_fo
 
 ``FlatTree`` is the flat tree of the compiled drivers (``compiled``, ``compiled_network``): node ``i`` has player
 ``node_player[i]`` (node 0: the root) and ``node_size[i]`` edges; edge ``e`` belongs to node ``edge_node[e]``, has
-soft key ``edge_key[e]`` and statistics ``stat[:, e]``; ``edge_child[e, p]`` is the node below ``e`` where player
+soft key ``edge_key[e]`` and statistics ``stat[:, e]`` (Fortran order: an edge's rows side by side, as the old
+``[edge, row]`` layout had them, one cache line where five rows would touch five); ``edge_child[e, p]`` is the node below ``e`` where player
 ``p`` moves (-1: none yet), which is ``tree.Node.child_for(e, p)``; in a game with chance nodes a last column,
 which ``CHANCE`` = -1 indexes, holds the chance node below ``e``, whose edges are its outcomes (keys: their ids). An
 open-addressing hash table maps ``node * num_keys + key`` to the edge (``num_keys``: the key space, chance outcomes
@@ -47,6 +48,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
+LEAN = dict(cache=True, nogil=True, _nrt=False)  # no array is made: no reference counting on every call (arrays
+# passed to a helper are counted in and out, tens of ns a call and array, a third of a compiled iteration's time)
 VISITS, TOTAL, AVAIL, STAMP, PRIOR = range(5)  # rows of an edge statistics array
 (N_NODES, N_EDGES, MAX_DEPTH, LEFT, POS, NEED_WORDS, NEED_EDGES, N_JUDGED, NEED_JUDGED, WAITING,
  NEED_NODES) = range(11)  # counters
@@ -55,7 +58,7 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing
 
 
 # ---- one step ---------------------------------------------------------------------------------------------
-@njit(cache=True, nogil=True, inline="always")
+@njit(**LEAN)
 def mark_available(stat, e, stamp):
     """Count edge ``e`` available in iteration ``stamp`` (once, however many legal actions share its key); return
     whether it was never visited."""
@@ -65,7 +68,7 @@ def mark_available(stat, e, stamp):
     return stat[VISITS, e] == 0.0
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(**LEAN)
 def pick_ucb1(stat, edges, n, n_fresh, c, u):
     """UCB1 over the edges ``edges[:n]`` (their availability counted, ``n_fresh`` of them unvisited): the index of
     the ``int(u * n_fresh)``-th unvisited edge when there is one, else the first maximum of
@@ -89,7 +92,7 @@ def pick_ucb1(stat, edges, n, n_fresh, c, u):
     return best
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(**LEAN)
 def pick_puct(stat, edges, n, c):
     """PUCT over the edges ``edges[:n]`` (AlphaZero): the first maximum of ``Q + c P sqrt(avail) / (1 + n)``.
 
@@ -114,7 +117,7 @@ def pick_puct(stat, edges, n, c):
     return best
 
 
-@njit(cache=True, nogil=True)
+@njit(**LEAN)
 def prior_over(prior, legal, out):
     """``out[i]``: the prior of action ``legal[i]`` from ``prior`` (weights over action ids), renormalised to sum
     to 1 over ``legal``; uniform when they sum to 0 there. The sum is sequential in legal order."""
@@ -127,33 +130,33 @@ def prior_over(prior, legal, out):
         out[i] = out[i] / total if total > 0.0 else 1.0 / n
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(**LEAN)
 def unit_values(returns, lo, hi, out):
     """``out``: per-player ``returns`` in [``lo``, ``hi``] mapped to [0, 1] and clipped."""
     for q in range(len(out)):
         out[q] = min(max((np.float64(returns[q]) - lo) / (hi - lo), 0.0), 1.0)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(**LEAN)
 def heuristic_unit(h):
     """A game's heuristic in [-1, 1] mapped to [0, 1]."""
     return (h + 1.0) / 2.0
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(**LEAN)
 def backup(stat, node_player, path_node, path_edge, n_path, values):
     """Add each edge's reward on the path: ``values`` of the player who chose it (the node's player)."""
     for j in range(n_path):
         stat[TOTAL, path_edge[j]] += values[node_player[path_node[j]]]
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(**LEAN)
 def _ahead(row, units, i, j):
     """Whether move ``i`` comes before an earlier move ``j``: a higher score, or a tie and a lower uniform."""
     return row[i] > row[j] or (row[i] == row[j] and units[i] < units[j])
 
 
-@njit(cache=True, nogil=True)
+@njit(**LEAN)
 def mark_top(row, units, n, limit, kept, top):
     """Hard pruning's cut (paper 002): ``kept[np.lexsort((units[:n], -row[:n]))[:limit]] = True``, the ``limit``
     moves of highest score ``row`` (ties to the lower uniform, then the lower index), by insertion into ``top``
@@ -173,7 +176,7 @@ def mark_top(row, units, n, limit, kept, top):
 
 
 # ---- the flat tree ----------------------------------------------------------------------------------------
-@njit(cache=True, nogil=True, inline="always")
+@njit(**LEAN)
 def slot_of(hash_key, k):
     """The hash slot of the int64 key ``k``: where it is, or the empty slot where it goes."""
     mask = len(hash_key) - 1
@@ -183,7 +186,7 @@ def slot_of(hash_key, k):
     return i
 
 
-@njit(cache=True, nogil=True)
+@njit(**LEAN)
 def rehash(old_key, old_value, hash_key, hash_value):
     """Every entry of the table (``old_key``, ``old_value``) into the empty table (``hash_key``, ``hash_value``)."""
     for j in range(len(old_key)):
@@ -193,7 +196,7 @@ def rehash(old_key, old_value, hash_key, hash_value):
             hash_value[i] = old_value[j]
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(**LEAN)
 def edge_of(node, k, num_keys, node_size, edge_node, edge_key, stat, edge_child, hash_key, hash_edge, counters):
     """The edge of soft key ``k`` at ``node``, made (zero statistics, no children) when missing."""
     h = slot_of(hash_key, node * num_keys + k)
@@ -204,14 +207,16 @@ def edge_of(node, k, num_keys, node_size, edge_node, edge_key, stat, edge_child,
         hash_edge[h] = e
         edge_node[e] = node
         edge_key[e] = k
-        stat[:, e] = 0.0
-        edge_child[e, :] = -1
+        for r in range(stat.shape[0]):  # loops, not slices: a slice is a view, reference-counted on every edge
+            stat[r, e] = 0.0
+        for p in range(edge_child.shape[1]):
+            edge_child[e, p] = -1
         node_size[node] += 1
         return e
     return hash_edge[h]
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(**LEAN)
 def flat_edges(node, keys, n, num_keys, stamp, new_prior, edges, node_size, edge_node, edge_key, stat, edge_child,
                hash_key, hash_edge, counters):
     """``edges[i]``: the edge of the legal key ``keys[i]`` at ``node`` (made when missing, with ``PRIOR``
@@ -230,7 +235,7 @@ def flat_edges(node, keys, n, num_keys, stamp, new_prior, edges, node_size, edge
     return n_fresh
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(**LEAN)
 def child_of(link, player, node_player, node_size, edge_child, counters):
     """The node below edge ``link`` where ``player`` moves, made when missing."""
     child = edge_child[link, player]
@@ -243,11 +248,11 @@ def child_of(link, player, node_player, node_size, edge_child, counters):
     return child
 
 
-def _grown(a: np.ndarray, size: int, axis: int = 0) -> np.ndarray:
-    """``a`` in an array ``size`` long along ``axis`` (the kernels fill every entry they make)."""
+def _grown(a: np.ndarray, size: int, axis: int = 0, order: str = "C") -> np.ndarray:
+    """``a`` in an array ``size`` long along ``axis``, in memory ``order`` (the kernels fill every entry they make)."""
     shape = list(a.shape)
     shape[axis] = size
-    out = np.empty(shape, dtype=a.dtype)
+    out = np.empty(shape, dtype=a.dtype, order=order)
     out[(slice(None),) * axis + (slice(0, a.shape[axis]),)] = a
     return out
 
@@ -265,7 +270,7 @@ def _room(keys: np.ndarray, values: np.ndarray, entries: int) -> tuple[np.ndarra
     return grown_keys, grown_values
 
 
-TREE_TYPES = (types.int64[::1],) * 4 + (types.float64[:, ::1], types.int64[:, ::1]) + (types.int64[::1],) * 3 + (
+TREE_TYPES = (types.int64[::1],) * 4 + (types.float64[::1, :], types.int64[:, ::1]) + (types.int64[::1],) * 3 + (
     types.boolean[::1], types.int64[::1])  # numba's types of ``FlatTree.arrays()``, for loops compiled ahead
 
 
@@ -282,7 +287,7 @@ class FlatTree:
         edges = 8 * max_legal
         self.edge_node = np.empty(edges, dtype=np.int64)
         self.edge_key = np.empty(edges, dtype=np.int64)
-        self.stat = np.empty((PRIOR + 1, edges))
+        self.stat = np.empty((PRIOR + 1, edges), order="F")  # an edge's statistics side by side: one cache line
         self.edge_child = np.empty((edges, num_players), dtype=np.int64)
         slots = 1 << (2 * edges - 1).bit_length()
         self.hash_key = np.full(slots, -1, dtype=np.int64)
@@ -333,7 +338,7 @@ class FlatTree:
             size = max(edges, 2 * len(self.edge_key))
             self.edge_node = _grown(self.edge_node, size)
             self.edge_key = _grown(self.edge_key, size)
-            self.stat = _grown(self.stat, size, axis=1)
+            self.stat = _grown(self.stat, size, axis=1, order="F")
             self.edge_child = _grown(self.edge_child, size)
         self.hash_key, self.hash_edge = _room(self.hash_key, self.hash_edge, edges)
         self.judge_key, self.judge_kept = _room(self.judge_key, self.judge_kept, int(self.counters[NEED_JUDGED]))
