@@ -140,3 +140,20 @@ def kit() -> SimpleNamespace:
         midgame_states=midgame_states,
         played_state=played_state,
     )
+
+
+@pytest.fixture
+def compiled_runs(monkeypatch):
+    """A list that gets one entry per search the compiled loop (``compiled.search``) ran (tests/test_compiled_*.py)."""
+    runs = []
+    from cardboard.search import compiled
+
+    search = compiled.search
+
+    def counted(*args):
+        result = search(*args)
+        runs.append(result.iterations)
+        return result
+
+    monkeypatch.setattr(compiled, "search", counted)
+    return runs

@@ -18,7 +18,7 @@ from cardboard.envs.protocol import CHANCE, sample_chance
 from cardboard.search import compiled
 from cardboard.search.agents import GAME_CNB
 from cardboard.search.mcts import InferenceAccuracy, SearchConfig, TreeSearch
-from cardboard.search.tree import STAMP
+from tests.compiled_paths import assert_same, start_tiny, summary
 
 
 def played_to(deck, turn, seed=3):
@@ -50,39 +50,6 @@ POSITIONS = {
 }
 
 
-@pytest.fixture
-def compiled_runs(monkeypatch):
-    """A list that gets one entry per search the compiled loop ran."""
-    runs = []
-    search = compiled.search
-
-    def counted(*args):
-        result = search(*args)
-        runs.append(result.iterations)
-        return result
-
-    monkeypatch.setattr(compiled, "search", counted)
-    return runs
-
-
-def summary(state, worlds, num_worlds, iterations, seed, use_compiled, **config):
-    rng = np.random.default_rng(seed)
-    engine = TreeSearch(SearchConfig(iterations=iterations, compiled=use_compiled, **config), worlds, num_worlds)
-    result = engine.search(state, rng)
-    root, m = result.root, int(result.root.size[0])
-    return {"action": result.action, "visits": list(result.visits.items()), "iterations": result.iterations,
-            "keys": root.edge_key[:m].tolist(), "stat": root.stat[:STAMP + 1, :m].tolist(),
-            "rng": rng.bit_generator.state}
-
-
-def assert_same(state, worlds, num_worlds, iterations, seed, runs, **config):
-    before = len(runs)
-    fast = summary(state, worlds, num_worlds, iterations, seed, True, **config)
-    assert len(runs) > before, "the compiled loop did not run"
-    assert fast == summary(state, worlds, num_worlds, iterations, seed, False, **config)
-    return fast
-
-
 @pytest.mark.parametrize("iterations", [1, 7, 300])
 @pytest.mark.parametrize("prune", [False, True], ids=["all-moves", "prune"])
 @pytest.mark.parametrize("position", list(POSITIONS))
@@ -90,26 +57,26 @@ def test_duct_d5_grows_the_python_tree(position, prune, iterations, compiled_run
     """Paper 001's DUCT (10 worlds, c = 0.7, rollouts of 5 turns, then the heuristic), with and without pruning."""
     state = POSITIONS[position]()
     for seed in (0, 7):
-        assert_same(state, "duct", 10, iterations, seed, compiled_runs, depth=5, prune=prune)
+        assert_same(state, "duct", iterations, seed, compiled_runs, num_worlds=10, depth=5, prune=prune)
 
 
 @pytest.mark.parametrize("config", [{"depth": None}, {"depth": 0}, {"depth": 1, "c": 2.0}, {"depth": 5, "c": 0.0}],
                          ids=["to-the-end", "heuristic-leaves", "depth-1-c-2", "c-0"])
 @pytest.mark.parametrize("worlds, num_worlds", [("duct", 3), ("uct", 1)])
 def test_other_depths_worlds_and_constants(worlds, num_worlds, config, compiled_runs):
-    assert_same(POSITIONS["mech_mage"](), worlds, num_worlds, 400, 3, compiled_runs, prune=True, **config)
+    assert_same(POSITIONS["mech_mage"](), worlds, 400, 3, compiled_runs, num_worlds=num_worlds, prune=True, **config)
 
 
 def test_thousands_of_iterations_reach_chance_nodes_deep_in_the_tree(compiled_runs):
     """Heuristic leaves grow deep trees: past end of turn, through the draw of the next turn's chance node."""
-    found = assert_same(POSITIONS["handlock"](), "duct", 10, 4000, 2, compiled_runs, depth=0, prune=True)
+    found = assert_same(POSITIONS["handlock"](), "duct", 4000, 2, compiled_runs, num_worlds=10, depth=0, prune=True)
     assert sum(n for _, n in found["visits"]) == 4000
 
 
 def test_any_determinizer_serves_duct(compiled_runs):
     """DUCT's worlds are drawn in Python, so a determinizer of the user's (here 001's inference accuracy) runs
     compiled too."""
-    assert_same(POSITIONS["mech_mage"](), "duct", 10, 200, 5, compiled_runs, depth=5, prune=True,
+    assert_same(POSITIONS["mech_mage"](), "duct", 200, 5, compiled_runs, num_worlds=10, depth=5, prune=True,
                 determinizer=InferenceAccuracy(0.5))
 
 
@@ -117,25 +84,16 @@ def test_any_determinizer_serves_duct(compiled_runs):
 def test_a_time_budget_is_replayed_exactly(iterations, compiled_runs):
     """The clock only decides how many iterations run: that many in Python give the same tree and generator."""
     state = POSITIONS["face_hunter"]()
-    timed = summary(state, "duct", 10, iterations, 8, True, seconds=0.05, depth=5, prune=True)
+    timed = summary(state, "duct", iterations, 8, True, num_worlds=10, seconds=0.05, depth=5, prune=True)
     assert compiled_runs and 0 < timed["iterations"] < 10 ** 7
-    assert timed == summary(state, "duct", 10, timed["iterations"], 8, False, depth=5, prune=True)
+    assert timed == summary(state, "duct", timed["iterations"], 8, False, num_worlds=10, depth=5, prune=True)
 
 
 def test_the_tree_grows_between_kernel_calls(monkeypatch, compiled_runs):
     """Starting from arrays too small for one iteration (chance nodes need room for a run of them), every kind of
     room is made between kernel calls."""
-    made = compiled.FlatTree.__init__
-
-    def tiny(self, *args):
-        made(self, *args)
-        self.node_player, self.node_size = self.node_player[:2], self.node_size[:2]
-        self.edge_node, self.edge_key = self.edge_node[:1], self.edge_key[:1]
-        self.stat, self.edge_child = self.stat[:, :1], self.edge_child[:1]
-        self.hash_key, self.hash_edge = self.hash_key[:2], self.hash_edge[:2]
-
-    monkeypatch.setattr(compiled.FlatTree, "__init__", tiny)
-    assert_same(POSITIONS["voidcaller"](), "duct", 10, 500, 1, compiled_runs, depth=1, prune=True)
+    start_tiny(monkeypatch, pruning_memory=False)
+    assert_same(POSITIONS["voidcaller"](), "duct", 500, 1, compiled_runs, num_worlds=10, depth=1, prune=True)
 
 
 def test_the_agent_runs_compiled(compiled_runs):

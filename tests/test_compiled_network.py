@@ -16,6 +16,7 @@ from cardboard.search.batching import ArrayRequest, run_together
 from cardboard.search.mcts import SearchConfig, TreeSearch
 from cardboard.search.pruning import HardPruning
 from cardboard.search.strategies import PUCT, UCB1
+from tests.compiled_paths import start_tiny
 
 
 def random_moves(state, rng, moves):
@@ -60,8 +61,8 @@ def compiled_runs(monkeypatch):
 
 
 def config(network, iterations, leaves, prior=True, compiled=True, **changes):
-    return SearchConfig(iterations=iterations, selection=PUCT(1.25), depth=0, evaluator=NetworkEvaluator(network, prior),
-                        leaves=leaves, compiled=compiled, **changes)
+    return SearchConfig(iterations=iterations, selection=PUCT(1.25), depth=0,
+                        evaluator=NetworkEvaluator(network, prior), leaves=leaves, compiled=compiled, **changes)
 
 
 def summary(state, worlds, seed, cfg):
@@ -88,20 +89,13 @@ def test_the_compiled_driver_grows_the_python_tree(network, worlds, position, le
 def test_the_flat_tree_and_the_leaf_paths_grow_between_kernel_calls(network, monkeypatch, compiled_runs):
     """From arrays too small for one iteration (tree, hash table, leaf paths), every kind of room is made between
     kernel calls, and the search is still the Python path's."""
-    made, leaves_made = compiled_network.FlatTree.__init__, compiled_network._Leaves.__init__
-
-    def tiny(self, *args):
-        made(self, *args)
-        self.node_player, self.node_size = self.node_player[:2], self.node_size[:2]
-        self.edge_node, self.edge_key = self.edge_node[:1], self.edge_key[:1]
-        self.stat, self.edge_child = self.stat[:, :1], self.edge_child[:1]
-        self.hash_key, self.hash_edge = self.hash_key[:2], self.hash_edge[:2]
+    leaves_made = compiled_network._Leaves.__init__
 
     def shallow(self, *args):
         leaves_made(self, *args)
         self.path_node, self.path_edge = self.path_node[:, :1].copy(), self.path_edge[:, :1].copy()
 
-    monkeypatch.setattr(compiled_network.FlatTree, "__init__", tiny)
+    start_tiny(monkeypatch, pruning_memory=False)
     monkeypatch.setattr(compiled_network._Leaves, "__init__", shallow)
     state = POSITIONS["mid"]()
     fast = summary(state, "ismcts", 5, config(network, 400, 8))

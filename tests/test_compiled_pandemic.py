@@ -23,7 +23,7 @@ from cardboard.search import compiled
 from cardboard.search.agents import GAME_CNB
 from cardboard.search.mcts import SearchConfig, TreeSearch
 from cardboard.search.pruning import HardPruning
-from cardboard.search.tree import STAMP
+from tests.compiled_paths import assert_same, start_tiny, summary
 
 
 def macro_game(setup="S01", **options):
@@ -60,39 +60,6 @@ POSITIONS = {
 }
 
 
-@pytest.fixture
-def compiled_runs(monkeypatch):
-    """A list that gets one entry per search the compiled loop ran."""
-    runs = []
-    search = compiled.search
-
-    def counted(*args):
-        result = search(*args)
-        runs.append(result.iterations)
-        return result
-
-    monkeypatch.setattr(compiled, "search", counted)
-    return runs
-
-
-def summary(state, worlds, num_worlds, iterations, seed, use_compiled, **config):
-    rng = np.random.default_rng(seed)
-    engine = TreeSearch(SearchConfig(iterations=iterations, compiled=use_compiled, **config), worlds, num_worlds)
-    result = engine.search(state, rng)
-    root, m = result.root, int(result.root.size[0])
-    return {"action": result.action, "visits": list(result.visits.items()), "iterations": result.iterations,
-            "keys": root.edge_key[:m].tolist(), "stat": root.stat[:STAMP + 1, :m].tolist(),
-            "rng": rng.bit_generator.state}
-
-
-def assert_same(state, worlds, num_worlds, iterations, seed, runs, **config):
-    before = len(runs)
-    fast = summary(state, worlds, num_worlds, iterations, seed, True, **config)
-    assert len(runs) > before, "the compiled loop did not run"
-    assert fast == summary(state, worlds, num_worlds, iterations, seed, False, **config)
-    return fast
-
-
 @pytest.mark.parametrize("iterations", [1, 7, 300])
 @pytest.mark.parametrize("position", list(POSITIONS))
 def test_ismcts_d5_grows_the_python_tree(position, iterations, compiled_runs):
@@ -100,7 +67,7 @@ def test_ismcts_d5_grows_the_python_tree(position, iterations, compiled_runs):
     heuristic), a fresh structured determinization every iteration."""
     state = POSITIONS[position]()
     for seed in (0, 7):
-        assert_same(state, "ismcts", 1, iterations, seed, compiled_runs, depth=5)
+        assert_same(state, "ismcts", iterations, seed, compiled_runs, depth=5)
 
 
 @pytest.mark.parametrize("worlds, num_worlds", [("uct", 1), ("duct", 4)])
@@ -108,18 +75,18 @@ def test_ismcts_d5_grows_the_python_tree(position, iterations, compiled_runs):
 def test_uct_and_duct(position, worlds, num_worlds, compiled_runs):
     """UCT searches the real state: after an epidemic its infections come from an unordered stack, a uniform
     each in the tree."""
-    assert_same(POSITIONS[position](), worlds, num_worlds, 200, 3, compiled_runs, depth=5)
+    assert_same(POSITIONS[position](), worlds, 200, 3, compiled_runs, num_worlds=num_worlds, depth=5)
 
 
 @pytest.mark.parametrize("config", [{"depth": None}, {"depth": 0}, {"depth": 1, "c": 2.0}, {"depth": 5, "c": 0.0}],
                          ids=["to-the-end", "heuristic-leaves", "depth-1-c-2", "c-0"])
 def test_other_depths_and_constants(config, compiled_runs):
-    assert_same(POSITIONS["later"](), "ismcts", 1, 200, 3, compiled_runs, **config)
+    assert_same(POSITIONS["later"](), "ismcts", 200, 3, compiled_runs, **config)
 
 
 def test_thousands_of_iterations_reach_chance_nodes_deep_in_the_tree(compiled_runs):
     """Heuristic leaves grow deep trees: past the end of the turn, through its draws, epidemics and infections."""
-    found = assert_same(POSITIONS["after-epidemic"](), "ismcts", 1, 3000, 2, compiled_runs, depth=0, c=0.1)
+    found = assert_same(POSITIONS["after-epidemic"](), "ismcts", 3000, 2, compiled_runs, depth=0, c=0.1)
     assert sum(n for _, n in found["visits"]) == 3000
 
 
@@ -127,24 +94,15 @@ def test_thousands_of_iterations_reach_chance_nodes_deep_in_the_tree(compiled_ru
 def test_a_time_budget_is_replayed_exactly(iterations, compiled_runs):
     """The clock only decides how many iterations run: that many in Python give the same tree and generator."""
     state = POSITIONS["later"]()
-    timed = summary(state, "ismcts", 1, iterations, 8, True, seconds=0.05, depth=5)
+    timed = summary(state, "ismcts", iterations, 8, True, seconds=0.05, depth=5)
     assert compiled_runs and 0 < timed["iterations"] < 10 ** 7
-    assert timed == summary(state, "ismcts", 1, timed["iterations"], 8, False, depth=5)
+    assert timed == summary(state, "ismcts", timed["iterations"], 8, False, depth=5)
 
 
 def test_the_tree_grows_between_kernel_calls(monkeypatch, compiled_runs):
     """Starting from arrays too small for one iteration, every kind of room is made between kernel calls."""
-    made = compiled.FlatTree.__init__
-
-    def tiny(self, *args):
-        made(self, *args)
-        self.node_player, self.node_size = self.node_player[:2], self.node_size[:2]
-        self.edge_node, self.edge_key = self.edge_node[:1], self.edge_key[:1]
-        self.stat, self.edge_child = self.stat[:, :1], self.edge_child[:1]
-        self.hash_key, self.hash_edge = self.hash_key[:2], self.hash_edge[:2]
-
-    monkeypatch.setattr(compiled.FlatTree, "__init__", tiny)
-    assert_same(POSITIONS["after-epidemic"](), "ismcts", 1, 500, 1, compiled_runs, depth=1)
+    start_tiny(monkeypatch, pruning_memory=False)
+    assert_same(POSITIONS["after-epidemic"](), "ismcts", 500, 1, compiled_runs, depth=1)
 
 
 def test_the_agent_runs_compiled(compiled_runs):

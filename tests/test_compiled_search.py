@@ -22,6 +22,7 @@ from cardboard.search.mcts import SearchConfig, TreeSearch
 from cardboard.search.pruning import HardPruning
 from cardboard.search.strategies import PUCT, PolicyRollout
 from cardboard.search.tree import STAMP
+from tests.compiled_paths import assert_same, start_tiny, summary
 
 
 def random_moves(state, rng, moves):
@@ -56,47 +57,6 @@ POSITIONS = {
     "end": near_the_end,
     "few": few_moves,
 }
-
-
-@pytest.fixture
-def compiled_runs(monkeypatch):
-    """A list that gets one entry per search the compiled loop ran."""
-    runs = []
-    search = compiled.search
-
-    def counted(*args):
-        result = search(*args)
-        if result is not None:
-            runs.append(result.iterations)
-        return result
-
-    monkeypatch.setattr(compiled, "search", counted)
-    return runs
-
-
-def summary(state, worlds, iterations, seed, use_compiled, bit_generator=np.random.PCG64, num_worlds=1, **config):
-    rng = np.random.Generator(bit_generator(seed))
-    engine = TreeSearch(SearchConfig(iterations=iterations, compiled=use_compiled, **config), worlds, num_worlds)
-    result = engine.search(state, rng)
-    root, m = result.root, int(result.root.size[0])
-    pruned = root.pruned and (np.flatnonzero(root.pruned.judged).tolist(), np.flatnonzero(root.pruned.kept).tolist())
-    return {"action": result.action, "visits": list(result.visits.items()), "iterations": result.iterations,
-            "keys": root.edge_key[:m].tolist(), "stat": root.stat[:STAMP + 1, :m].tolist(), "pruned": pruned,
-            "rng": as_lists(rng.bit_generator.state)}
-
-
-def as_lists(value):
-    """A bit generator's state with its arrays (Philox, SFC64) as lists, so that == compares it."""
-    if isinstance(value, dict):
-        return {k: as_lists(v) for k, v in value.items()}
-    return value.tolist() if isinstance(value, np.ndarray) else value
-
-
-def assert_same(state, worlds, iterations, seed, runs, **config):
-    fast = summary(state, worlds, iterations, seed, True, **config)
-    assert runs, "the compiled loop did not run"
-    assert fast == summary(state, worlds, iterations, seed, False, **config)
-    return fast
 
 
 @pytest.mark.parametrize("iterations", [1, 2, 7, 64, 700])
@@ -137,17 +97,7 @@ def test_depth_and_exploration_constant(worlds, config, compiled_runs):
 @pytest.mark.parametrize("pruning", [None, HardPruning(("h1", "h4"), 2)], ids=["plain", "pruned"])
 def test_the_flat_tree_grows_between_kernel_calls(pruning, monkeypatch, compiled_runs):
     """Starting from arrays too small for one iteration, every kind of room is made between kernel calls."""
-    made = compiled.FlatTree.__init__
-
-    def tiny(self, *args):
-        made(self, *args)
-        self.node_player, self.node_size = self.node_player[:2], self.node_size[:2]
-        self.edge_node, self.edge_key = self.edge_node[:1], self.edge_key[:1]
-        self.stat, self.edge_child = self.stat[:, :1], self.edge_child[:1]
-        self.hash_key, self.hash_edge = self.hash_key[:2], self.hash_edge[:2]
-        self.judge_key, self.judge_kept = self.judge_key[:1], self.judge_kept[:1]
-
-    monkeypatch.setattr(compiled.FlatTree, "__init__", tiny)
+    start_tiny(monkeypatch)
     for worlds in ("ismcts", "uct"):
         assert_same(POSITIONS["mid"](), worlds, 500, 1, compiled_runs, pruning=pruning)
 

@@ -1,0 +1,54 @@
+"""What the differential tests of the compiled search drivers share (tests/test_compiled_*.py; their fixture
+``compiled_runs`` is in conftest.py): a search's summary (action, visits, root statistics, the generator's state afterwards), the comparison
+of the compiled and the Python path, and a flat tree that starts too small for one iteration."""
+import numpy as np
+
+from cardboard.search.core import FlatTree
+from cardboard.search.mcts import SearchConfig, TreeSearch
+from cardboard.search.tree import STAMP
+
+
+def as_lists(value):
+    """A bit generator's state with its arrays (Philox, SFC64) as lists, so that == compares it."""
+    if isinstance(value, dict):
+        return {k: as_lists(v) for k, v in value.items()}
+    return value.tolist() if isinstance(value, np.ndarray) else value
+
+
+def summary(state, worlds, iterations, seed, use_compiled, bit_generator=np.random.PCG64, num_worlds=1, **config):
+    """One search's result and what it leaves: action, visits, iterations, the root's keys, statistics and pruning
+    memory, the generator's state."""
+    rng = np.random.Generator(bit_generator(seed))
+    engine = TreeSearch(SearchConfig(iterations=iterations, compiled=use_compiled, **config), worlds, num_worlds)
+    result = engine.search(state, rng)
+    root, m = result.root, int(result.root.size[0])
+    pruned = root.pruned and (np.flatnonzero(root.pruned.judged).tolist(), np.flatnonzero(root.pruned.kept).tolist())
+    return {"action": result.action, "visits": list(result.visits.items()), "iterations": result.iterations,
+            "keys": root.edge_key[:m].tolist(), "stat": root.stat[:STAMP + 1, :m].tolist(), "pruned": pruned,
+            "rng": as_lists(rng.bit_generator.state)}
+
+
+def assert_same(state, worlds, iterations, seed, runs, **config):
+    """The compiled search (which must run: ``runs`` grows) and the Python path's give the same ``summary``."""
+    before = len(runs)
+    fast = summary(state, worlds, iterations, seed, True, **config)
+    assert len(runs) > before, "the compiled loop did not run"
+    assert fast == summary(state, worlds, iterations, seed, False, **config)
+    return fast
+
+
+def start_tiny(monkeypatch, pruning_memory: bool = True):
+    """Make every new ``FlatTree`` too small for one iteration (one node, one edge, a two-slot hash table), so
+    that every kind of room is made between kernel calls."""
+    made = FlatTree.__init__
+
+    def tiny(self, *args):
+        made(self, *args)
+        self.node_player, self.node_size = self.node_player[:2], self.node_size[:2]
+        self.edge_node, self.edge_key = self.edge_node[:1], self.edge_key[:1]
+        self.stat, self.edge_child = self.stat[:, :1], self.edge_child[:1]
+        self.hash_key, self.hash_edge = self.hash_key[:2], self.hash_edge[:2]
+        if pruning_memory:
+            self.judge_key, self.judge_kept = self.judge_key[:1], self.judge_kept[:1]
+
+    monkeypatch.setattr(FlatTree, "__init__", tiny)
