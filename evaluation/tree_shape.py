@@ -11,6 +11,7 @@ that on positions met in real play::
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from collections.abc import Sequence
 
 import numpy as np
@@ -19,6 +20,7 @@ from .. import registry
 from ..envs.errors import InvalidParameterError
 from ..envs.protocol import CHANCE, Game, GameState, sample_chance
 from ..search.agents import SearchAgent
+from ..search.mcts import SearchConfig
 from ..search.tree import VISITS, Node
 
 
@@ -62,8 +64,10 @@ def chance_profile(game: Game, spec: str, positions: Sequence[GameState], seed: 
     """Means over one search per position by search agent ``spec``: chance nodes, their successors, the
     visits and successors of the ``hottest`` most visited, and tree chance steps per iteration."""
     agent = registry.make_agent(spec, game)
-    if not isinstance(agent, SearchAgent):
+    if not isinstance(agent, SearchAgent) or not isinstance(getattr(agent.searcher, "config", None), SearchConfig):
         raise InvalidParameterError(f"tree_shape needs a tree-search agent, got {spec!r}")
+    # the profile reads the tree below the root, which a compiled search does not hand back: the Python path
+    agent.searcher.config = replace(agent.searcher.config, compiled=False)
     nodes, successors, steps, hot_visits, hot_successors = [], [], [], [], []
     for i, state in enumerate(positions):
         agent.act(state, np.random.default_rng([seed, i]))
