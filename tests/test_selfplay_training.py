@@ -126,7 +126,7 @@ def test_a_worker_keeps_its_games_in_flight_refilling_from_the_shared_queue(tmp_
     finished_when_taken = []
     take = tasks.get
     tasks.get = lambda: (finished_when_taken.append(results.qsize()), take())[1]
-    selfplay._WORKER.update(game=game, agent_sets=agent_sets, seed=7, tasks=tasks, results=results)
+    selfplay._WORKER.update(game=game, agent_sets=agent_sets, seed=7, overlap=None, tasks=tasks, results=results)
     try:
         assert selfplay._worker_play() == 6
     finally:

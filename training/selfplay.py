@@ -84,6 +84,8 @@ GAME_FIELDS = ("games", "game_returns")
 MATCHED = ("game", "options", "agents", "seed", "rotation")  # header fields a resumed run must share
 
 
+OVERLAP = {"auto": None, "on": True, "off": False}  # --overlap: run_together's overlap
+
 @dataclass
 class Args:
     game: str
@@ -345,12 +347,12 @@ def _build(game_name: str, options: dict[str, Any], specs: Sequence[str],
 
 
 def _worker_init(entries: bytes, game_name: str, options: dict[str, Any], specs: list[str], seed: int,
-                 concurrent: int, torch_threads: int, tasks: Any, results: Any) -> None:
+                 concurrent: int, torch_threads: int, overlap: bool | None, tasks: Any, results: Any) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     registry.restore(pickle.loads(entries))
     _WORKER["game"], _WORKER["agent_sets"] = _build(game_name, options, specs, concurrent)
     limit_torch_threads(torch_threads)
-    _WORKER.update(seed=seed, tasks=tasks, results=results)
+    _WORKER.update(seed=seed, overlap=overlap, tasks=tasks, results=results)
 
 
 def _worker_play() -> int:
@@ -359,7 +361,7 @@ def _worker_play() -> int:
     ``(index, records)`` to the parent on ``results`` as it ends; returns the number of games played."""
     played = 0
     for finished in play_many(_WORKER["game"], _WORKER["agent_sets"], iter(_WORKER["tasks"].get, None),
-                              _WORKER["seed"]):
+                              _WORKER["seed"], _WORKER["overlap"]):
         _WORKER["results"].put(finished)
         played += 1
     return played
@@ -379,7 +381,8 @@ def _next_result(results: Any, futures: list[Future]) -> tuple[int, dict[str, np
 
 def generate(game_name: str, specs: Sequence[str], games: int, seed: int, out: str | os.PathLike, *,
              options: dict[str, Any] | None = None, workers: int = 1, shard_games: int = 1, concurrent: int = 1,
-             torch_threads: int = 1, on_game: Callable[[int, dict[str, np.ndarray]], None] | None = None,
+             torch_threads: int = 1, overlap: bool | None = None,
+             on_game: Callable[[int, dict[str, np.ndarray]], None] | None = None,
              on_start: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """Play the missing games of a self-play run in ``out`` and write their shards; returns the header.
 
@@ -387,7 +390,8 @@ def generate(game_name: str, specs: Sequence[str], games: int, seed: int, out: s
     worker keeps ``concurrent`` games in flight, taking the next missing game index from one shared queue as a
     game ends (so its network batches stay full until the last games), and sends each finished game here at
     once, where it is written as in one process. ``torch_threads``: torch's thread count in each worker process
-    that loads torch (this process's is left alone).
+    that loads torch (this process's is left alone). ``overlap``: whether each process's network passes run
+    beside its searches (``batching.run_together``; None: where the network runs on a GPU).
 
     ``on_start(done, games)`` is called once the folder is checked; ``on_game(index, records)`` after every
     game played. On an exception (``KeyboardInterrupt`` too) every finished game already in a shard stays."""
@@ -439,8 +443,8 @@ def generate(game_name: str, specs: Sequence[str], games: int, seed: int, out: s
             for index in missing + [None] * processes:  # one end marker per worker
                 tasks.put(index)
             with process_pool(processes, context=context, initializer=_worker_init,
-                              initargs=(entries, game_name, options, specs, seed, concurrent, torch_threads, tasks,
-                                        results)) as pool:
+                              initargs=(entries, game_name, options, specs, seed, concurrent, torch_threads, overlap,
+                                        tasks, results)) as pool:
                 futures = [pool.submit(_worker_play) for _ in range(processes)]
                 try:
                     for _ in missing:
@@ -453,7 +457,7 @@ def generate(game_name: str, specs: Sequence[str], games: int, seed: int, out: s
                         process.terminate()
                     raise
         else:
-            for index, data in play_many(game, agent_sets, missing, seed):
+            for index, data in play_many(game, agent_sets, missing, seed, overlap):
                 finished(index, data)
     finally:
         if buffer:  # finished games still buffered: written whole, even on the way out of an exception
@@ -477,6 +481,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="games played at once in lock-step per process, their network calls batched (default 1)")
     parser.add_argument("--torch-threads", type=int, default=1,
                         help="torch threads in each worker process that runs a network (default 1)")
+    parser.add_argument("--overlap", choices=OVERLAP, default="auto",
+                        help="network passes beside the searches (double buffering): auto (on a GPU), on, off; "
+                             "on pays on the CPU where each process has a core to spare")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a game option (repeatable)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -508,7 +515,7 @@ def run(args: argparse.Namespace, console: Any) -> int:
         try:
             generate(args.game, specs, args.games, args.seed, out, options=options, workers=args.workers,
                      shard_games=args.shard_games, concurrent=args.concurrent, torch_threads=args.torch_threads,
-                     on_game=on_game, on_start=on_start)
+                     overlap=OVERLAP[args.overlap], on_game=on_game, on_start=on_start)
         except KeyboardInterrupt:
             progress.stop()
             console.print(f"interrupted: {counts['saved']} games saved in {out}; run the same command again to "
