@@ -285,7 +285,7 @@ def test_worker_initializers_set_torch_threads(checkpoint, module):
         if module == "match":
             match._worker_init(entries, GAME, {}, tuple(specs), 0, "cyclic", 1)
         else:
-            selfplay._worker_init(entries, GAME, {}, specs, 0, 1, 1, None, None)
+            selfplay._worker_init(entries, GAME, {}, specs, 0, 1, 1, None, None, None)
         assert torch.get_num_threads() == 1
     finally:
         torch.set_num_threads(before)
