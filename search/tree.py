@@ -167,7 +167,6 @@ def count_available(slot, edge_key, stat, size, ids, stamp, new_prior, edges):
             size[0] = e + 1
             slot[k] = e + 1
             edge_key[e] = k
-            stat[:, e] = 0.0
             if new_prior >= 0.0:
                 stat[PRIOR, e] = new_prior
         edges[i] = e
@@ -203,7 +202,6 @@ def add_prior(slot, edge_key, stat, size, ids, prior):
             size[0] = e + 1
             slot[k] = e + 1
             edge_key[e] = k
-            stat[:, e] = 0.0
         stat[PRIOR, e] += prior[i]
 
 
