@@ -200,13 +200,12 @@ class BatchedEvaluator:
         """The answers of ``n`` states in chunks of ``max_batch``: ``fill(observations, masks, start, stop)``
         writes states ``start:stop`` into a slot's first rows; chunks alternate slots, so on CUDA the next chunk
         is copied in and launched before the previous one is waited for."""
-        if n <= self.max_batch and self.device.type == "cpu" and self._in_flight[0] is None:  # one pass, here
+        if n <= self.max_batch:  # one pass: on the CPU its answers are fresh arrays, handed over as they are
             obs, masks = self.staging(0)
             fill(obs, masks, 0, n)
             _check_masks(masks[:n])
-            self.passes += 1
-            self.states += n
-            return self._forward_cpu(self._slot(0), n)
+            priors, values = self._start(n, 0, background=False).wait()
+            return (priors, values) if self.device.type == "cpu" else (priors.copy(), values.copy())
         priors = np.empty((n, self.num_actions), np.float32)
         values = np.empty((n, self.num_players), np.float32)
         previous: tuple[Pending, int] | None = None
