@@ -63,22 +63,19 @@ class PolicyValueNet(nn.Module):
             layers += [nn.Linear(width, h), nn.ReLU()]
             width = h
         self.trunk = nn.Sequential(*layers)
-        self._weights: tuple | None = None  # (weight, bias) of each layer, read once by ``forward``
         self.policy_head = nn.Linear(width, info.num_actions)
         self.value_head = nn.Linear(width, info.num_players)
+        self._layers = (*layers[::2], self.policy_head, self.value_head)  # the Linear layers, for ``forward``
         self.register_buffer("value_mid", torch.tensor((info.max_return + info.min_return) / 2))
         self.register_buffer("value_half", torch.tensor((info.max_return - info.min_return) / 2))
 
     def forward(self, observations: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """``(logits [B, num_actions], values [B, num_players])`` of observations [B, *observation_shape].
 
-        The layers are applied as functions of their weights (the modules ``trunk``, ``policy_head`` and
-        ``value_head`` hold them; moving or loading the network changes the parameters in place): a module call
-        and each attribute read through ``nn.Module`` cost microseconds of Python, which a search evaluating a
-        few states at a time pays on every pass."""
-        if self._weights is None:
-            self._weights = tuple((m.weight, m.bias) for m in (*self.trunk[::2], self.policy_head, self.value_head))
-        *trunk, policy, value = self._weights
+        The layers are applied as functions of their current weights (read from each layer's parameter dict):
+        a module call and each attribute read through ``nn.Module`` cost microseconds of Python, which a search
+        evaluating a few states at a time pays on every pass."""
+        *trunk, policy, value = ((m._parameters["weight"], m._parameters["bias"]) for m in self._layers)
         features = observations.reshape(observations.shape[0], self.observation_size)
         for weight, bias in trunk:  # each Linear of the trunk is followed by a ReLU
             features = F.relu(F.linear(features, weight, bias))
