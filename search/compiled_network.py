@@ -34,7 +34,8 @@ from .batching import ArrayRequest, Steps
 from .compiled import (COMPILED_MODEL, REPLAYABLE, SLICE, Kernels, _defaults, _rewind, _shape_of, bind,
                        kernel_arguments, new_world, next_uniform, room_for, root_node, typed_kernels)
 from .core import (MAX_DEPTH, N_EDGES, NEED_EDGES, NEED_WORDS, POS, PRIOR, TREE_TYPES, UNIFORMS_BLOCK, VISITS,
-                   WAITING, FlatTree, backup, child_of, edge_of, flat_edges, pick_puct, prior_over, unit_values)
+                   WAITING, FlatTree, backup, child_of, edge_of, flat_edges, grown, pick_puct, prior_over,
+                   unit_values)
 from .strategies import PUCT, answers_arrays
 
 if TYPE_CHECKING:
@@ -122,8 +123,7 @@ class _Leaves:
     def make_room(self, depth: int) -> None:
         if depth > self.path_node.shape[1]:
             size = max(depth, 2 * self.path_node.shape[1])
-            self.path_node = np.concatenate([self.path_node, np.empty_like(self.path_node)], axis=1)[:, :size].copy()
-            self.path_edge = np.concatenate([self.path_edge, np.empty_like(self.path_edge)], axis=1)[:, :size].copy()
+            self.path_node, self.path_edge = grown(self.path_node, size, 1), grown(self.path_edge, size, 1)
 
     def arrays(self) -> tuple:
         return self.node, self.depth, self.path_node, self.path_edge, self.n, self.actions, self.keys

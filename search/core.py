@@ -248,7 +248,7 @@ def child_of(link, player, node_player, node_size, edge_child, counters):
     return child
 
 
-def _grown(a: np.ndarray, size: int, axis: int = 0, order: str = "C") -> np.ndarray:
+def grown(a: np.ndarray, size: int, axis: int = 0, order: str = "C") -> np.ndarray:
     """``a`` in an array ``size`` long along ``axis``, in memory ``order`` (the kernels fill every entry they make)."""
     shape = list(a.shape)
     shape[axis] = size
@@ -331,15 +331,15 @@ class FlatTree:
         nodes = max(int(self.counters[N_NODES]) + 1, int(self.counters[NEED_NODES]))
         if nodes > len(self.node_player):
             size = max(nodes, 2 * len(self.node_player))
-            self.node_player = _grown(self.node_player, size)
-            self.node_size = _grown(self.node_size, size)
+            self.node_player = grown(self.node_player, size)
+            self.node_size = grown(self.node_size, size)
         edges = int(self.counters[NEED_EDGES])
         if edges > len(self.edge_key):
             size = max(edges, 2 * len(self.edge_key))
-            self.edge_node = _grown(self.edge_node, size)
-            self.edge_key = _grown(self.edge_key, size)
-            self.stat = _grown(self.stat, size, axis=1, order="F")
-            self.edge_child = _grown(self.edge_child, size)
+            self.edge_node = grown(self.edge_node, size)
+            self.edge_key = grown(self.edge_key, size)
+            self.stat = grown(self.stat, size, axis=1, order="F")
+            self.edge_child = grown(self.edge_child, size)
         self.hash_key, self.hash_edge = _room(self.hash_key, self.hash_edge, edges)
         self.judge_key, self.judge_kept = _room(self.judge_key, self.judge_kept, int(self.counters[NEED_JUDGED]))
 
