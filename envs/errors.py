@@ -20,6 +20,10 @@ class ProtocolError(CardboardError, RuntimeError):
     """A forward-model call made at the wrong kind of node (e.g. chance outcomes at a player node)."""
 
 
+class StaleTreeError(CardboardError, RuntimeError):
+    """A search tree read through a ``Node`` after its engine emptied the tree for a later search."""
+
+
 class CardDataError(CardboardError, ValueError):
     """A malformed card or army data file."""
 

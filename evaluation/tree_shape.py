@@ -11,7 +11,6 @@ that on positions met in real play::
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
 from collections.abc import Sequence
 
 import numpy as np
@@ -27,8 +26,8 @@ from ..search.tree import VISITS, Node
 def visits(node: Node) -> int:
     """Iterations that passed through ``node`` (a chance node's: those of the nodes below it)."""
     if node.player == CHANCE:
-        return sum(visits(child) for child in node.child.values())
-    return int(node.stat[VISITS, :int(node.size[0])].sum())
+        return sum(visits(child) for child in node.children())
+    return int(node.stat[VISITS, node.edges].sum())
 
 
 def chance_nodes(root: Node) -> list[tuple[int, int, int]]:
@@ -37,8 +36,8 @@ def chance_nodes(root: Node) -> list[tuple[int, int, int]]:
     while stack:
         node, depth = stack.pop()
         if node.player == CHANCE:
-            found.append((visits(node), len(node.child), depth))
-        stack.extend((child, depth + 1) for child in node.child.values())
+            found.append((visits(node), len(node.edges), depth))
+        stack.extend((child, depth + 1) for child in node.children())
     return sorted(found, reverse=True)
 
 
@@ -66,8 +65,6 @@ def chance_profile(game: Game, spec: str, positions: Sequence[GameState], seed: 
     agent = registry.make_agent(spec, game)
     if not isinstance(agent, SearchAgent) or not isinstance(getattr(agent.searcher, "config", None), SearchConfig):
         raise InvalidParameterError(f"tree_shape needs a tree-search agent, got {spec!r}")
-    # the profile reads the tree below the root, which a compiled search does not hand back: the Python path
-    agent.searcher.config = replace(agent.searcher.config, compiled=False)
     nodes, successors, steps, hot_visits, hot_successors = [], [], [], [], []
     for i, state in enumerate(positions):
         agent.act(state, np.random.default_rng([seed, i]))

@@ -70,11 +70,11 @@ from ..envs.errors import InvalidParameterError
 from ..envs.kernels import fill_units
 from ..envs.protocol import CHANCE, HOOKS, TERMINAL, GameInfo, GameState
 from .core import (LEFT, MAX_DEPTH, N_EDGES, N_JUDGED, N_NODES, NEED_EDGES, NEED_JUDGED, NEED_NODES, NEED_WORDS, POS,
-                   TREE_TYPES, UNIFORMS_BLOCK, VISITS, FlatTree, backup, child_of, edge_of, flat_edges, heuristic_unit,
-                   mark_top, pick_ucb1, slot_of, unit_values)
-from .pruning import HardPruning, Judged
+                   TREE_TYPES, UNIFORMS_BLOCK, VISITS, FlatTree, KeyTable, backup, child_of, edge_of, flat_edges,
+                   heuristic_unit, mark_top, pick_ucb1, slot_of, unit_values)
+from .pruning import HardPruning
 from .strategies import UCB1, GameRollout
-from .tree import KeyTable, Node
+from .tree import Node
 
 if TYPE_CHECKING:
     from .mcts import SearchConfig, SearchResult, TreeSearch
@@ -151,7 +151,9 @@ def search(engine: TreeSearch, prepared: tuple[CompiledModel, _Runner], state: G
     which = np.empty(0, dtype=np.int64) if pruning is None else _which(model, pruning)
     judge_words = 0 if pruning is None else 2 * (1 + pruning.extrapolate)  # a guess: two judgements an iteration
     chance = info.chance == "explicit"
-    tree = FlatTree.of(engine, me, info.num_players + chance, info.num_actions, target, pruning is not None)  # + CHANCE
+    tree = FlatTree.of(engine, me, info.num_players + chance, info.num_actions, target, pruning is not None,  # + CHANCE
+                       table=KeyTable(info.num_action_keys), num_keys=max(info.num_action_keys, model.num_outcomes),
+                       chance=chance)
     if engine.worlds == "duct":  # drawn as the Python path draws them, before its tree's uniforms
         fixed = [cfg.determinizer(state, me, rng) for _ in range(engine.num_worlds)] if iterations != 0 else [state]
         worlds = np.stack([getattr(world, COMPILED_MODEL)().state for world in fixed])
@@ -183,8 +185,7 @@ def search(engine: TreeSearch, prepared: tuple[CompiledModel, _Runner], state: G
     finally:
         _rewind(bits, saved, used + int(tree.counters[POS]))
     engine._stamp += done
-    return engine._result(root_node(tree, me, info.num_action_keys, pruning is not None), state, rng, done,
-                          time.perf_counter() - start)
+    return engine._result(Node(tree), state, rng, done, time.perf_counter() - start)
 
 
 def _rewind(bits: np.random.BitGenerator, saved: dict, words: int) -> None:
@@ -198,22 +199,6 @@ def _rewind(bits: np.random.BitGenerator, saved: dict, words: int) -> None:
         bits.state = state
     else:
         bits.random_raw(words, output=False)
-
-
-def root_node(tree: FlatTree, me: int, num_keys: int, pruning: bool) -> Node:
-    """The root of ``tree`` as a ``tree.Node``: its edges' keys and statistics, in order, and its pruning memory."""
-    mine = tree.root_edges()
-    node = Node(me, KeyTable(num_keys), capacity=max(8, len(mine)))
-    node.edge_key[:len(mine)] = tree.edge_key[mine]
-    node.stat[:, :len(mine)] = tree.stat[:, mine]
-    node.size[0] = len(mine)
-    node.slot[tree.edge_key[mine]] = np.arange(1, len(mine) + 1, dtype=np.int32)
-    if pruning:
-        node.pruned = Judged.sized(num_keys)
-        at_root = (tree.judge_key >= 0) & (tree.judge_key < num_keys)  # node 0's (node, key) is the key
-        node.pruned.judged[tree.judge_key[at_root]] = True
-        node.pruned.kept[tree.judge_key[at_root & tree.judge_kept]] = True
-    return node
 
 
 # ---- kernels as first-class functions -----------------------------------------------------------------

@@ -32,11 +32,12 @@ from ..envs.compiled_model import CompiledModel
 from ..envs.protocol import CHANCE, TERMINAL, GameState
 from .batching import ArrayRequest, Steps
 from .compiled import (COMPILED_MODEL, REPLAYABLE, SLICE, Kernels, _defaults, _rewind, _shape_of, bind,
-                       kernel_arguments, new_world, next_uniform, room_for, root_node, typed_kernels)
+                       kernel_arguments, new_world, next_uniform, room_for, typed_kernels)
 from .core import (MAX_DEPTH, N_EDGES, NEED_EDGES, NEED_WORDS, POS, PRIOR, TREE_TYPES, UNIFORMS_BLOCK, VISITS,
-                   WAITING, FlatTree, backup, child_of, edge_of, flat_edges, grown, pick_puct, prior_over,
+                   WAITING, FlatTree, KeyTable, backup, child_of, edge_of, flat_edges, grown, pick_puct, prior_over,
                    unit_values)
 from .strategies import PUCT, answers_arrays
+from .tree import Node
 
 if TYPE_CHECKING:
     from .mcts import SearchResult, TreeSearch
@@ -139,7 +140,8 @@ def search(engine: TreeSearch, prepared: Prepared, state: GameState, rng: np.ran
     seconds = None if iterations is not None else cfg.seconds
     evaluator, ismcts, k = cfg.evaluator, engine.worlds == "ismcts", cfg.leaves
     lo, hi = float(info.min_return), float(info.max_return)
-    tree = FlatTree.of(engine, me, info.num_players, info.num_actions, target, False)
+    tree = FlatTree.of(engine, me, info.num_players, info.num_actions, target, False,
+                       table=KeyTable(info.num_action_keys), num_keys=info.num_action_keys, chance=False)
     leaves = _Leaves.of(tree, k, int(np.prod(info.observation_shape)), info.num_actions)
     s0 = model.state.copy()
     head = (*loop.kernels.arguments(), s0, model.table, model.buffer_len, model.determinize_draws, me, ismcts,
@@ -179,8 +181,7 @@ def search(engine: TreeSearch, prepared: Prepared, state: GameState, rng: np.ran
     finally:
         _rewind(bits, saved, used + int(tree.counters[POS]))
     engine._stamp += done
-    return engine._result(root_node(tree, me, info.num_action_keys, False), state, rng, done,
-                          time.perf_counter() - start)
+    return engine._result(Node(tree), state, rng, done, time.perf_counter() - start)
 
 
 def _settled(loop: _Loop, tree: FlatTree, leaves: _Leaves, evaluator: Any, lo: float, hi: float, num_keys: int,

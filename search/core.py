@@ -45,6 +45,8 @@ doubling between kernel calls (``make_room``), never inside one.
 """
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 import numpy as np
 from numba import njit, types
 
@@ -248,6 +250,17 @@ def child_of(link, player, node_player, node_size, edge_child, counters):
     return child
 
 
+@njit(**LEAN)
+def add_prior(node, keys, prior, num_keys, node_size, edge_node, edge_key, stat, edge_child, hash_key, hash_edge,
+              counters):
+    """A node's expansion with a prior (PUCT): the edge of each legal key ``keys[i]`` (made when missing) gets
+    ``prior[i]`` added, so two legal actions with one key (two copies of a card) add up."""
+    for i in range(len(keys)):
+        e = edge_of(node, keys[i], num_keys, node_size, edge_node, edge_key, stat, edge_child, hash_key, hash_edge,
+                    counters)
+        stat[PRIOR, e] += prior[i]
+
+
 def grown(a: np.ndarray, size: int, axis: int = 0, order: str = "C") -> np.ndarray:
     """``a`` in an array ``size`` long along ``axis``, in memory ``order`` (the kernels fill every entry they make)."""
     shape = list(a.shape)
@@ -270,6 +283,37 @@ def _room(keys: np.ndarray, values: np.ndarray, entries: int) -> tuple[np.ndarra
     return grown_keys, grown_values
 
 
+class KeyTable:
+    """Soft key <-> key id for one tree: the identity for games with dense int keys (``GameInfo.num_action_keys``),
+    interning otherwise."""
+
+    def __init__(self, num_keys: int | None):
+        self.dense = num_keys is not None
+        self.size = num_keys or 0
+        self._ids: dict[Hashable, int] = {}
+        self._keys: list[Hashable] = []
+
+    def id(self, key: Hashable) -> int:
+        """The id of ``key``, interned when new."""
+        if self.dense:
+            return int(key)
+        i = self._ids.get(key)
+        if i is None:
+            i = self._ids[key] = len(self._keys)
+            self._keys.append(key)
+            self.size = len(self._keys)
+        return i
+
+    def find(self, key: Hashable) -> int:
+        """The id of ``key``, or -1 when it was never interned (nothing is interned)."""
+        if self.dense:
+            return int(key) if 0 <= int(key) < self.size else -1
+        return self._ids.get(key, -1)
+
+    def key(self, i: int) -> Hashable:
+        return int(i) if self.dense else self._keys[i]
+
+
 TREE_TYPES = (types.int64[::1],) * 4 + (types.float64[::1, :], types.int64[:, ::1]) + (types.int64[::1],) * 3 + (
     types.boolean[::1], types.int64[::1])  # numba's types of ``FlatTree.arrays()``, for loops compiled ahead
 
@@ -277,13 +321,19 @@ TREE_TYPES = (types.int64[::1],) * 4 + (types.float64[::1, :], types.int64[:, ::
 class FlatTree:
     """The flat tree (module docstring), the kernels' ``counters`` and the hard-pruning memory (a second hash table:
     ``node * num_keys + key`` -> kept, present once judged); ``make_room`` grows it between kernel calls to what the
-    last call asked for in ``counters``."""
+    last call asked for in ``counters``, ``reserve`` to what a Python tree step may make.
 
-    def __init__(self, me: int, num_players: int, max_legal: int, target: int | None, pruning: bool):
+    ``num_players`` is the number of ``edge_child`` columns (a tree with ``chance`` nodes has one more, last:
+    ``CHANCE`` = -1 indexes it); ``table`` maps soft keys to the decision edges' key ids (chance edges are keyed by the outcome
+    itself); ``num_keys`` bounds the keys of the hash tables. The Python driver keeps two more memories per node in
+    dicts: chance-node bucketing's pre-samples (``presampled``) and hard pruning's judgements (``pruned``). Every
+    ``reset`` starts a new ``generation``: a ``tree.Node`` read after one raises ``StaleTreeError``."""
+
+    def __init__(self, me: int, num_players: int, max_legal: int, target: int | None, pruning: bool, *,
+                 table: KeyTable | None = None, num_keys: int = 1 << 32, chance: bool = True):
         nodes = min(target or 1024, 1 << 16) + 1
         self.node_player = np.empty(nodes, dtype=np.int64)
         self.node_size = np.empty(nodes, dtype=np.int64)
-        self.node_player[0], self.node_size[0] = me, 0
         edges = 8 * max_legal
         self.edge_node = np.empty(edges, dtype=np.int64)
         self.edge_key = np.empty(edges, dtype=np.int64)
@@ -298,7 +348,11 @@ class FlatTree:
         self.counters = np.zeros(NEED_NODES + 1, dtype=np.int64)
         self.block = np.empty(UNIFORMS_BLOCK)  # the tree steps' uniforms (``tree.Uniforms``' block)
         self.shape = (num_players, max_legal, pruning)
+        self.table = table if table is not None else KeyTable(None)
+        self.num_keys = num_keys
+        self.chance = chance
         self.leaves = None  # the network driver's leaves in flight (``compiled_network``), kept with the tree
+        self.generation = 0
         self.reset(me)
 
     def reset(self, me: int) -> None:
@@ -311,18 +365,24 @@ class FlatTree:
         self.counters[N_NODES] = 1
         self.counters[NEED_EDGES] = 2 * max_legal
         self.counters[NEED_JUDGED] = 2 * max_legal if pruning else 0
+        self.presampled: dict[int, dict] = {}
+        self.pruned: dict[int, object] = {}  # node -> ``pruning.Judged``
+        self.generation += 1
+        self._by_node: tuple | None = None
 
     @classmethod
-    def of(cls, owner: object, me: int, num_players: int, max_legal: int, target: int | None,
-           pruning: bool) -> FlatTree:
+    def of(cls, owner: object, me: int, num_players: int, max_legal: int, target: int | None, pruning: bool, *,
+           table: KeyTable | None = None, num_keys: int = 1 << 32, chance: bool = True) -> FlatTree:
         """``owner``'s flat tree (a search engine's: one search at a time), emptied for a new search, or a new one
         when it has none of this shape. Kept because the first writes into fresh arrays of this size cost page
         faults on every search: a third of a 32-iteration search's time in lock-step self-play."""
         tree = getattr(owner, "flat_tree", None)
         if tree is None or tree.shape != (num_players, max_legal, pruning):
-            tree = owner.flat_tree = cls(me, num_players, max_legal, target, pruning)
+            tree = owner.flat_tree = cls(me, num_players, max_legal, target, pruning, table=table, num_keys=num_keys,
+                                         chance=chance)
         else:
             tree.reset(me)
+            tree.table, tree.num_keys, tree.chance = table if table is not None else KeyTable(None), num_keys, chance
         return tree
 
     def make_room(self) -> None:
@@ -343,12 +403,47 @@ class FlatTree:
         self.hash_key, self.hash_edge = _room(self.hash_key, self.hash_edge, edges)
         self.judge_key, self.judge_kept = _room(self.judge_key, self.judge_kept, int(self.counters[NEED_JUDGED]))
 
+    def reserve(self, edges: int) -> None:
+        """Room for a Python tree step: a new node and ``edges`` new edges."""
+        counters = self.counters
+        need = int(counters[N_EDGES]) + edges
+        if need > len(self.edge_key) or 2 * need > len(self.hash_key) or counters[N_NODES] >= len(self.node_player):
+            counters[NEED_EDGES], counters[NEED_NODES] = need, counters[N_NODES] + 1
+            self.make_room()
+
     def arrays(self) -> tuple:
         """The tree's arrays in the kernels' order: node_player, node_size, edge_node, edge_key, stat, edge_child,
         hash_key, hash_edge, judge_key, judge_kept, counters."""
         return (self.node_player, self.node_size, self.edge_node, self.edge_key, self.stat, self.edge_child,
                 self.hash_key, self.hash_edge, self.judge_key, self.judge_kept, self.counters)
 
+    def edge_arrays(self) -> tuple:
+        """What ``flat_edges`` and ``edge_of`` take after the key space: node_size, edge_node, edge_key, stat,
+        edge_child, hash_key, hash_edge, counters."""
+        return (self.node_size, self.edge_node, self.edge_key, self.stat, self.edge_child, self.hash_key,
+                self.hash_edge, self.counters)
+
+    def edge(self, node: int, k: int) -> int:
+        """The edge of key ``k`` at ``node``, or -1."""
+        h = slot_of(self.hash_key, node * self.num_keys + k)
+        return int(self.hash_edge[h]) if self.hash_key[h] != -1 else -1
+
     def root_edges(self) -> np.ndarray:
         """The root's edges, in the order they were made."""
-        return np.flatnonzero(self.edge_node[:self.counters[N_EDGES]] == 0)
+        return self.edges_of(0)
+
+    def edges_of(self, node: int) -> np.ndarray:
+        """``node``'s edges, in the order they were made."""
+        n = int(self.counters[N_EDGES])
+        found = self._by_node
+        if found is not None and found[0] == (n, int(self.counters[N_NODES])):
+            return found[1][found[2][node]:found[2][node + 1]]
+        return np.flatnonzero(self.edge_node[:n] == node)
+
+    def group_edges(self) -> None:
+        """Group the edges by node once, so that ``edges_of`` slices: for a reader walking many nodes."""
+        size = (int(self.counters[N_EDGES]), int(self.counters[N_NODES]))
+        if self._by_node is None or self._by_node[0] != size:
+            owner = self.edge_node[:size[0]]
+            order = np.argsort(owner, kind="stable")
+            self._by_node = (size, order, np.searchsorted(owner[order], np.arange(size[1] + 1)))

@@ -47,7 +47,6 @@ import time
 from collections.abc import Callable, Hashable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
-from typing import Protocol
 
 import numpy as np
 
@@ -55,12 +54,12 @@ from ..envs.errors import InvalidParameterError
 from ..envs.protocol import CHANCE, TERMINAL, GameState, determinize, sample_chance
 from . import compiled, compiled_network
 from .batching import Request, Steps, drive
-from .core import FlatTree, heuristic_unit, unit_values
+from .core import FlatTree, KeyTable, backup, child_of, edge_of, heuristic_unit, unit_values
 from .chance import ChanceBucketing
 from .final import FinalSelection, max_child, robust_child  # max_child: re-exported
-from .pruning import HardPruning
+from .pruning import HardPruning, memory_at
 from .strategies import UCB1, Evaluator, GameRollout, Rollout, Selection, evaluation, leaf_prior
-from .tree import TOTAL, VISITS, KeyTable, Node, Uniforms, legal_keys
+from .tree import VISITS, Node, Uniforms, expand, legal_ids, legal_keys
 from .warm_up import WarmUp
 
 Determinizer = Callable[[GameState, int, np.random.Generator], GameState]
@@ -176,85 +175,72 @@ def decide(root: Node, state: GameState, final: FinalSelection, rng: np.random.G
     return SearchResult(actions[key], {k: s[0] for k, s in edges.items()}, done, seconds, root)
 
 
-class Locks(Protocol):
-    """Who may change a node while a descent reads it: ``node(n)`` the lock of node ``n``, ``keys`` the lock of
-    the key table (interning new keys), both context managers (``parallel.SharedTree``'s when threads share a
-    tree)."""
-
-    keys: AbstractContextManager
-
-    def node(self, node: Node) -> AbstractContextManager: ...
+NO_LOCK = nullcontext()
 
 
-class _Unlocked:
-    """The locks of a tree one thread owns: none."""
-
-    keys = nullcontext()
-
-    def node(self, node: Node) -> AbstractContextManager:
-        return self.keys
-
-
-UNLOCKED = _Unlocked()
-
-
-def descend(root: Node, state: GameState, rng: np.random.Generator, cfg: SearchConfig, select: Callable, c: float,
-            by_node: bool, uniforms: Uniforms, stamp: float, locks: Locks = UNLOCKED,
-            visits: float = 1.0) -> tuple[list[tuple[Node, int]], Node | None, np.ndarray | None, np.ndarray | None]:
-    """The tree policy of every Python-driven search: selection from ``root`` in the world ``state`` (played along,
-    in place) with availability (``select``: the selection's kernel with constant ``c``; ``stamp``: the
-    iteration), chance nodes by ``cfg``'s sampler or bucketing, the game's sensible moves (``cfg.prune``) and hard
-    pruning (``cfg.pruning``), until an expansion (a never-visited edge; with ``by_node``, PUCT's node-wise
+def descend(tree: FlatTree, root: int, state: GameState, rng: np.random.Generator, cfg: SearchConfig,
+            select: Callable, c: float, by_node: bool, uniforms: Uniforms, stamp: float,
+            lock: AbstractContextManager = NO_LOCK,
+            visits: float = 1.0) -> tuple[list[tuple[int, int]], int, np.ndarray | None, np.ndarray | None]:
+    """The tree policy of every Python-driven search: selection from node ``root`` of ``tree`` in the world ``state``
+    (played along, in place) with availability (``select``: the selection's kernel with constant ``c``; ``stamp``:
+    the iteration), chance nodes by ``cfg``'s sampler or bucketing, the game's sensible moves (``cfg.prune``) and
+    hard pruning (``cfg.pruning``), until an expansion (a never-visited edge; with ``by_node``, PUCT's node-wise
     expansion: a node never expanded) or the end of the game. Each edge taken counts ``visits`` visits now and its
-    reward at backup: the virtual loss of the iterations still in flight. Returns the path of (node, edge) and,
-    for a node-wise expansion, the node with its legal key ids and actions (else ``None`` thrice). ``locks``
-    guard the nodes written when threads share the tree."""
-    table = root.table
-    path: list[tuple[Node, int]] = []
-    node, parent, link = root, None, 0
+    reward at backup: the virtual loss of the iterations still in flight. Returns the path of (node, edge) and, for
+    a node-wise expansion, the node with its legal key ids and actions (else -1, None, None). ``lock`` guards the
+    tree when threads share it (held for each compiled step, never while the game moves)."""
+    table = tree.table
+    path: list[tuple[int, int]] = []
+    node, link = root, -1
     while (player := state.current_player) != TERMINAL:
-        if parent is not None:
-            with locks.node(parent):
-                node = parent.child_for(link, player, grow=True)
+        if link >= 0:
+            with lock:
+                tree.reserve(0)
+                node = child_of(link, player, tree.node_player, tree.node_size, tree.edge_child, tree.counters)
         if player == CHANCE:
             if cfg.bucketing is None:
-                link = int(cfg.chance_sampler(state, rng))
+                outcome = int(cfg.chance_sampler(state, rng))
             else:
-                with locks.node(node):
-                    link = cfg.bucketing.successor(node.presampled, state, rng)
-            state.apply(link)
-        else:
-            legal = state.sensible_actions() if cfg.prune else state.legal_actions()
-            with locks.keys:
-                ids = table.legal_ids(state, legal, not cfg.prune)
-            if cfg.pruning is not None:
-                with locks.node(node):
-                    node.pruned, legal, ids = cfg.pruning.filter(node.pruned, state, legal, ids, rng, table.size)
-            if by_node and node.size[0] == 0:  # node-wise expansion (PUCT): a node never reached before
-                return path, node, ids.copy(), legal.copy()
-            u = uniforms.next()
-            with locks.node(node):  # the compiled step writes the node: availability, new edges, the visit
-                i, link, fresh = select(node.slot, node.edge_key, node.stat, node.size, ids, c, stamp, u)
-                if i < 0:
-                    node.reserve(len(ids))
-                    i, link, fresh = select(node.slot, node.edge_key, node.stat, node.size, ids, c, stamp, u)
-                node.stat[VISITS, link] += visits
-            state.apply(int(legal[i]))
-            path.append((node, link))
-            if fresh and not by_node:
-                break  # expansion: the rollout starts below the new edge
-        parent = node
-    return path, None, None, None
+                with lock:
+                    outcome = cfg.bucketing.successor(tree.presampled.setdefault(node, {}), state, rng)
+            with lock:
+                tree.reserve(1)
+                link = edge_of(node, outcome, tree.num_keys, *tree.edge_arrays())
+            state.apply(outcome)
+            continue
+        legal = state.sensible_actions() if cfg.prune else state.legal_actions()
+        with lock:
+            ids = legal_ids(table, state, legal, not cfg.prune)
+        if cfg.pruning is not None:
+            with lock:
+                tree.pruned[node], legal, ids = cfg.pruning.filter(memory_at(tree, node), state, legal, ids, rng,
+                                                                   table.size)
+        if by_node and tree.node_size[node] == 0:  # node-wise expansion (PUCT): a node never reached before
+            return path, node, ids.copy(), legal.copy()
+        u = uniforms.next()
+        with lock:  # the compiled step writes the tree: availability, new edges, the visit
+            tree.reserve(len(ids))
+            i, link, fresh = select(node, ids, c, stamp, u, visits, tree.num_keys, *tree.edge_arrays())
+        state.apply(int(legal[i]))
+        path.append((node, link))
+        if fresh and not by_node:
+            break  # expansion: the rollout starts below the new edge
+    return path, -1, None, None
 
 
-def back_up(path: list[tuple[Node, int]], values: np.ndarray, locks: Locks = UNLOCKED, visits: float = 0.0) -> None:
-    """The backup of every Python-driven search: each edge of ``path`` gets the reward ``values`` of the player who
-    chose it (its node's player) and ``visits`` more visits (a virtual loss larger than one visit, settled)."""
-    for node, edge in path:
-        with locks.node(node):
-            node.stat[TOTAL, edge] += values[node.player]
-            if visits:
-                node.stat[VISITS, edge] += visits
+def back_up(tree: FlatTree, path: list[tuple[int, int]], values: np.ndarray, lock: AbstractContextManager = NO_LOCK,
+            visits: float = 0.0) -> None:
+    """The backup of every Python-driven search (``core.backup``): each edge of ``path`` gets the reward ``values``
+    of the player who chose it (its node's player) and ``visits`` more visits (a virtual loss larger than one visit,
+    settled)."""
+    if not path:
+        return
+    nodes, edges = np.array(path, dtype=np.int64).T.copy()
+    with lock:
+        backup(tree.stat, tree.node_player, nodes, edges, len(path), np.asarray(values, dtype=np.float64))
+        if visits:
+            tree.stat[VISITS, edges] += visits
 
 
 class TreeSearch(WarmUp):
@@ -307,7 +293,10 @@ class TreeSearch(WarmUp):
             return compiled.search(self, prepared, state, rng, iterations, start)
         if guided is not None:
             return (yield from compiled_network.search(self, guided, state, rng, iterations, start))
-        root = root or self.take_kept(state) or Node(me, KeyTable(state.info.num_action_keys))
+        root = root or self.take_kept(state) or Node(FlatTree(
+            me, state.info.num_players + 1, state.info.num_actions, iterations or self.config.iterations, False,
+            table=KeyTable(state.info.num_action_keys)))  # + CHANCE's column
+        tree, at = root._live(), root.index
         worlds = range(self.num_worlds) if self.worlds == "duct" else ()
         fixed = [self.config.determinizer(state, me, rng) for _ in worlds] if iterations != 0 else []
         uniforms = Uniforms(rng)
@@ -325,7 +314,7 @@ class TreeSearch(WarmUp):
             else:
                 world = fixed[done % self.num_worlds].clone()
             done += 1
-            leaf = self._descend(root, world, rng, step, uniforms, self._stamp + done)
+            leaf = self._descend(tree, at, world, rng, step, uniforms, self._stamp + done)
             if leaf.asks or leaf.rollout is not None:
                 waiting.append(leaf)
                 if len(waiting) >= in_flight or not leaf.path:  # a new root is expanded before any other leaf
@@ -368,16 +357,16 @@ class TreeSearch(WarmUp):
     def _result(self, root: Node, state: GameState, rng: np.random.Generator, done: int, seconds: float) -> SearchResult:
         return decide(root, state, self.config.final, rng, done, seconds)
 
-    def _descend(self, root: Node, state: GameState, rng: np.random.Generator,
+    def _descend(self, tree: FlatTree, root: int, state: GameState, rng: np.random.Generator,
                  step: tuple[Callable, float, bool, Callable | None], uniforms: Uniforms, stamp: float) -> Leaf:
-        """One iteration up to what it waits for (``descend``, then the PUCT node's expansion or the rollout;
-        ``stamp``: the iteration; ``step``: the selection's kernel, constant, whether it expands nodes and the
-        resumable rollout, read once per search). The leaf's ``asks`` are the evaluations it still needs."""
+        """One iteration from node ``root`` up to what it waits for (``descend``, then the PUCT node's expansion or
+        the rollout; ``stamp``: the iteration; ``step``: the selection's kernel, constant, whether it expands nodes
+        and the resumable rollout, read once per search). The leaf's ``asks`` are the evaluations it still needs."""
         select, c, by_node, resumable = step
-        path, node, ids, legal = descend(root, state, rng, self.config, select, c, by_node, uniforms, stamp)
-        if node is not None:
-            return self._expansion(path, node, ids, legal, state, rng, resumable)
-        return self._rolled_out(Leaf(path), state, rng, resumable)
+        path, node, ids, legal = descend(tree, root, state, rng, self.config, select, c, by_node, uniforms, stamp)
+        if node >= 0:
+            return self._expansion(Leaf(tree, path, node, ids, legal), state, rng, resumable)
+        return self._rolled_out(Leaf(tree, path), state, rng, resumable)
 
     def _rolled_out(self, leaf: Leaf, state: GameState, rng: np.random.Generator,
                     resumable: Callable | None) -> Leaf:
@@ -392,11 +381,9 @@ class TreeSearch(WarmUp):
         leaf.advance(None, self.config.evaluator)
         return leaf
 
-    def _expansion(self, path: list[tuple[Node, int]], node: Node, ids: np.ndarray, legal: np.ndarray,
-                   state: GameState, rng: np.random.Generator, resumable: Callable | None) -> Leaf:
-        """A PUCT leaf: ``node`` waits for its prior (from the evaluator at depth 0, from ``config.prior`` before a
-        rollout, else uniform) and the iteration for its values (the evaluator's at depth 0, else a rollout's)."""
-        leaf = Leaf(path, node, ids, legal)
+    def _expansion(self, leaf: Leaf, state: GameState, rng: np.random.Generator, resumable: Callable | None) -> Leaf:
+        """A PUCT ``leaf``: its node waits for its prior (from the evaluator at depth 0, from ``config.prior`` before
+        a rollout, else uniform) and the iteration for its values (the evaluator's at depth 0, else a rollout's)."""
         if self.config.depth == 0:
             leaf.asks.append((self.config.evaluator, state, PRIOR_AND_VALUES))
             return leaf
@@ -429,15 +416,15 @@ VALUES, PRIOR_ONLY, PRIOR_AND_VALUES = range(3)  # what a leaf asks an evaluator
 
 
 class Leaf:
-    """An iteration waiting to finish: its ``path`` of (node, edge) (visits already counted), the PUCT
-    ``node`` to expand with its legal ``ids`` / ``legal`` actions, the ``asks`` (evaluator, state, VALUES / PRIOR_ONLY /
-    PRIOR_AND_VALUES) it waits for, and its per-player ``values`` once known."""
+    """An iteration of ``tree`` waiting to finish: its ``path`` of (node, edge) (visits already counted), the PUCT
+    ``node`` to expand (-1: none) with its legal ``ids`` / ``legal`` actions, the ``asks`` (evaluator, state, VALUES /
+    PRIOR_ONLY / PRIOR_AND_VALUES) it waits for, and its per-player ``values`` once known."""
 
-    __slots__ = ("path", "node", "ids", "legal", "asks", "values", "rollout", "state", "pending")
+    __slots__ = ("tree", "path", "node", "ids", "legal", "asks", "values", "rollout", "state", "pending")
 
-    def __init__(self, path: list[tuple[Node, int]], node: Node | None = None, ids: np.ndarray | None = None,
+    def __init__(self, tree: FlatTree, path: list[tuple[int, int]], node: int = -1, ids: np.ndarray | None = None,
                  legal: np.ndarray | None = None):
-        self.path, self.node, self.ids, self.legal = path, node, ids, legal
+        self.tree, self.path, self.node, self.ids, self.legal = tree, path, node, ids, legal
         self.asks: list[tuple[Evaluator, GameState, int]] = []
         self.values: np.ndarray | None = None
         self.rollout: Steps[None] | None = None  # a resumable rollout still running, from ``state``
@@ -469,8 +456,8 @@ class Leaf:
         """Take the answers of the asks (in order): expand the PUCT node with a prior, keep the values; back up."""
         for (_, _, use), answer in zip(self.asks, answers):
             found = evaluation(answer)
-            if use != VALUES and self.node.size[0] == 0:  # another leaf in flight may have expanded it
-                self.node.expand(self.ids, leaf_prior(found.prior, self.legal))
+            if use != VALUES and self.tree.node_size[self.node] == 0:  # another leaf in flight may have expanded it
+                expand(self.tree, self.node, self.ids, leaf_prior(found.prior, self.legal))
             if use != PRIOR_ONLY:
                 self.values = found.values
         self.backup()
@@ -478,9 +465,9 @@ class Leaf:
     def backup(self) -> None:
         """Expand the PUCT node (uniform prior if nothing filled it) and add the values to the total of every
         edge on the path, for the player who chose it."""
-        if self.node is not None and self.node.size[0] == 0:
-            self.node.expand(self.ids, leaf_prior(None, self.legal))
-        back_up(self.path, self.values)
+        if self.node >= 0 and self.tree.node_size[self.node] == 0:
+            expand(self.tree, self.node, self.ids, leaf_prior(None, self.legal))
+        back_up(self.tree, self.path, self.values)
 
 
 class PIMC:

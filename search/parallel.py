@@ -19,13 +19,13 @@ rebalanced when one finishes early.
     a tiny search in every worker before the clock starts, kept for the later decisions and stopped by
     ``close()`` or when the searcher is garbage collected.
 ``TreeParallel`` (Algorithm 3, with and without virtual loss)
-    ``workers`` THREADS run whole iterations on ONE shared tree (``Node``\\ s and the compiled UCB1 step of
-    ``tree``). They overlap in the rollouts, which for games with a compiled ``random_playout`` run without
-    the interpreter lock (numba ``nogil``); the Python tree steps hold it. Locking follows the thesis: a node
-    is locked while it is expanded and while its statistics are updated at backup. In this engine every tree
-    step writes its node (availability counts, edges made for keys met for the first time: the expansion,
-    the visit count), so each tree step holds its node's lock for the compiled step, as does making a child;
-    the rollout and the world sampling hold none. Nodes are never locked two at a time (no deadlock). The
+    ``workers`` THREADS run whole iterations on ONE shared tree (a ``core.FlatTree`` and the compiled UCB1 step
+    of ``tree``). They overlap in the rollouts, which for games with a compiled ``random_playout`` run without
+    the interpreter lock (numba ``nogil``); the Python tree steps hold it. The thesis locks a node while it is
+    expanded and while its statistics are updated at backup. In this engine every tree step writes the tree
+    (availability counts, edges made for keys met for the first time: the expansion, the visit count) and may grow
+    its arrays, which every node shares, so the tree has one lock: held for each compiled step (microseconds), for
+    making a child and for a backup, never for the game's moves, the rollout or the world sampling. The
     threads walk the tree in Python (one compiled kernel per step), so they are measured against the engine's
     Python path: the unparallelised engine may run whole iterations compiled (``compiled``), which a tree
     shared between threads cannot.
@@ -71,7 +71,7 @@ import time
 import traceback
 import weakref
 from collections.abc import Callable, Hashable
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager
 from dataclasses import replace
 from multiprocessing.connection import Connection
 from typing import Any
@@ -80,8 +80,10 @@ import numpy as np
 
 from ..envs.errors import InvalidParameterError
 from ..envs.protocol import GameState
-from .mcts import SearchConfig, SearchResult, TreeSearch, back_up, budget_spent, decide, descend, rewards, rollout
-from .tree import AVAIL, TOTAL, VISITS, KeyTable, Node, Uniforms
+from .core import FlatTree, KeyTable
+from .mcts import (NO_LOCK, SearchConfig, SearchResult, TreeSearch, back_up, budget_spent, decide, descend, rewards,
+                   rollout)
+from .tree import AVAIL, TOTAL, VISITS, Node, Uniforms, expand
 from .warm_up import WARM_UP_ITERATIONS, WarmUp
 
 MODES = ("none", "root", "tree", "leaf")
@@ -127,8 +129,8 @@ def tree_seeds(rng: np.random.Generator, workers: int) -> list[int]:
 def root_statistics(root: Node) -> Statistics:
     """Soft key -> (visits, total reward, availability) of every edge of ``root``: what root parallelisation sums."""
     stat = root.stat
-    return {root.table.key(root.edge_key[e]): (int(stat[VISITS, e]), float(stat[TOTAL, e]), int(stat[AVAIL, e]))
-            for e in range(int(root.size[0]))}
+    return {root.key(e): (int(stat[VISITS, e]), float(stat[TOTAL, e]), int(stat[AVAIL, e]))
+            for e in root.edges.tolist()}
 
 
 def merge(trees: list[Statistics]) -> Statistics:
@@ -143,14 +145,21 @@ def merge(trees: list[Statistics]) -> Statistics:
 
 def _root_node(state: GameState, stats: Statistics) -> Node:
     """A one-level node of ``state``'s player holding ``stats`` (root parallelisation's merged first level)."""
-    root = Node(state.current_player, KeyTable(state.info.num_action_keys))
+    root = _new_root(state)
     keys = list(stats)
     ids = np.array([root.table.id(k) for k in keys], dtype=np.int64)
-    root.expand(ids, np.zeros(len(keys)))
-    edges = root.slot[ids] - 1
+    expand(root.tree, 0, ids, np.zeros(len(keys)))
+    edges = root.edges
     root.stat[VISITS, edges], root.stat[TOTAL, edges], root.stat[AVAIL, edges] = np.array(
         [stats[k] for k in keys], dtype=float).reshape(len(keys), 3).T
     return root
+
+
+def _new_root(state: GameState) -> Node:
+    """The root of a new tree for ``state``'s player."""
+    info = state.info
+    return Node(FlatTree(state.current_player, info.num_players + 1, info.num_actions, None, False,
+                         table=KeyTable(info.num_action_keys)))
 
 
 def _decision_node(state: GameState) -> int:
@@ -292,42 +301,28 @@ class RootParallel:
 
 
 # ---- tree and leaf parallelisation: threads on one tree -------------------------------------------------
-NO_LOCK = nullcontext()
-
-
 class SharedTree:
     """One search tree and what the iterations on it share: the tree step (``TreeSearch._descend``'s UCB1 step
     with availability, one expansion per iteration) with a virtual loss of ``vl`` visits, the iteration stamps,
-    and with ``locked`` (several threads select on it) a lock per node (``lock``)."""
+    and with ``locked`` (several threads select on it) the tree's lock."""
 
     def __init__(self, root: Node, config: SearchConfig, vl: int, locked: bool):
         self.root, self.config, self.vl = root, config, vl
         self.select, self.c = config.selection.kernel, config.selection.constant(config)
-        self.locks: dict[Node, threading.Lock] | None = {} if locked else None
-        self.keys = threading.Lock() if locked and not root.table.dense else NO_LOCK  # interning new keys
+        self.lock: AbstractContextManager = threading.Lock() if locked else NO_LOCK
         self.stamps = itertools.count(1)  # availability stamps, one per iteration (next() is atomic)
 
-    def lock(self, node: Node) -> AbstractContextManager:
-        """``node``'s lock (made on first use), or a no-op when one thread owns the tree."""
-        if self.locks is None:
-            return NO_LOCK
-        lock = self.locks.get(node)
-        return lock if lock is not None else self.locks.setdefault(node, threading.Lock())
-
-    def node(self, node: Node) -> AbstractContextManager:
-        return self.lock(node)
-
     def descend(self, state: GameState, rng: np.random.Generator, uniforms: Uniforms,
-                stamp: int) -> list[tuple[Node, int]]:
+                stamp: int) -> list[tuple[int, int]]:
         """Selection and one expansion from the root in the world ``state`` (played along, in place; ``mcts.descend``
-        with this tree's locks): the path of (node, edge) taken, each edge already holding ``vl`` virtual visits."""
-        return descend(self.root, state, rng, self.config, self.select, self.c, False, uniforms, stamp, self,
-                       self.vl)[0]
+        with this tree's lock): the path of (node, edge) taken, each edge already holding ``vl`` virtual visits."""
+        return descend(self.root.tree, self.root.index, state, rng, self.config, self.select, self.c, False, uniforms,
+                       stamp, self.lock, self.vl)[0]
 
-    def backup(self, path: list[tuple[Node, int]], values: np.ndarray) -> None:
+    def backup(self, path: list[tuple[int, int]], values: np.ndarray) -> None:
         """Add the simulation's reward to every edge of ``path`` for the player who chose it, and turn its ``vl``
         virtual visits into one real visit."""
-        back_up(path, values, self, 1 - self.vl)
+        back_up(self.root.tree, path, values, self.lock, 1 - self.vl)
 
 
 def check_threaded(config: SearchConfig) -> None:
@@ -378,14 +373,14 @@ class _Threaded(WarmUp):
 
 
 class TreeParallel(_Threaded):
-    """Tree parallelisation: ``workers`` threads iterate on one tree, with node locks and virtual loss ``vl``
+    """Tree parallelisation: ``workers`` threads iterate on one tree, with the tree's lock and virtual loss ``vl``
     (see the module docstring). The caller's thread is worker 0."""
 
     def search(self, state: GameState, rng: np.random.Generator) -> SearchResult:
         me = _decision_node(state)
         self.warm_up(state)
         start = time.perf_counter()
-        tree = SharedTree(Node(me, KeyTable(state.info.num_action_keys)), self.config, self.vl, locked=True)
+        tree = SharedTree(_new_root(state), self.config, self.vl, locked=True)
         fixed = self._fixed(state, me, rng)
         deadline = None if self.config.seconds is None else start + self.config.seconds
         shares = static_split(self.config.iterations, self.workers)
@@ -440,7 +435,7 @@ class LeafParallel(_Threaded):
         me = _decision_node(state)
         self.warm_up(state)
         start = time.perf_counter()
-        tree = SharedTree(Node(me, KeyTable(state.info.num_action_keys)), self.config, self.vl, locked=False)
+        tree = SharedTree(_new_root(state), self.config, self.vl, locked=False)
         fixed = self._fixed(state, me, rng)
         tasks: queue.SimpleQueue = queue.SimpleQueue()
         results: queue.SimpleQueue = queue.SimpleQueue()
@@ -487,7 +482,7 @@ def _simulate(tasks: queue.SimpleQueue, results: queue.SimpleQueue, rng: np.rand
         results.put((path, values))
 
 
-def _arrived(results: queue.SimpleQueue) -> tuple[list[tuple[Node, int]], np.ndarray]:
+def _arrived(results: queue.SimpleQueue) -> tuple[list[tuple[int, int]], np.ndarray]:
     """The next simulation back from a worker (waiting for it); a worker's error is raised here."""
     path, values = results.get()
     if isinstance(values, BaseException):

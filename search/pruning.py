@@ -32,7 +32,7 @@ import numpy as np
 from ..envs.errors import InvalidParameterError
 from ..envs.kernels import fill_units, seed_stream
 from ..envs.protocol import CHANCE, HOOKS, GameState, hook, sample_chance
-from .core import mark_top
+from .core import FlatTree, mark_top
 
 EVALUATIONS_AFTER = HOOKS["evaluations_after"].name  # the declared fast path, looked up at every judgement
 
@@ -53,6 +53,20 @@ class Judged:
             extra = np.zeros(n - len(self.judged), dtype=bool)
             self.judged = np.concatenate([self.judged, extra])
             self.kept = np.concatenate([self.kept, extra])
+
+
+def memory_at(tree: FlatTree, node: int) -> Judged | None:
+    """Hard pruning's memory at ``node`` of ``tree``: the Python driver's, or the one a compiled search left in the
+    tree's judgement table (then kept for the Python driver, which may go on with the tree)."""
+    found = tree.pruned.get(node)
+    if found is None and tree.shape[2]:
+        base = node * tree.num_keys
+        mine = (tree.judge_key >= base) & (tree.judge_key < base + tree.num_keys)
+        if mine.any():
+            found = tree.pruned[node] = Judged.sized(tree.table.size)
+            found.judged[tree.judge_key[mine] - base] = True
+            found.kept[tree.judge_key[mine & tree.judge_kept] - base] = True
+    return found
 
 
 def finish_turn(state: GameState, mover: int, turn: int, rng: np.random.Generator) -> None:

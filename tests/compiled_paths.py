@@ -1,9 +1,11 @@
 """What the differential tests of the compiled search drivers share (tests/test_compiled_*.py; their fixture
-``compiled_runs`` is in conftest.py): a search's summary (action, visits, root statistics, the generator's state afterwards), the comparison
-of the compiled and the Python path, and a flat tree that starts too small for one iteration."""
+``compiled_runs`` is in conftest.py): a search's summary (action, visits, the whole tree, the generator's state
+afterwards), the comparison of the compiled and the Python path, and a flat tree that starts too small for one
+iteration."""
 import numpy as np
 
-from cardboard.search.core import FlatTree
+from cardboard.envs.protocol import CHANCE
+from cardboard.search.core import N_EDGES, N_NODES, FlatTree
 from cardboard.search.mcts import SearchConfig, TreeSearch
 from cardboard.search.tree import STAMP
 
@@ -16,16 +18,27 @@ def as_lists(value):
 
 
 def summary(state, worlds, iterations, seed, use_compiled, bit_generator=np.random.PCG64, num_worlds=1, **config):
-    """One search's result and what it leaves: action, visits, iterations, the root's keys, statistics and pruning
-    memory, the generator's state."""
+    """One search's result and what it leaves: action, visits, iterations, the tree (``tree_summary``), the root's
+    pruning memory, the generator's state."""
     rng = np.random.Generator(bit_generator(seed))
     engine = TreeSearch(SearchConfig(iterations=iterations, compiled=use_compiled, **config), worlds, num_worlds)
     result = engine.search(state, rng)
-    root, m = result.root, int(result.root.size[0])
+    root = result.root
     pruned = root.pruned and (np.flatnonzero(root.pruned.judged).tolist(), np.flatnonzero(root.pruned.kept).tolist())
     return {"action": result.action, "visits": list(result.visits.items()), "iterations": result.iterations,
-            "keys": root.edge_key[:m].tolist(), "stat": root.stat[:STAMP + 1, :m].tolist(), "pruned": pruned,
-            "rng": as_lists(rng.bit_generator.state)}
+            "tree": tree_summary(root.tree, STAMP + 1), "pruned": pruned, "rng": as_lists(rng.bit_generator.state)}
+
+
+def tree_summary(tree, rows):
+    """The whole tree as made: each node's player, each edge's node, key and first ``rows`` statistics rows, and
+    the node below each edge for each player (and ``CHANCE``), whichever driver made it."""
+    nodes, edges = int(tree.counters[N_NODES]), int(tree.counters[N_EDGES])
+    columns = tree.edge_child.shape[1]
+    players = [CHANCE if tree.chance and col == columns - 1 else col for col in range(columns)]
+    below = {(e, players[col]): int(tree.edge_child[e, col]) for e in range(edges) for col in range(columns)
+             if tree.edge_child[e, col] >= 0}
+    return {"players": tree.node_player[:nodes].tolist(), "edge nodes": tree.edge_node[:edges].tolist(),
+            "keys": tree.edge_key[:edges].tolist(), "stat": tree.stat[:rows, :edges].tolist(), "below": below}
 
 
 def assert_same(state, worlds, iterations, seed, runs, **config):
@@ -42,8 +55,8 @@ def start_tiny(monkeypatch, pruning_memory: bool = True):
     that every kind of room is made between kernel calls."""
     made = FlatTree.__init__
 
-    def tiny(self, *args):
-        made(self, *args)
+    def tiny(self, *args, **kwargs):
+        made(self, *args, **kwargs)
         self.node_player, self.node_size = self.node_player[:2], self.node_size[:2]
         self.edge_node, self.edge_key = self.edge_node[:1], self.edge_key[:1]
         self.stat, self.edge_child = self.stat[:, :1], self.edge_child[:1]

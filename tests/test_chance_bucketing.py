@@ -4,6 +4,7 @@ import pytest
 
 import cardboard
 from cardboard.envs.errors import InvalidParameterError
+from cardboard.envs.protocol import CHANCE
 from cardboard.search.chance import ChanceBucketing
 from cardboard.search.mcts import SearchConfig, TreeSearch
 
@@ -60,9 +61,9 @@ def test_search_with_cnb_follows_only_presampled_successors_and_still_plays_righ
     state = GAME.state_with((4, 0), 0)
     root = TreeSearch(SearchConfig(iterations=500, bucketing=cnb), "uct").search(
         state, np.random.default_rng(3)).root
-    roll = root.child[root.edge(state.action_key(dice_race.ROLL))]
-    assert roll.player < 0 and len(roll.child) == 2  # M buckets x N = 2 successors instead of 6
-    assert set(roll.child) == {o for kept in roll.presampled.values() for o in kept}
+    roll = root.child_for(root.edge(state.action_key(dice_race.ROLL)), CHANCE)
+    assert roll.player < 0 and len(roll.edges) == 2  # M buckets x N = 2 successors instead of 6
+    assert set(roll.stats()) == {o for kept in roll.presampled.values() for o in kept}
 
 
 def test_cnb_needs_at_least_one_presample():
@@ -89,7 +90,7 @@ def test_cnb_option_uses_the_games_hooks_and_refuses_a_game_without_them(spec):
     agent = cardboard.make_agent(spec)
     state = BucketedDiceRace(GAME)
     agent.act(state, np.random.default_rng(0))
-    roll = agent.last.root.child[agent.last.root.edge(state.action_key(dice_race.ROLL))]
-    assert len(roll.child) == 2 and set(roll.presampled) == {"low", "high"}  # M = 2 buckets x N = 1
+    roll = agent.last.root.child_for(agent.last.root.edge(state.action_key(dice_race.ROLL)), CHANCE)
+    assert len(roll.edges) == 2 and set(roll.presampled) == {"low", "high"}  # M = 2 buckets x N = 1
     with pytest.raises(InvalidParameterError, match="lords_of_war"):
         agent.act(cardboard.new_state("lords_of_war", seed=0), np.random.default_rng(0))

@@ -16,7 +16,8 @@ from cardboard.search.batching import ArrayRequest, run_together
 from cardboard.search.mcts import SearchConfig, TreeSearch
 from cardboard.search.pruning import HardPruning
 from cardboard.search.strategies import PUCT, UCB1
-from tests.compiled_paths import start_tiny
+from cardboard.search.core import PRIOR
+from tests.compiled_paths import start_tiny, tree_summary
 
 
 def random_moves(state, rng, moves):
@@ -68,10 +69,8 @@ def config(network, iterations, leaves, prior=True, compiled=True, **changes):
 def summary(state, worlds, seed, cfg):
     rng = np.random.default_rng(seed)
     result = TreeSearch(cfg, worlds).search(state, rng)
-    m = int(result.root.size[0])
     return {"action": result.action, "visits": list(result.visits.items()), "iterations": result.iterations,
-            "keys": result.root.edge_key[:m].tolist(), "stat": result.root.stat[:, :m].tolist(),
-            "rng": rng.bit_generator.state}
+            "tree": tree_summary(result.root.tree, PRIOR + 1), "rng": rng.bit_generator.state}
 
 
 @pytest.mark.parametrize("iterations", [1, 2, 9, 200])
@@ -113,7 +112,7 @@ def test_an_engine_keeps_its_flat_tree_from_search_to_search(network, network_gu
         engine, out, trees = TreeSearch(cfg, "ismcts"), [], []
         for seed, position in enumerate(["mid", "start", "end"]):
             result = engine.search(POSITIONS[position](), np.random.default_rng(seed))
-            out.append((result.action, list(result.visits.items()), result.root.stat.tolist()))
+            out.append((result.action, list(result.visits.items()), tree_summary(result.root.tree, PRIOR + 1)))
             trees.append(engine.flat_tree)
         return out, trees
 
@@ -127,8 +126,9 @@ def test_without_the_prior_new_nodes_get_a_uniform_one(network, compiled_runs):
     fast = summary(state, "ismcts", 2, config(network, 300, 4, prior=False))
     assert compiled_runs
     assert fast == summary(state, "ismcts", 2, config(network, 300, 4, prior=False, compiled=False))
-    priors = np.array(fast["stat"])[4]
-    assert np.allclose(priors[priors > 0], priors[0])
+    tree = fast["tree"]
+    priors, nodes = np.array(tree["stat"])[PRIOR], np.array(tree["edge nodes"])
+    assert np.allclose(priors[nodes == 0], 1 / np.count_nonzero(nodes == 0))  # the root's moves: every world's
 
 
 def test_thousands_of_iterations_grow_the_flat_tree(network, compiled_runs):

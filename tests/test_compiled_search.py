@@ -23,6 +23,7 @@ from cardboard.search.pruning import HardPruning
 from cardboard.search.strategies import PUCT, PolicyRollout
 from cardboard.search.tree import STAMP
 from tests.compiled_paths import assert_same, start_tiny, summary
+from tests.trees import edge_stats
 
 
 def random_moves(state, rng, moves):
@@ -123,8 +124,8 @@ def test_the_compiled_loop_prunes_as_python_does(worlds, pruning, position, iter
 
 
 def tree_edges(node):
-    """The edges of a Python tree, every node's."""
-    return int(node.size[0]) + sum(tree_edges(child) for child in node.child.values())
+    """The edges of the tree below ``node``, every node's."""
+    return len(node.edges) + sum(tree_edges(child) for child in node.children())
 
 
 @pytest.mark.parametrize("hpl", [1, 2])
@@ -179,7 +180,7 @@ def test_the_engine_stamp_carries_over_searches(compiled_runs):
         engine, rng = TreeSearch(SearchConfig(iterations=50, compiled=use_compiled), "ismcts"), np.random.default_rng(9)
         for _ in range(3):
             root = engine.search(state, rng).root
-        stats.append(root.stat[:STAMP + 1, :int(root.size[0])].tolist())
+        stats.append(edge_stats(root, slice(0, STAMP + 1)).tolist())
     assert stats[0] == stats[1]
 
 
@@ -196,7 +197,7 @@ def refusing(monkeypatch):
 def test_compiled_off_takes_the_python_path(refusing):
     state = POSITIONS["mid"]()
     result = TreeSearch(SearchConfig(iterations=30, compiled=False), "ismcts").search(state, np.random.default_rng(0))
-    assert result.root.child  # the Python tree keeps its nodes
+    assert result.root.children()
 
 
 @pytest.mark.parametrize("spec, expected", [("ismcts:iterations=5", True), ("ismcts:iterations=5,compiled=0", False),

@@ -23,6 +23,8 @@ from cardboard.policies.network import PolicyValueNet
 from cardboard.search.mcts import SearchConfig, TreeSearch
 from cardboard.search.strategies import PUCT
 
+from .trees import nodes_of
+
 torch.set_num_threads(1)
 GAME = "lords_of_war"
 
@@ -218,7 +220,7 @@ def test_prior_without_value_asks_the_network_for_priors_and_values_the_rollouts
     agent.searcher.config = replace(config, prior=prior, evaluator=values)
     state = decision_state(game)
     result = agent.searcher.search(state, np.random.default_rng(0))
-    expanded = sum(1 for _ in walk(result.root) if _.size[0] > 0)
+    expanded = sum(1 for _ in nodes_of(result.root) if len(_.edges))
     assert result.iterations == 30 and len(asked) == expanded > 1 and all(p >= 0 for p in asked)
     if depth:
         assert len(valued) == 30 and all(t >= state.turn + depth for t in valued)  # the heuristic after the rollout
@@ -226,11 +228,6 @@ def test_prior_without_value_asks_the_network_for_priors_and_values_the_rollouts
         assert valued == []  # rollouts to the end: no evaluator
 
 
-def walk(root):
-    nodes = [root]
-    for node in nodes:
-        nodes.extend(node.child.values())
-    return nodes
 
 
 def test_network_values_are_mapped_to_unit_interval(game, untrained):

@@ -37,7 +37,7 @@ def nodes(root):
     while todo:
         node = todo.pop()
         seen.append(node)
-        todo.extend(node.child.values())
+        todo.extend(node.children())
     return seen
 
 
@@ -151,8 +151,7 @@ def test_every_virtual_loss_is_settled(kind, vl, position):
         sys.setswitchinterval(interval)
     assert sum(result.visits.values()) == 300
     for node in nodes(result.root):
-        size = int(node.size[0])
-        assert np.array_equal(node.stat[TOTAL, :size], node.stat[VISITS, :size])
+        assert np.array_equal(node.stat[TOTAL, node.edges], node.stat[VISITS, node.edges])
 
 
 @pytest.mark.parametrize("spec, named", [

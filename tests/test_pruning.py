@@ -74,8 +74,8 @@ def test_a_node_with_at_most_hpl_moves_keeps_them_all_unscored():
 
 def visited_widths(node):
     """The number of visited edges of every decision node of the tree."""
-    out = [int(np.count_nonzero(node.stat[VISITS, :int(node.size[0])]))] if node.player >= 0 else []
-    for child in node.child.values():
+    out = [int(np.count_nonzero(node.stat[VISITS, node.edges]))] if node.player >= 0 else []
+    for child in node.children():
         out += visited_widths(child)
     return out
 

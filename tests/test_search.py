@@ -10,6 +10,7 @@ from cardboard.envs.protocol import CHANCE, GameInfo
 from cardboard.search.mcts import PIMC, FlatMonteCarlo, SearchConfig, TreeSearch
 
 from .games import dice_race, hidden_cards, nim, tictactoe
+from .trees import visits_below
 
 
 def search(kind: str, state, iterations: int, seed: int = 0, **kw):
@@ -93,8 +94,8 @@ def test_chance_nodes_use_the_pluggable_sampler():
         state, np.random.default_rng(0))
     assert calls
     root = result.root
-    roll = root.child[root.edge(state.action_key(dice_race.ROLL))]
-    assert roll.player < 0 and list(roll.child) == [dice_race.ROLL_OUTCOME_BASE + 2]
+    roll = root.child_for(root.edge(state.action_key(dice_race.ROLL)), CHANCE)
+    assert roll.player < 0 and list(roll.stats()) == [dice_race.ROLL_OUTCOME_BASE + 2]
 
 
 class _Split:
@@ -215,21 +216,17 @@ def test_final_selection_policies():
     assert engine.search(state, rng).action == hidden_cards.CALL
 
 
-def _node(num_keys=None, capacity=8):
-    from cardboard.search.tree import KeyTable, Node
+def _node(num_keys=None):
+    from cardboard.search.core import FlatTree, KeyTable
+    from cardboard.search.tree import Node
 
-    return Node(0, KeyTable(num_keys), capacity)
+    return Node(FlatTree(0, 3, 1, None, False, table=KeyTable(num_keys)))  # one edge's room: it must grow
 
 
 def _step(node, ids, stamp, u=0.0, c=0.7):
-    from cardboard.search.tree import select_edge
+    from .trees import step
 
-    ids = np.asarray(ids, dtype=np.int64)
-    out = select_edge(node.slot, node.edge_key, node.stat, node.size, ids, c, float(stamp), u)
-    if out[0] < 0:
-        node.reserve(len(ids))
-        out = select_edge(node.slot, node.edge_key, node.stat, node.size, ids, c, float(stamp), u)
-    return out
+    return step(node.tree, ids, c, u, stamp)
 
 
 def test_tree_step_counts_a_key_offered_twice_as_available_once():
@@ -238,7 +235,7 @@ def test_tree_step_counts_a_key_offered_twice_as_available_once():
 
     node = _node(num_keys=10)
     i, edge, fresh = _step(node, [4, 4, 7], stamp=1)
-    assert fresh and node.size[0] == 2
+    assert fresh and len(node.edges) == 2
     assert node.stat[AVAIL, node.edge(4)] == 1 and node.stat[AVAIL, node.edge(7)] == 1
 
 
@@ -252,21 +249,21 @@ def test_tree_step_tries_unvisited_edges_first_then_ucb():
         assert fresh and edge not in seen  # every edge once, before any is tried twice
         seen.add(edge)
         node.stat[VISITS, edge] += 1
-        node.stat[TOTAL, edge] += 1.0 if node.edge_key[edge] == 2 else 0.0
+        node.stat[TOTAL, edge] += 1.0 if node.key(edge) == 2 else 0.0
     i, edge, fresh = _step(node, [1, 2, 3], 4)
-    assert not fresh and i == 1 and node.edge_key[edge] == 2  # the only winner has the best UCB
+    assert not fresh and i == 1 and node.key(edge) == 2  # the only winner has the best UCB
 
 
-def test_tree_step_grows_a_full_node_without_counting_twice():
-    """A node out of room (or a key id beyond its table) asks to grow; the retry counts nothing twice."""
+def test_tree_step_grows_a_full_tree_with_interned_keys():
+    """A tree out of room grows before the step (``FlatTree.reserve``); hashable keys are interned to ids."""
     from cardboard.search.tree import AVAIL
 
-    node = _node(num_keys=None, capacity=2)
+    node = _node(num_keys=None)
     ids = [node.table.id(("play", k)) for k in "abcde"]  # hashable keys interned to 0..4
     i, edge, fresh = _step(node, ids, stamp=1)
-    assert node.size[0] == 5 and fresh
+    assert len(node.edges) == 5 and fresh
     assert [node.stat[AVAIL, node.edge(("play", k))] for k in "abcde"] == [1] * 5
-    assert node.edge(("play", "z")) == -1
+    assert node.edge(("play", "z")) == -1 and node.table.size == 5  # looking a key up interns nothing
 
 
 def test_search_agents_play_a_forced_move_without_searching():
@@ -298,32 +295,72 @@ def _next_decision_in_the_same_turn(engine, seed=3):
 def test_reuse_continues_from_the_subtree_of_the_chosen_action():
     engine = TreeSearch(SearchConfig(iterations=300), "ismcts", reuse=True)
     first, key, state, rng = _next_decision_in_the_same_turn(engine)
-    kept = first.root.child[first.root.edge(key)]
-    earlier = int(kept.stat[0].sum())
+    kept = first.root.child_for(first.root.edge(key), first.root.player)
+    earlier = visits_below(kept)
     assert earlier > 0
     second = engine.search(state, rng)
-    assert second.root is kept and second.iterations == 300
-    assert int(kept.stat[0].sum()) == earlier + 300
+    assert second.root == kept and second.iterations == 300
+    assert visits_below(kept) == earlier + 300
 
 
 def test_without_reuse_or_elsewhere_every_search_starts_afresh():
     plain = TreeSearch(SearchConfig(iterations=200), "ismcts")
     _, _, state, rng = _next_decision_in_the_same_turn(plain)
-    assert int(plain.search(state, rng).root.stat[0].sum()) == 200
+    assert visits_below(plain.search(state, rng).root) == 200
     reusing = TreeSearch(SearchConfig(iterations=200), "ismcts", reuse=True)
     _next_decision_in_the_same_turn(reusing)
     other = cardboard.new_state("lords_of_war", seed=99)  # not where the kept action led
-    assert int(reusing.search(other, rng).root.stat[0].sum()) == 200
+    assert visits_below(reusing.search(other, rng).root) == 200
 
 
-def test_the_child_for_a_player_is_found_under_either_key():
+def test_the_child_for_a_player_is_found_whatever_other_kinds_hang_below_the_edge():
     """An edge can lead to a chance node in one world and a decision in another (one child per kind): reuse and
     the one-search path look up the node where the given player moves."""
-    from cardboard.search.tree import KeyTable, Node
+    from cardboard.search.core import FlatTree, KeyTable, child_of
+    from cardboard.search.tree import Node, expand
 
-    table = KeyTable(8)
-    node, chance, mine = Node(0, table), Node(CHANCE, table), Node(0, table)
-    node.child[3] = chance
-    node.child[(3, 0)] = mine
-    assert node.child_for(3, 0) is mine and node.child_for(3, CHANCE) is chance
-    assert node.child_for(3, 1) is None and node.child_for(4, 0) is None
+    tree = FlatTree(0, 3, 4, None, False, table=KeyTable(8))  # two players and CHANCE's column
+    expand(tree, 0, np.array([3, 4]), np.zeros(2))
+    root = Node(tree)
+    edge = root.edge(3)
+    chance = child_of(edge, CHANCE, tree.node_player, tree.node_size, tree.edge_child, tree.counters)
+    mine = child_of(edge, 0, tree.node_player, tree.node_size, tree.edge_child, tree.counters)
+    assert root.child_for(edge, 0) == Node(tree, mine) and root.child_for(edge, CHANCE) == Node(tree, chance)
+    assert root.child_for(edge, CHANCE).player == CHANCE and root.child_for(edge, 0).player == 0
+    assert root.child_for(edge, 1) is None and root.child_for(root.edge(4), 0) is None
+    assert sorted(n.index for n in root.children()) == sorted([mine, chance])
+
+def test_a_result_s_tree_read_after_its_engine_searched_again_raises_a_typed_error():
+    """A compiled engine empties its one tree for the next search: the earlier result's nodes refuse to be read
+    (``StaleTreeError``) instead of reading the new tree; a tree the engine made anew (Python) stays readable."""
+    from cardboard.envs.errors import StaleTreeError
+
+    state = cardboard.new_state("lords_of_war", seed=1)
+    for compiled, stale in ((True, True), (False, False)):
+        engine = TreeSearch(SearchConfig(iterations=50, compiled=compiled), "ismcts")
+        first = engine.search(state, np.random.default_rng(0))
+        before = first.root.stats()
+        engine.search(state, np.random.default_rng(1))
+        if stale:
+            with pytest.raises(StaleTreeError, match="emptied"):
+                first.root.stats()
+        else:
+            assert first.root.stats() == before
+
+
+def test_every_node_s_edges_are_found_alike_grouped_or_not():
+    """``FlatTree.edges_of`` answers from the edges grouped by node (walks) or by a scan: the same edges, in the
+    order they were made, for every node of a searched tree, before and after the tree grows."""
+    from cardboard.search.core import N_EDGES, N_NODES
+
+    state = cardboard.new_state("lords_of_war", seed=2)
+    engine = TreeSearch(SearchConfig(iterations=200, compiled=False), "ismcts", reuse=False)
+    root = engine.search(state, np.random.default_rng(0)).root
+    tree = root.tree
+    scanned = [tree.edges_of(i).tolist() for i in range(int(tree.counters[N_NODES]))]
+    tree.group_edges()
+    assert [tree.edges_of(i).tolist() for i in range(int(tree.counters[N_NODES]))] == scanned
+    assert all(e == sorted(e) and all(tree.edge_node[x] == i for x in e) for i, e in enumerate(scanned))
+    engine.search(state, np.random.default_rng(1), iterations=100, root=root)  # grows: the grouping is stale
+    assert sorted(e for i in range(int(tree.counters[N_NODES])) for e in tree.edges_of(i).tolist()) == \
+        list(range(int(tree.counters[N_EDGES])))

@@ -15,9 +15,11 @@ from cardboard.search import batching
 from cardboard.search.batching import Request, answer, batches, drive, run_together
 from cardboard.search.mcts import SearchConfig, TreeSearch
 from cardboard.search.strategies import PUCT, UCB1, Evaluation
-from cardboard.search.tree import PRIOR, TOTAL, VISITS, KeyTable, Node
+from cardboard.search.core import FlatTree, KeyTable
+from cardboard.search.tree import PRIOR, TOTAL, VISITS, Node
 
 from .games import nim
+from .trees import edge_stats, nodes_of
 
 
 # ---- helpers --------------------------------------------------------------------------------------------
@@ -98,13 +100,6 @@ def by_hand(run, evaluator):
         return stop.value, requests
 
 
-def nodes_of(root):
-    nodes = [root]
-    for node in nodes:
-        nodes.extend(node.child.values())
-    return nodes
-
-
 def signature(result):
     return result.action, tuple(sorted(result.visits.items()))
 
@@ -122,7 +117,7 @@ def test_search_and_steps_driven_by_hand_give_the_same_result_with_one_leaf(sele
     config = SearchConfig(iterations=80, depth=depth, selection=selection, evaluator=recording(calls, prior))
     driven, requests = by_hand(TreeSearch(config, "uct").steps(state, np.random.default_rng(5)), config.evaluator)
     assert signature(driven) == signature(searched) and driven.iterations == searched.iterations == 80
-    assert np.array_equal(driven.root.stat, searched.root.stat)
+    assert np.array_equal(edge_stats(driven.root), edge_stats(searched.root))
     assert all(isinstance(r, Request) and r.evaluators == [config.evaluator] and len(r.states) == 1 for r in requests)
     assert len(requests) == len(calls) > 0  # leaves=1: one state per request, the evaluator asked only through them
 
@@ -137,7 +132,7 @@ def test_leaves_in_flight_come_k_states_per_request_and_every_iteration_is_backe
     expected = [leaves] * (iterations // leaves) + ([iterations % leaves] if iterations % leaves else [])
     assert sizes == expected and sum(sizes) == iterations
     root = result.root
-    assert root.stat[VISITS].sum() == iterations == sum(result.visits.values()) == result.iterations
+    assert root.stat[VISITS, root.edges].sum() == iterations == sum(result.visits.values()) == result.iterations
     assert all(not s.is_terminal() and s.current_player >= 0 for r in requests for s in r.states)
 
 
@@ -164,16 +159,16 @@ def _after(state, action):
 @pytest.mark.parametrize("leaves", [2, 5, 9])
 def test_virtual_loss_sends_the_leaves_in_flight_down_distinct_root_edges(leaves):
     state = NIM.new_state()
-    root = Node(state.current_player, KeyTable(state.info.num_action_keys))
+    root = Node(FlatTree(state.current_player, 3, state.info.num_actions, None, False,
+                         table=KeyTable(state.info.num_action_keys)))
     config = SearchConfig(iterations=40, depth=0, leaves=leaves, evaluator=nim_values)
     run = TreeSearch(config, "uct").steps(state, np.random.default_rng(3), root=root)
     first = next(run)
     assert len(first.states) == leaves
     assert len({tuple(s.heaps) for s in first.states}) == leaves  # one distinct root move each
-    n = int(root.size[0])
-    visited = root.stat[VISITS, :n]
+    visited = root.stat[VISITS, root.edges]
     assert visited.sum() == leaves and visited.max() == 1  # visits counted at descent ...
-    assert root.stat[TOTAL, :n].sum() == 0  # ... with no reward yet
+    assert root.stat[TOTAL, root.edges].sum() == 0  # ... with no reward yet
     run.close()
 
 
@@ -189,16 +184,16 @@ def test_a_prior_evaluator_is_asked_only_for_new_nodes_priors_and_its_values_are
         result = TreeSearch(config, "uct").search(state, np.random.default_rng(4))
         roots.append(result.root)
         asked.append(calls)
-        expanded = [node for node in nodes_of(result.root) if node.size[0] > 0]
+        expanded = [node for node in nodes_of(result.root) if len(node.edges)]
         assert len(calls) == len(expanded)  # one ask per new node, none for values
         assert all(not s.is_terminal() for s in calls)
-        totals = result.root.stat[TOTAL, :int(result.root.size[0])]
+        totals = result.root.stat[TOTAL, result.root.edges]
         assert np.array_equal(totals, np.round(totals))  # only rollouts' 0 / 1 rewards were backed up
-    assert np.array_equal(roots[0].stat, roots[1].stat)  # the answered values changed nothing
+    assert np.array_equal(edge_stats(roots[0]), edge_stats(roots[1]))  # the answered values changed nothing
     root, legal = roots[0], np.asarray(state.legal_actions())
     weights = prior_weights(state)[legal]
     expected = {state.action_key(int(a)): w for a, w in zip(legal, weights / weights.sum())}
-    got = {root.table.key(root.edge_key[e]): root.stat[PRIOR, e] for e in range(int(root.size[0]))}
+    got = {root.key(e): root.stat[PRIOR, e] for e in root.edges.tolist()}
     assert got.keys() == expected.keys() and all(np.isclose(got[k], expected[k]) for k in got)
     assert not np.allclose(list(got.values()), 1 / len(legal))  # the prior is the evaluator's, not uniform
 
@@ -226,9 +221,9 @@ def test_a_puct_node_reached_by_several_leaves_in_flight_is_expanded_once(depth,
     assert sum(result.visits.values()) == 47  # every iteration but the root's expansion reaches an edge
     assert max(Counter(states).values()) > 1  # below the root, leaves in flight meet
     for node in nodes_of(result.root):
-        n = int(node.size[0])
-        if n:
-            assert np.isclose(node.stat[PRIOR, :n].sum(), 1.0), node.stat[PRIOR, :n]  # not 2, not 8
+        prior = node.stat[PRIOR, node.edges]
+        if len(prior):
+            assert np.isclose(prior.sum(), 1.0), prior  # not 2, not 8
 
 
 # ---- 6. run_together ------------------------------------------------------------------------------------

@@ -12,12 +12,13 @@ from cardboard.envs.protocol import CHANCE, TERMINAL, GameInfo
 from cardboard.search.chance import ChanceBucketing
 from cardboard.search.mcts import (PIMC, FlatMonteCarlo, SearchConfig, TreeSearch, heuristic_evaluator, max_child,
                                    robust_child, rollout)
-from cardboard.search.tree import AVAIL, STAMP, TOTAL, VISITS, select_edge
+from cardboard.search.tree import AVAIL, STAMP, VISITS
 from cardboard.search.turn_budget import PSI, most_visited, solid_edge
 
 from .games import hidden_cards, loaded_die, nim, tictactoe
 from .games.base import SmallGame, SmallState
 from .test_small_games import action_values, check_node
+from .trees import hand_tree, step, visits_below
 
 LOADED = loaded_die.LoadedDieGame()  # top face 3/4: betting is right
 FAIR = loaded_die.LoadedDieGame((1,) * 6)  # top face 1/6: passing is right
@@ -25,19 +26,6 @@ TOP = loaded_die.FACE_BASE + LOADED.faces - 1  # the top face's outcome id
 
 
 # ---- the tree step on hand-made nodes ---------------------------------------------------------------
-def node_arrays(visits, totals, avail):
-    """A node's arrays, edge e under key id e, with these statistics before this iteration's count."""
-    n = len(visits)
-    stat = np.zeros((4, n))
-    stat[VISITS], stat[TOTAL], stat[AVAIL] = visits, totals, avail
-    return np.arange(1, n + 1, dtype=np.int32), np.arange(n, dtype=np.int64), stat, np.array([n], dtype=np.int64)
-
-
-def step(arrays, ids, c, u=0.0, stamp=1.0):
-    slot, edge_key, stat, size = arrays
-    return select_edge(slot, edge_key, stat, size, np.asarray(ids, dtype=np.int64), c, stamp, u)
-
-
 def test_ucb_is_the_mean_plus_c_sqrt_log_availability_over_visits():
     """On random visited nodes, every c and a legal subset in random order: the pick is the first maximum of
     ``mean + c sqrt(ln(avail) / n)`` over the legal edges, whose availability (and only theirs) grew by one."""
@@ -49,35 +37,35 @@ def test_ucb_is_the_mean_plus_c_sqrt_log_availability_over_visits():
         avail = visits + rng.integers(0, 40, n)
         ids = rng.permutation(n)[:int(rng.integers(1, n + 1))]
         c = float(rng.choice([0.0, 0.25, 0.7, 1.5, 4.0]))
-        arrays = node_arrays(visits, totals, avail)
-        i, edge, fresh = step(arrays, ids, c, stamp=5.0)
+        tree = hand_tree(visits, totals, avail)
+        i, edge, fresh = step(tree, ids, c, stamp=5.0)
         legal = np.isin(np.arange(n), ids)
         counted = avail + legal
         value = totals[ids] / visits[ids] + c * np.sqrt(np.log(counted[ids]) / visits[ids])
         assert (i, edge, fresh) == (int(np.argmax(value)), ids[int(np.argmax(value))], False)
-        assert np.array_equal(arrays[2][AVAIL], counted) and np.array_equal(arrays[2][STAMP] == 5.0, legal)
+        assert np.array_equal(tree.stat[AVAIL, :n], counted) and np.array_equal(tree.stat[STAMP, :n] == 5.0, legal)
 
 
 def test_ucb_counts_availability_where_parent_visits_would_pick_otherwise():
     """Edge 1 was legal in 2 of the node's 12 iterations: with availability its bonus is sqrt(ln 2 / 2), and
     edge 0 (mean 0.6) wins 0.949 to 0.912; with the parent's 12 visits edge 1 would win 1.28 to 0.949."""
-    arrays = node_arrays(visits=[10, 2], totals=[6.0, 1.0], avail=[11, 1])
-    assert step(arrays, [0, 1], c=0.7)[:2] == (0, 0)
+    tree = hand_tree(visits=[10, 2], totals=[6.0, 1.0], avail=[11, 1])
+    assert step(tree, [0, 1], c=0.7)[:2] == (0, 0)
 
 
 @pytest.mark.parametrize("c,expected", [(0.0, 0), (0.3, 0), (0.7, 1), (2.0, 1)])
 def test_the_exploration_constant_trades_mean_for_fewer_visits(c, expected):
     """Edge 0: mean 0.6 over 30 visits; edge 1: mean 0.4 over 5; both legal in 40 iterations. Below
     c = 0.394 the better mean wins, above it the less visited edge."""
-    arrays = node_arrays(visits=[30, 5], totals=[18.0, 2.0], avail=[39, 39])
-    assert step(arrays, [0, 1], c)[1] == expected
+    tree = hand_tree(visits=[30, 5], totals=[18.0, 2.0], avail=[39, 39])
+    assert step(tree, [0, 1], c)[1] == expected
 
 
 def test_ucb_ties_go_to_the_first_legal_id():
     """Equal UCB values: the first maximum in legal order wins, whatever the edges' order in the node."""
     for ids in ([2, 0, 1], [1, 2, 0]):
-        arrays = node_arrays(visits=[4, 4, 4], totals=[2.0, 2.0, 2.0], avail=[9, 9, 9])
-        assert step(arrays, ids, c=0.7)[:2] == (0, ids[0])
+        tree = hand_tree(visits=[4, 4, 4], totals=[2.0, 2.0, 2.0], avail=[9, 9, 9])
+        assert step(tree, ids, c=0.7)[:2] == (0, ids[0])
 
 
 @pytest.mark.parametrize("u,i,edge", [(0.0, 0, 4), (0.33, 0, 4), (0.34, 2, 3), (0.66, 2, 3), (0.67, 3, 1),
@@ -85,8 +73,8 @@ def test_ucb_ties_go_to_the_first_legal_id():
 def test_an_unvisited_edge_is_chosen_by_the_uniform_among_the_unvisited(u, i, edge):
     """Legal order 4, 0, 3, 1, 2 with 0 and 2 visited: the unvisited are 4, 3, 1 in that order, and ``u``
     picks the ``floor(3u)``-th of them, before any UCB."""
-    arrays = node_arrays(visits=[3, 0, 2, 0, 0], totals=[1.0, 0.0, 2.0, 0.0, 0.0], avail=[3, 3, 3, 3, 3])
-    assert step(arrays, [4, 0, 3, 1, 2], c=0.7, u=u) == (i, edge, True)
+    tree = hand_tree(visits=[3, 0, 2, 0, 0], totals=[1.0, 0.0, 2.0, 0.0, 0.0], avail=[3, 3, 3, 3, 3])
+    assert step(tree, [4, 0, 3, 1, 2], c=0.7, u=u) == (i, edge, True)
 
 
 # ---- the tree policy in a search ----------------------------------------------------------------
@@ -134,8 +122,8 @@ def test_the_configured_c_reaches_the_tree_step():
 
 def visited_edges(node) -> int:
     """Edges with at least one visit in the whole tree below ``node``."""
-    return int(np.count_nonzero(node.stat[VISITS, :int(node.size[0])])) + sum(
-        visited_edges(child) for child in node.child.values())
+    return int(np.count_nonzero(node.stat[VISITS, node.edges])) + sum(
+        visited_edges(child) for child in node.children())
 
 
 def test_each_iteration_expands_exactly_one_edge():
@@ -207,9 +195,10 @@ def test_tree_chance_nodes_follow_the_outcome_probabilities():
     """Below the bet, each face's node is reached as often as the face's probability says."""
     state = LOADED.new_state()
     root = TreeSearch(SearchConfig(iterations=3000), "uct").search(state, np.random.default_rng(1)).root
-    roll = root.child[root.edge(("bet",))]
+    roll = root.child_for(root.edge(("bet",)), CHANCE)
     assert roll.player == CHANCE
-    reached = np.array([roll.child[loaded_die.FACE_BASE + f].stat[VISITS].sum() for f in range(LOADED.faces)])
+    below = [[roll.child_for(roll.edge(loaded_die.FACE_BASE + f), p) for p in (0, 1)] for f in range(LOADED.faces)]
+    reached = np.array([sum(visits_below(node) for node in nodes if node is not None) for nodes in below])
     assert reached.sum() > 2000
     assert np.allclose(reached / reached.sum(), LOADED.probs, atol=0.03)
 
@@ -469,14 +458,14 @@ def test_reuse_continues_below_the_chosen_action_only_where_it_led():
     start, rng = TwoPicksGame().new_state(), np.random.default_rng(0)
     first = engine.search(start, rng)
     kept = first.root.child_for(first.root.edge((f"pick {first.action}",)), 0)
-    earlier = kept.stat[VISITS].sum()
+    earlier = visits_below(kept)
     second = engine.search(after(start, first.action), rng)
-    assert second.root is kept and kept.stat[VISITS].sum() == earlier + 100
+    assert second.root == kept and visits_below(kept) == earlier + 100
     elsewhere = after(start, (engine.search(start, rng).action + 1) % 3)
-    assert engine.search(elsewhere, rng).root.stat[VISITS].sum() == 100
+    assert visits_below(engine.search(elsewhere, rng).root) == 100
     later = after(start, engine.search(start, rng).action)
     later._turn += 1
-    assert engine.search(later, rng).root.stat[VISITS].sum() == 100
+    assert visits_below(engine.search(later, rng).root) == 100
 
 
 def test_a_continued_tree_counts_availability_once_per_iteration_across_searches():
@@ -487,7 +476,7 @@ def test_a_continued_tree_counts_availability_once_per_iteration_across_searches
     root = engine.search(state, rng).root
     for done in range(2, 6):
         engine.search(state, rng, root=root)
-        assert np.array_equal(root.stat[AVAIL, :3], np.full(3, done))
+        assert np.array_equal(root.stat[AVAIL, root.edges], np.full(3, done))
 
 
 def test_an_edge_of_exactly_psi_visits_is_read_off_the_tree():
@@ -534,7 +523,7 @@ def test_max_child_takes_the_highest_mean_whatever_the_visits_ties_at_random():
 
 # ---- the flat tree of the compiled drivers (search.core) ---------------------------------------------------------
 def test_an_edge_of_the_flat_tree_leads_to_one_node_per_player_to_move():
-    """``core.child_of`` keeps one node per player below an edge, as ``tree.Node.child_for`` keeps one per kind: the
+    """``core.child_of`` keeps one node per player below an edge (``tree.Node.child_for`` finds it): the
     node a world reaches is found again by the next world that reaches the same player, another player's is another
     node, so no statistics are mixed and no reward goes to the wrong player."""
     from cardboard.search.core import N_NODES, FlatTree, child_of, edge_of

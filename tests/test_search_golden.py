@@ -26,17 +26,17 @@ def levels(root):
     """(nodes, visited edges, visits) at each depth below the root, the root first."""
     out, layer = [], [root]
     while layer:
-        visits = [node.stat[VISITS, :int(node.size[0])] for node in layer]
+        visits = [node.stat[VISITS, node.edges] for node in layer]
         out.append((len(layer), sum(int(np.count_nonzero(v)) for v in visits), sum(int(v.sum()) for v in visits)))
-        layer = [child for node in layer for child in node.child.values()]
+        layer = [child for node in layer for child in node.children()]
     return out
 
 
 def tree_search(state, worlds, seed, num_worlds=1, **config):
     result = TreeSearch(SearchConfig(**config), worlds, num_worlds).search(state, np.random.default_rng(seed))
     root = result.root
-    edges = {root.table.key(root.edge_key[e]): (int(root.stat[VISITS, e]), float(root.stat[TOTAL, e]),
-                                                int(root.stat[AVAIL, e])) for e in range(int(root.size[0]))}
+    edges = {root.key(e): (int(root.stat[VISITS, e]), float(root.stat[TOTAL, e]), int(root.stat[AVAIL, e]))
+             for e in root.edges.tolist()}
     return {"action": state.action_key(result.action), "root": dict(sorted(edges.items())), "levels": levels(root)}
 
 

@@ -3,19 +3,18 @@ import numpy as np
 import pytest
 
 from cardboard.envs.errors import InvalidParameterError
+from cardboard.search.core import N_EDGES
 from cardboard.search.mcts import SearchConfig, TreeSearch, rollout
 from cardboard.search.strategies import PUCT, UCB1, Evaluation, GameRollout, PolicyRollout, leaf_prior
-from cardboard.search.tree import AVAIL, PRIOR, STAMP, TOTAL, VISITS, KeyTable, Node, select_puct
+from cardboard.search.tree import AVAIL, PRIOR, STAMP, select_puct
 
 from .games import loaded_die, nim
+from .trees import edge_stats, hand_tree, nodes_of, step
 
 
 # ---- the PUCT step on hand-made nodes -------------------------------------------------------------------
-def puct_arrays(visits, totals, avail, prior):
-    n = len(visits)
-    stat = np.zeros((PRIOR + 1, n))
-    stat[VISITS], stat[TOTAL], stat[AVAIL], stat[PRIOR] = visits, totals, avail, prior
-    return np.arange(1, n + 1, dtype=np.int32), np.arange(n, dtype=np.int64), stat, np.array([n], dtype=np.int64)
+def puct(tree, ids, c=1.0, stamp=1.0, u=0.0):
+    return step(tree, ids, c, u, stamp, kernel=select_puct)
 
 
 def test_puct_is_q_plus_c_prior_sqrt_availability_over_one_plus_visits():
@@ -31,9 +30,9 @@ def test_puct_is_q_plus_c_prior_sqrt_availability_over_one_plus_visits():
         prior = rng.dirichlet(np.ones(n))
         ids = rng.permutation(n)[:int(rng.integers(1, n + 1))]
         c = float(rng.choice([0.0, 0.5, 1.25, 3.0, 10.0]))
-        arrays = puct_arrays(visits, totals, avail, prior)
-        slot, edge_key, stat, size = arrays
-        i, edge, fresh = select_puct(slot, edge_key, stat, size, ids.astype(np.int64), c, 4.0, 0.5)
+        tree = hand_tree(visits, totals, avail, prior)
+        i, edge, fresh = puct(tree, ids, c, 4.0, 0.5)
+        stat = tree.stat[:, :n]
         legal = np.isin(np.arange(n), ids)
         counted = avail + legal
         seen = visits[ids].sum()
@@ -47,22 +46,15 @@ def test_puct_is_q_plus_c_prior_sqrt_availability_over_one_plus_visits():
 
 
 def test_puct_follows_the_prior_between_unvisited_edges_and_q_between_equal_priors():
-    slot, edge_key, stat, size = puct_arrays([0, 0, 0], [0, 0, 0], [0, 0, 0], [0.2, 0.5, 0.3])
-    assert select_puct(slot, edge_key, stat, size, np.arange(3), 1.0, 1.0, 0.0) == (1, 1, True)
-    slot, edge_key, stat, size = puct_arrays([4, 4], [1, 3], [9, 9], [0.5, 0.5])
-    assert select_puct(slot, edge_key, stat, size, np.arange(2), 1.0, 1.0, 0.0) == (1, 1, False)
+    assert puct(hand_tree([0, 0, 0], [0, 0, 0], [0, 0, 0], [0.2, 0.5, 0.3]), np.arange(3)) == (1, 1, True)
+    assert puct(hand_tree([4, 4], [1, 3], [9, 9], [0.5, 0.5]), np.arange(2)) == (1, 1, False)
 
 
-def test_a_key_first_met_in_the_puct_step_gets_the_uniform_prior_and_a_retry_counts_nothing_twice():
-    table_node = Node(0, KeyTable(6), capacity=2)
-    table_node.expand(np.array([0, 1]), np.array([0.9, 0.1]))
-    ids = np.array([0, 1, 4, 5])
-    args = (table_node.slot, table_node.edge_key, table_node.stat, table_node.size, ids, 1.0, 1.0, 0.0)
-    assert select_puct(*args)[0] == -1  # no room for the new keys yet
-    table_node.reserve(len(ids))
-    select_puct(table_node.slot, table_node.edge_key, table_node.stat, table_node.size, ids, 1.0, 1.0, 0.0)
-    stat, size = table_node.stat, int(table_node.size[0])
-    assert size == 4 and list(stat[PRIOR, :size]) == [0.9, 0.1, 0.25, 0.25] and list(stat[AVAIL, :size]) == [1] * 4
+def test_a_key_first_met_in_the_puct_step_gets_the_uniform_prior():
+    tree = hand_tree([0, 0], [0, 0], [0, 0], [0.9, 0.1], num_keys=6)
+    puct(tree, [0, 1, 4, 5])
+    assert tree.counters[N_EDGES] == 4
+    assert list(tree.stat[PRIOR, :4]) == [0.9, 0.1, 0.25, 0.25] and list(tree.stat[AVAIL, :4]) == [1] * 4
 
 
 # ---- leaf evaluation and priors --------------------------------------------------------------------------
@@ -107,14 +99,12 @@ def test_an_evaluator_prior_fills_the_prior_rows_of_the_root_and_of_each_new_nod
                                                                                                    lambda s: weights))
     result = TreeSearch(config, "uct").search(game.new_state(), np.random.default_rng(0))
     root = result.root
-    nodes = [root]
-    for node in nodes:  # breadth first: here the order the nodes were made in
-        nodes.extend(node.child.values())
+    nodes = sorted(nodes_of(root), key=lambda node: node.index)  # the order the nodes were made in
     assert len(calls) == 3 and len(nodes) == 3  # the root's expansion, then one new node per iteration
     for node, state in zip(nodes, calls):
         legal = np.asarray(state.legal_actions())
         expected = {state.action_key(int(a)): w for a, w in zip(legal, weights[legal] / weights[legal].sum())}
-        got = {node.table.key(node.edge_key[e]): node.stat[PRIOR, e] for e in range(int(node.size[0]))}
+        got = {node.key(e): node.stat[PRIOR, e] for e in node.edges.tolist()}
         assert got.keys() == expected.keys() and all(np.isclose(got[k], expected[k]) for k in got)
 
 
@@ -127,8 +117,8 @@ def test_without_a_prior_or_with_a_rollout_the_prior_is_uniform():
     config = SearchConfig(iterations=1, depth=1, selection=PUCT(),
                           evaluator=lambda s: Evaluation(np.array([0.5, 0.5]), np.arange(9.0)))
     root = TreeSearch(config, "uct").search(state, np.random.default_rng(0)).root
-    n = int(root.size[0])
-    assert n == len(state.legal_actions()) and np.allclose(root.stat[PRIOR, :n], 1 / n)
+    n = len(root.edges)
+    assert n == len(state.legal_actions()) and np.allclose(edge_stats(root)[PRIOR], 1 / n)
 
 
 def oracle_prior(wrong):

@@ -22,7 +22,7 @@ def nodes(root):
     while todo:
         node = todo.pop()
         out.append(node)
-        todo.extend(node.child.values())
+        todo.extend(node.children())
     return out
 
 
@@ -45,8 +45,7 @@ def test_an_evaluators_values_are_credited_to_the_player_of_each_node(selection,
     root = TreeSearch(config, "uct").search(state, np.random.default_rng(0)).root
     seen = {me: 0.0, 1 - me: 0.0}
     for node in nodes(root):
-        n = int(node.size[0])
-        visits, totals = node.stat[VISITS, :n], node.stat[TOTAL, :n]
+        visits, totals = node.stat[VISITS, node.edges], node.stat[TOTAL, node.edges]
         assert np.array_equal(totals, visits * values[node.player]), node.player
         seen[node.player] += visits.sum()
     assert seen[me] > 0 and seen[1 - me] > 0  # the tree reaches the opponent's decisions

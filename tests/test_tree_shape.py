@@ -6,17 +6,25 @@ import cardboard
 from cardboard.envs.errors import InvalidParameterError
 from cardboard.envs.protocol import CHANCE
 from cardboard.evaluation.tree_shape import chance_nodes, chance_profile, positions_in_play, visits
-from cardboard.search.tree import VISITS, KeyTable, Node
+from cardboard.search.core import FlatTree, KeyTable, child_of, edge_of
+from cardboard.search.tree import VISITS, Node
 
 
 def test_chance_node_visits_are_those_of_the_nodes_below():
-    table = KeyTable(4)
-    root, draw, low, high = Node(0, table), Node(CHANCE, table), Node(1, table), Node(1, table)
-    root.child[2] = draw
-    draw.child[11], draw.child[12] = low, high
-    for node, n in ((low, 3), (high, 4), (root, 9)):
-        node.stat[VISITS, 0], node.size[0] = n, 1
-    assert visits(draw) == 7 and visits(root) == 9
+    """Root -(key 2)-> a draw (outcomes 11 and 12) -> player 1's nodes with 3 and 4 visits: the draw has 7."""
+    tree = FlatTree(0, 3, 4, None, False, table=KeyTable(4))
+    arrays = tree.node_player, tree.node_size, tree.edge_child, tree.counters
+
+    def edge(node, key, n):
+        e = edge_of(node, key, tree.num_keys, *tree.edge_arrays())
+        tree.stat[VISITS, e] = n
+        return e
+
+    draw = child_of(edge(0, 2, 9), CHANCE, *arrays)
+    for outcome, n in ((11, 3), (12, 4)):
+        edge(child_of(edge(draw, outcome, 0), 1, *arrays), 0, n)
+    root = Node(tree)
+    assert visits(Node(tree, draw)) == 7 and visits(root) == 9
     assert chance_nodes(root) == [(7, 2, 1)]
 
 

@@ -171,7 +171,7 @@ def test_cnb_option_buckets_the_draw_after_end_turn():
     action = agent.act(state, np.random.default_rng(0))
     assert action in state.legal_actions()
     root = agent.last.root
-    draw = root.child[root.edge(state.action_key(L.END_TURN))]
-    assert draw.player == CHANCE and 1 <= len(draw.child) <= 5 * 2
-    assert set(draw.child) == {o for kept in draw.presampled.values() for o in kept}
+    draw = root.child_for(root.edge(state.action_key(L.END_TURN)), CHANCE)
+    assert draw.player == CHANCE and 1 <= len(draw.edges) <= 5 * 2
+    assert set(draw.stats()) == {o for kept in draw.presampled.values() for o in kept}
     assert all(len(kept) <= 2 for kept in draw.presampled.values())
