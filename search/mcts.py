@@ -17,8 +17,9 @@ thing in different worlds share statistics (001 §2.3 "soft equality"). A child'
 ``avail`` counts the iterations in which it was legal, and UCB1 uses it in place
 of the parent's visits (availability counts of SO-ISMCTS). UCB1 is
 ``mean + c * sqrt(ln(avail) / visits)`` on rewards in [0, 1]; unvisited
-children are tried first, in random order (001 §2.2). One tree step is one
-compiled call over the node's arrays (``tree.select_edge``). Chance nodes are
+children are tried first, in random order (001 §2.2). The tree is a flat
+``core.FlatTree``, the one the compiled drivers fill; one tree step is one
+compiled call over it (``tree.select_edge``). Chance nodes are
 explicit: their successor comes from a pluggable ``chance_sampler(state, rng)``
 (default: by the outcome probabilities), or, with ``bucketing``, from
 chance-node bucketing with pre-sampled successors (``chance``, 001 §2.6).
@@ -107,7 +108,7 @@ class SearchResult:
     visits: dict[Hashable, int]
     iterations: int
     seconds: float
-    root: Node | None = None  # the search tree (None for flat Monte Carlo and PIMC)
+    root: Node | None = None  # the search tree's root, a view (None for flat Monte Carlo and PIMC)
 
 
 @dataclass
