@@ -17,6 +17,8 @@ from cardboard.search.parallel import (LeafParallel, RootParallel, TreeParallel,
 from cardboard.search.strategies import PUCT
 from cardboard.search.tree import TOTAL, VISITS
 
+from .trees import nodes_of
+
 GAME = cardboard.make_game("lords_of_war")
 
 
@@ -29,16 +31,6 @@ def position():
         legal = state.legal_actions()
         state.apply(int(legal[rng.integers(len(legal))]))
     return state
-
-
-def nodes(root):
-    """Every node of a tree."""
-    todo, seen = [root], []
-    while todo:
-        node = todo.pop()
-        seen.append(node)
-        todo.extend(node.children())
-    return seen
 
 
 def test_static_split_spreads_the_remainder_over_the_first_workers():
@@ -150,7 +142,7 @@ def test_every_virtual_loss_is_settled(kind, vl, position):
     finally:
         sys.setswitchinterval(interval)
     assert sum(result.visits.values()) == 300
-    for node in nodes(result.root):
+    for node in nodes_of(result.root):
         assert np.array_equal(node.stat[TOTAL, node.edges], node.stat[VISITS, node.edges])
 
 

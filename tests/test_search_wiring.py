@@ -14,16 +14,7 @@ from cardboard.search.strategies import PUCT, Evaluation
 from cardboard.search.tree import TOTAL, VISITS
 
 from .games import nim
-
-
-def nodes(root):
-    """Every node of a Python search tree."""
-    out, todo = [], [root]
-    while todo:
-        node = todo.pop()
-        out.append(node)
-        todo.extend(node.children())
-    return out
+from .trees import nodes_of
 
 
 # ---- leaf values are backed up for the player who chose each edge -------------------------------------------
@@ -44,7 +35,7 @@ def test_an_evaluators_values_are_credited_to_the_player_of_each_node(selection,
                           **({} if selection is None else {"selection": selection}))
     root = TreeSearch(config, "uct").search(state, np.random.default_rng(0)).root
     seen = {me: 0.0, 1 - me: 0.0}
-    for node in nodes(root):
+    for node in nodes_of(root):
         visits, totals = node.stat[VISITS, node.edges], node.stat[TOTAL, node.edges]
         assert np.array_equal(totals, visits * values[node.player]), node.player
         seen[node.player] += visits.sum()
