@@ -113,9 +113,8 @@ class patched:
             found = prepare(*args)
             if found is None:
                 return None
-            loop = found.loop._replace(descend=clock.wrap("descent", found.loop.descend),
-                                       settle=clock.wrap("settle", found.loop.settle))
-            return compiled_network.Prepared(found.model, loop)
+            return found._replace(run=found.run._replace(loop=clock.wrap("descent", found.run.loop)),
+                                  settle=clock.wrap("settle", found.settle))
         compiled_network.prepare = timed_prepare
         return self
 

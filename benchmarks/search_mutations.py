@@ -10,7 +10,7 @@ test process dies of a signal: a mutated compiled kernel may write out of bounds
 numba's caches (``cache=True``, next to the sources) are copied with the sources, so only what a mutation changes
 is compiled again. A cache is keyed by its own file's time stamp only, while a compiled function carries the code
 of the compiled functions it calls from other modules (``core``'s tree operations in ``tree``, ``compiled`` and
-``compiled_network``; ``compiled``'s helpers in ``compiled_network``): so the caches of every module of the mutated
+``compiled_network``): so the caches of every module of the mutated
 file's folder that imports it, directly or through another, are deleted in the copy as well.
 
 The copy is made importable ahead of the installed editable package (whose finder sits at the end of
@@ -384,7 +384,7 @@ MUTATIONS = [
              "counters[NEED_EDGES] = counters[N_EDGES] + steps * max_legal",
              "counters[NEED_EDGES] = counters[N_EDGES] + max_legal",
              "room_for: room for one step's new edges, not one per tree step: a deep iteration overruns the edges"),
-    # ---- compiled_network.py: network-guided PUCT with compiled descents ------------------------------------------
+    # ---- network-guided PUCT: compiled_network.py's driver and _settle, compiled._iterate's leaf mode ------------
     Mutation("net-settle-expands-twice", "search/compiled_network.py",
              "        if node_size[node] == 0:\n            if use_prior:",
              "        if True:\n            if use_prior:",
@@ -395,19 +395,23 @@ MUTATIONS = [
     Mutation("net-root-not-alone", "search/compiled_network.py",
              "full = waiting == k or (waiting and tree.node_size[0] == 0)", "full = waiting == k",
              "search: a root leaf waits for k - 1 more leaves instead of being expanded alone first"),
-    Mutation("net-root-not-alone-descend", "search/compiled_network.py",
-             "        if waits and n_path == 0:\n            break", "        if False:\n            break",
-             "_descend: descents go on after the root became the leaf (more leaves at the unexpanded root)"),
-    Mutation("net-uniform-not-drawn", "search/compiled_network.py",
-             "_, pos = next_uniform(block, words, pos, counters)", "pos = pos",
-             "_descend: no uniform drawn per tree step: the generator is not where the Python path leaves it"),
-    Mutation("net-observation-wrong-player", "search/compiled_network.py",
+    Mutation("net-root-not-alone-descend", "search/compiled.py",
+             "if waits and (n_path == 0 or counters[WAITING] == leaves):", "if waits and counters[WAITING] == leaves:",
+             "_iterate's leaf mode: descents go on after the root became the leaf (more leaves at the unexpanded "
+             "root)"),
+    Mutation("net-uniform-not-drawn", "search/compiled.py", "x, pos = next_uniform(block, words, pos, counters)",
+             "x, pos = next_uniform(block, words, pos, counters) if not leaves else (0.0, pos)",
+             "_iterate's leaf mode: no uniform drawn per tree step: the generator is not where the Python path leaves "
+             "it"),
+    Mutation("net-observation-wrong-player", "search/compiled.py",
              "observation(world, table, player, observations[w])", "observation(world, table, me, observations[w])",
-             "_descend: the leaf's observation is written for the searching player, not the player to move there"),
-    Mutation("net-mask-not-cleared", "search/compiled_network.py", "                masks[w, :] = False\n", "",
-             "_descend: a leaf's mask row keeps the legal actions of the row's earlier leaves"),
-    Mutation("net-new-edge-no-prior", "search/compiled_network.py", "stamp, 1.0 / n, edges,", "stamp, -1.0, edges,",
-             "_descend: a key first met after its node's expansion gets prior 0 (the Python path: 1 / legal)"),
+             "_iterate's leaf mode: the leaf's observation is written for the searching player, not the player to "
+             "move there"),
+    Mutation("net-mask-not-cleared", "search/compiled.py", "                masks[w, :] = False\n", "",
+             "_iterate's leaf mode: a leaf's mask row keeps the legal actions of the row's earlier leaves"),
+    Mutation("net-new-edge-no-prior", "search/compiled.py", "1.0 / m if leaves else -1.0", "-1.0",
+             "_iterate's leaf mode: a key first met after its node's expansion gets prior 0 (the Python path: "
+             "1 / legal)"),
     # ---- parallel.py: root / tree / leaf parallel search ----------------------------------------------------
     Mutation("root-merge-drops-first-tree", "search/parallel.py", "for stats in trees:", "for stats in trees[1:]:",
              "root parallelisation's merge leaves out tree 0"),

@@ -1,4 +1,5 @@
-"""Whole UCT / ISMCTS / DUCT iterations in compiled code, with exactly the statistics of the Python path (``mcts``).
+"""Whole UCT / ISMCTS / DUCT iterations in compiled code, with exactly the statistics of the Python path (``mcts``);
+the same loop descends for the network-guided driver (``compiled_network``: the leaf mode, below).
 
 ``TreeSearch`` hands a search to ``search`` when the state offers ``compiled_model()`` (``envs.compiled_model``),
 the random generator can be replayed (below) and the configuration is one this loop reproduces (``model_for``):
@@ -12,6 +13,17 @@ knob ``compiled=0``) keeps the Python path. The result is the Python path's: the
 order, iterations, and a ``root`` whose edge statistics are those of the Python tree's root (every row of
 ``Node.stat`` but ``PRIOR``, edges in the same order); the nodes below it stay in the flat arrays, so
 ``root.child`` is empty.
+
+**Leaf mode** (``_iterate``'s ``leaves`` > 0; else the rollout mode): ``compiled_network``'s PUCT with ``leaves``
+leaves in flight. The tree step is ``core.pick_puct`` (the block uniform still drawn, as the Python path draws it,
+and ignored), a key first met after its node's expansion gets prior ``1 / legal``, and expansion is by node: the
+descent goes on past fresh edges to a node never expanded, the leaf, whose node, path, legal actions and keys are
+kept and whose observation (the ``observation`` kernel, for the player to move there) and legal mask fill row
+``counters[WAITING]`` of the batch. Visits are counted on the way down: the virtual loss that keeps leaves in
+flight apart. An iteration that ends the game backs up the returns at once. A call stops when ``leaves`` leaves
+wait or the root is the leaf (it is expanded before any other). No rollouts, pruning or chance nodes (one raises
+``ValueError``): the network driver takes no such configuration. The rollout mode passes empty leaf arrays
+(``NO_LEAVES``).
 
 **Tree layout.** Flat arrays, grown by doubling between kernel calls: node ``i`` has player ``node_player[i]``
 (node 0: the root); edge ``e`` belongs to node ``edge_node[e]``, has soft key ``edge_key[e]`` and statistics
@@ -64,14 +76,15 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.experimental.function_type import _get_wrapper_address
 from numba.extending import intrinsic
+from numba.np.numpy_support import as_dtype
 
 from ..envs.compiled_model import CompiledModel
 from ..envs.errors import InvalidParameterError
 from ..envs.kernels import fill_units
 from ..envs.protocol import CHANCE, HOOKS, TERMINAL, GameInfo, GameState
 from .core import (LEFT, MAX_DEPTH, N_EDGES, N_JUDGED, N_NODES, NEED_EDGES, NEED_JUDGED, NEED_NODES, NEED_WORDS, POS,
-                   TREE_TYPES, UNIFORMS_BLOCK, VISITS, FlatTree, KeyTable, backup, child_of, edge_of, flat_edges,
-                   heuristic_unit, mark_top, pick_ucb1, slot_of, unit_values)
+                   TREE_TYPES, UNIFORMS_BLOCK, VISITS, WAITING, FlatTree, KeyTable, backup, child_of, edge_of,
+                   flat_edges, heuristic_unit, mark_top, pick_puct, pick_ucb1, slot_of, unit_values)
 from .pruning import HardPruning
 from .strategies import UCB1, GameRollout
 from .tree import Node
@@ -83,10 +96,13 @@ COMPILED_MODEL = HOOKS["compiled_model"].name
 REPLAYABLE = (np.random.PCG64, np.random.PCG64DXSM, np.random.Philox, np.random.SFC64)  # random() = one raw word
 BLOCK = UNIFORMS_BLOCK  # tree.Uniforms' block
 KERNELS = ("determinize", "legal_actions", "action_keys", "apply", "playout", "player", "turn", "returns", "heuristic",
-           "evaluations_after", "sample_chance", "sensible_actions")  # CompiledModel's kernels, in the loop's order
+           "evaluations_after", "sample_chance", "sensible_actions", "observation")  # CompiledModel's, the loop's order
 MAX_CHANCE_RUN = 64  # chance nodes in a row the loop makes room for (a game with more raises ValueError)
 STEP_GUESS = 4  # tree steps an iteration, for the first draw of raw words (more are drawn if it runs short)
 SLICE = 0.002  # seconds a kernel call runs under a time budget, between the checks of the clock
+LEAF_TYPES = (types.int64[::1],) * 2 + (types.int64[:, ::1],) * 2 + (types.int64[::1],) + (types.int64[:, ::1],) * 2 + (
+    types.float32[:, ::1], types.boolean[:, ::1])  # numba's types of the leaves in flight (``compiled_network``'s)
+NO_LEAVES = tuple(np.empty((0,) * t.ndim, dtype=as_dtype(t.dtype)) for t in LEAF_TYPES)  # the rollout mode's
 
 
 # ---- eligibility ------------------------------------------------------------------------------------------
@@ -159,6 +175,7 @@ def search(engine: TreeSearch, prepared: tuple[CompiledModel, _Runner], state: G
         worlds = np.stack([getattr(world, COMPILED_MODEL)().state for world in fixed])
     else:
         worlds = model.state[None].copy()
+    head = run.head(model, worlds, me, engine.worlds == "ismcts", cfg, info, which, tree.num_keys, 0)
     bits = rng.bit_generator
     saved = bits.state
     words = np.empty(0, dtype=np.uint64)
@@ -177,8 +194,8 @@ def search(engine: TreeSearch, prepared: tuple[CompiledModel, _Runner], state: G
                 words = np.concatenate((words[tree.counters[POS]:], bits.random_raw(want)))
                 tree.counters[POS] = 0
             began = time.perf_counter()
-            ran = run(model, tree, words, worlds, done, me, engine.worlds == "ismcts", cfg, info, which,
-                      engine._stamp + done, batch)
+            ran = run.loop(*head, done, float(engine._stamp + done), batch, *tree.arrays(), tree.block, words,
+                           *NO_LEAVES)
             done += ran
             if seconds is not None and ran:
                 batch = max(1, int(ran * SLICE / max(time.perf_counter() - began, 1e-6)))
@@ -238,23 +255,23 @@ def bind(typingctx, address, kernel_type):
 
 
 class _Runner(NamedTuple):
+    """``_iterate`` compiled for a model's kernels: ``loop(*head(...), first, stamp0, iterations, *tree.arrays(),
+    tree.block, words, *leaf arrays)`` runs a kernel call of a search (``_iterate``'s arguments)."""
+
     kernels: Kernels
     loop: Any  # the compiled loop's entry point
 
-    def __call__(self, model: CompiledModel, tree: FlatTree, words: np.ndarray, worlds: np.ndarray, first: int,
-                 me: int, ismcts: bool, cfg: SearchConfig, info: GameInfo, which: np.ndarray, stamp: float,
-                 iterations: int) -> int:
-        """Run up to ``iterations`` iterations, the first of them the search's ``first``, from ``worlds`` (pruned by
-        the heuristics ``which`` when there are any); return how many ran."""
+    def head(self, model: CompiledModel, worlds: np.ndarray, me: int, ismcts: bool, cfg: SearchConfig,
+             info: GameInfo, which: np.ndarray, num_keys: int, leaves: int) -> tuple:
+        """The loop's arguments that a search fixes: from ``worlds`` for ``me``, pruned by the heuristics ``which``
+        when there are any, over a tree of key space ``num_keys``, ``leaves`` leaves in flight (0: the rollout
+        mode)."""
         pruning = cfg.pruning
-        chance_run = MAX_CHANCE_RUN if info.chance == "explicit" else 0
-        return self.loop(*self.kernels.arguments(), worlds, first, model.table, model.buffer_len,
-                         model.determinize_draws, me, ismcts, cfg.prune, chance_run,
-                         -1 if cfg.depth is None else cfg.depth, info.max_turns,
-                         max(info.num_action_keys, model.num_outcomes), info.num_actions, info.num_players,
-                         float(cfg.c), float(info.min_return), float(info.max_return), which,
-                         0 if pruning is None else pruning.limit, pruning is not None and pruning.extrapolate,
-                         float(stamp), iterations, *tree.arrays(), tree.block, words)
+        return (*self.kernels.arguments(), worlds, model.table, model.buffer_len, model.determinize_draws, me, ismcts,
+                cfg.prune, MAX_CHANCE_RUN if info.chance == "explicit" else 0, -1 if cfg.depth is None else cfg.depth,
+                info.max_turns, num_keys, info.num_actions, info.num_players, float(cfg.selection.constant(cfg)),
+                float(info.min_return), float(info.max_return), which, 0 if pruning is None else pruning.limit,
+                pruning is not None and pruning.extrapolate, leaves)
 
 
 _RUNNERS: dict[tuple, _Runner] = {}
@@ -300,8 +317,8 @@ def _runner(model: CompiledModel) -> _Runner:
         i64, i64s, f64, boolean = types.int64, types.int64[::1], types.float64, types.boolean
         worlds = types.Array(s.dtype, 2, "C")
         loop_args = kernel_arguments(kernels) + (
-            worlds, i64, table, i64, i64, i64, boolean, boolean, i64, i64, i64, i64, i64, i64, f64, f64, f64, i64s,
-            i64, boolean, f64, i64, *TREE_TYPES, types.float64[::1], types.uint64[::1])
+            worlds, table, i64, i64, i64, boolean, boolean, i64, i64, i64, i64, i64, i64, f64, f64, f64, i64s, i64,
+            boolean, i64, i64, f64, i64, *TREE_TYPES, types.float64[::1], types.uint64[::1], *LEAF_TYPES)
         found = _RUNNERS[key] = _Runner(kernels, _iterate.compile(loop_args))
     return found
 
@@ -329,8 +346,13 @@ def _no_sensible(s, table, buf, n):
     return n
 
 
+@njit(cache=True, nogil=True)
+def _no_observation(s, table, player, out):
+    """The observation of a model without one: never called (such a model never searches with a network)."""
+
+
 _ABSENT = {"determinize": _no_determinize, "evaluations_after": _no_evaluations, "sample_chance": _no_chance,
-           "sensible_actions": _no_sensible}  # stand-ins for the optional kernels a model may lack
+           "sensible_actions": _no_sensible, "observation": _no_observation}  # stand-ins for a model's optional kernels
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -341,10 +363,12 @@ def _to_unit(word):
 
 @njit(cache=True, nogil=True)
 def _prune(evaluations_after, world, table, buf, n, keys, index, node, num_keys, which, limit, extrapolate, words,
-           pos, judge_key, judge_kept, counters, scores, units, kept, top, stream, ties):
+           pos, judge_key, judge_kept, counters, stream):
     """``HardPruning.filter`` at ``node`` over the legal ``buf[:n]`` with keys ``keys[:n]``: judges them when one
     is new to the node or none is kept (drawing from ``words`` at ``pos`` as ``HardPruning.keep`` draws), then
-    compacts ``keys`` to the kept ones with their legal indices in ``index``. Returns (number kept, ``pos``)."""
+    compacts ``keys`` to the kept ones with their legal indices in ``index``. Returns (number kept, ``pos``). Its
+    scratch is made per judgement, so that a kernel call without one (the leaf mode's, often one iteration) makes
+    none."""
     base = node * num_keys
     unjudged = False
     any_kept = False
@@ -355,18 +379,21 @@ def _prune(evaluations_after, world, table, buf, n, keys, index, node, num_keys,
             break
         any_kept |= judge_kept[h]
     if unjudged or not any_kept:
+        kept = np.empty(n, dtype=np.bool_)
         if n <= limit:
-            kept[:n] = True
+            kept[:] = True
         else:
+            scores, units, top = np.empty((len(which), n)), np.empty(n), np.empty(limit, dtype=np.int64)
+            ties = np.empty(1, dtype=np.uint64)
             if extrapolate:
                 stream[0] = words[pos] | np.uint64(1)
                 pos += 1
             evaluations_after(world, table, buf, n, which, extrapolate, stream, scores)
             ties[0] = words[pos] | np.uint64(1)
             pos += 1
-            kept[:n] = False
+            kept[:] = False
             for r in range(len(which)):
-                fill_units(ties, units[:n])
+                fill_units(ties, units)
                 mark_top(scores[r], units, n, limit, kept, top)
         for i in range(n):
             h = slot_of(judge_key, base + keys[i])
@@ -430,33 +457,33 @@ def next_uniform(block, words, pos, counters):
 
 @njit(cache=True, nogil=True)
 def _iterate(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, playout_t, player_t, turn_t, returns_t,
-             heuristic_t, evaluations_after_t, sample_chance_t, sensible_actions_t, worlds, first, table, buffer_len,
-             determinize_draws, me, ismcts, prune, chance_run, depth, max_turns, num_keys, max_legal, num_players, c,
-             lo, hi, which, limit, extrapolate, stamp0, iterations, node_player, node_size, edge_node, edge_key, stat,
-             edge_child, hash_key, hash_edge, judge_key, judge_kept, counters, block, words):
+             heuristic_t, evaluations_after_t, sample_chance_t, sensible_actions_t, observation_t, worlds, table,
+             buffer_len, determinize_draws, me, ismcts, prune, chance_run, depth, max_turns, num_keys, max_legal,
+             num_players, c, lo, hi, which, limit, extrapolate, leaves, first, stamp0, iterations, node_player,
+             node_size, edge_node, edge_key, stat, edge_child, hash_key, hash_edge, judge_key, judge_kept, counters,
+             block, words, leaf_node, leaf_depth, leaf_path_node, leaf_path_edge, leaf_n, leaf_actions, leaf_keys,
+             observations, masks):
     """Up to ``iterations`` iterations for player ``me`` (``mcts.TreeSearch._descend``, the rollout, the backup),
     stopping before one that might run out of raw ``words`` or of room in the tree (what it needs is left in
     ``counters``); returns the number run. Iteration ``first + i`` starts from ``worlds[(first + i) % len(worlds)]``
     (UCT and ISMCTS: one, the state; DUCT: its fixed worlds), determinized under ``ismcts``. ``depth`` -1: rollouts
     to the end. ``prune``: tree steps over the sensible actions. ``chance_run``: the most chance nodes in a row the
-    game may have (0: none in play; more raise). ``num_keys``: the key space of the hash tables. With heuristics
-    ``which`` (indices for ``evaluations_after``), hard pruning keeps the top ``limit`` at every decision node."""
+    game may have (0: none in play; one met raises). ``num_keys``: the key space of the hash tables. With heuristics
+    ``which`` (indices for ``evaluations_after``), hard pruning keeps the top ``limit`` at every decision node.
+    ``leaves`` > 0: the leaf mode (module docstring), which stops once ``leaves`` leaves wait or the root is one, or
+    before an iteration whose leaf path might not fit ``leaf_path_node``."""
     determinize, legal_actions = bind(kernels[0], determinize_t), bind(kernels[1], legal_actions_t)
     action_keys, apply, playout = bind(kernels[2], action_keys_t), bind(kernels[3], apply_t), bind(kernels[4], playout_t)
     player_of, turn_of, returns = bind(kernels[5], player_t), bind(kernels[6], turn_t), bind(kernels[7], returns_t)
     heuristic, evaluations_after = bind(kernels[8], heuristic_t), bind(kernels[9], evaluations_after_t)
     sample_chance, sensible_actions = bind(kernels[10], sample_chance_t), bind(kernels[11], sensible_actions_t)
+    observation = bind(kernels[12], observation_t)
     pruning = len(which) > 0
     world = np.empty_like(worlds[0])
     buf = np.empty(buffer_len, dtype=np.int32)
     keys = np.empty(max_legal, dtype=np.int64)
     index = np.empty(max_legal, dtype=np.int64)
     edges_of = np.empty(max_legal, dtype=np.int64)
-    scores = np.empty((len(which), max_legal))
-    units = np.empty(max_legal)
-    kept = np.empty(max_legal, dtype=np.bool_)
-    top = np.empty(limit, dtype=np.int64)
-    ties = np.empty(1, dtype=np.uint64)
     u = np.empty(determinize_draws)
     stream = np.empty(1, dtype=np.uint64)
     result = np.empty(num_players)
@@ -471,8 +498,9 @@ def _iterate(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, pl
         decisions = counters[MAX_DEPTH] + 2
         steps = decisions + chance_run
         words_needed = determinize_draws * ismcts + 1 + (pruning * (1 + extrapolate) + (chance_run > 0)) * steps
-        if not room_for(decisions, words_needed, decisions * max_legal if pruning else 0, max_legal, words,
-                        node_player, edge_key, hash_key, judge_key, counters, 1 + chance_run, chance_run):
+        if (leaves and decisions > leaf_path_node.shape[1]) or not room_for(
+                decisions, words_needed, decisions * max_legal if pruning else 0, max_legal, words, node_player,
+                edge_key, hash_key, judge_key, counters, 1 + chance_run, chance_run):
             break
         if steps > len(path_node):
             path_node = np.empty(2 * steps, dtype=np.int64)
@@ -484,6 +512,7 @@ def _iterate(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, pl
         link = -1
         level = 0
         n_path = 0
+        waits = False
         player = player_of(world)
         while player != TERMINAL:
             if link >= 0:
@@ -491,6 +520,8 @@ def _iterate(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, pl
                 level += 1
                 counters[MAX_DEPTH] = max(counters[MAX_DEPTH], level)
             if player == CHANCE:  # the chance sampler's outcome, its edge keyed by the outcome id
+                if chance_run == 0:
+                    raise ValueError("a compiled model met a chance node (its game has none in play)")
                 if level + 2 > steps:
                     raise ValueError("more chance nodes in a row than the compiled search allows (MAX_CHANCE_RUN)")
                 outcome = sample_chance(world, table, _to_unit(words[pos]))
@@ -507,15 +538,31 @@ def _iterate(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, pl
             if prune:
                 n = sensible_actions(world, table, buf, n)
             action_keys(world, table, buf, n, keys)
+            if leaves and node_size[node] == 0:  # never expanded: the leaf, row ``w`` of the network's batch
+                w = counters[WAITING]
+                leaf_node[w], leaf_depth[w], leaf_n[w] = node, n_path, n
+                leaf_path_node[w, :n_path] = path_node[:n_path]
+                leaf_path_edge[w, :n_path] = path_edge[:n_path]
+                masks[w, :] = False
+                for i in range(n):
+                    leaf_actions[w, i] = buf[i]
+                    leaf_keys[w, i] = keys[i]
+                    masks[w, buf[i]] = True
+                observation(world, table, player, observations[w])
+                counters[WAITING] = w + 1
+                waits = True
+                break
             m = n
             if pruning:
                 m, pos = _prune(evaluations_after, world, table, buf, n, keys, index, node, num_keys, which, limit,
-                                extrapolate, words, pos, judge_key, judge_kept, counters, scores, units, kept, top,
-                                stream, ties)
-            x, pos = next_uniform(block, words, pos, counters)
-            n_fresh = flat_edges(node, keys, m, num_keys, stamp, -1.0, edges_of, node_size, edge_node, edge_key, stat,
-                                 edge_child, hash_key, hash_edge, counters)
-            i = pick_ucb1(stat, edges_of, m, n_fresh, c, x)
+                                extrapolate, words, pos, judge_key, judge_kept, counters, stream)
+            x, pos = next_uniform(block, words, pos, counters)  # PUCT ignores it (drawn as the Python path draws it)
+            n_fresh = flat_edges(node, keys, m, num_keys, stamp, 1.0 / m if leaves else -1.0, edges_of, node_size,
+                                 edge_node, edge_key, stat, edge_child, hash_key, hash_edge, counters)
+            if leaves:
+                i = pick_puct(stat, edges_of, m, c)
+            else:
+                i = pick_ucb1(stat, edges_of, m, n_fresh, c, x)
             e = edges_of[i]
             fresh = stat[VISITS, e] == 0.0
             stat[VISITS, e] += 1.0
@@ -523,23 +570,26 @@ def _iterate(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, pl
             path_node[n_path] = node
             path_edge[n_path] = e
             n_path += 1
-            if fresh:
+            if fresh and not leaves:  # the rollout mode expands an edge, the leaf mode a node
                 break
             link = e
             player = player_of(world)
-        player = player_of(world)
-        if player != TERMINAL and depth != 0:
-            stream[0] = words[pos] | np.uint64(1)
-            pos += 1
-            playout(world, table, buf, stream, max_turns + 1 if depth < 0 else turn_of(world) + depth)
+        if not waits:
             player = player_of(world)
-        if player == TERMINAL:
-            returns(world, result)
-            unit_values(result, lo, hi, values)
-        else:
-            for q in range(num_players):
-                values[q] = heuristic_unit(heuristic(world, table, q))
-        backup(stat, node_player, path_node, path_edge, n_path, values)
+            if player != TERMINAL and depth != 0:
+                stream[0] = words[pos] | np.uint64(1)
+                pos += 1
+                playout(world, table, buf, stream, max_turns + 1 if depth < 0 else turn_of(world) + depth)
+                player = player_of(world)
+            if player == TERMINAL:
+                returns(world, result)
+                unit_values(result, lo, hi, values)
+            else:
+                for q in range(num_players):
+                    values[q] = heuristic_unit(heuristic(world, table, q))
+            backup(stat, node_player, path_node, path_edge, n_path, values)
         counters[POS] = pos
         done += 1
+        if waits and (n_path == 0 or counters[WAITING] == leaves):
+            break  # the batch is full, or the root is the leaf: it is expanded before any other
     return done

@@ -9,19 +9,18 @@ determinizer, no bucketing, ``prune``, hard pruning or tree reuse, ``worlds`` "u
 root statistics (``PRIOR`` included) and generator state, as long as the network answers a batch of the same rows
 the same way (``tests/test_compiled_network.py`` checks it at 1 to 8 leaves in flight).
 
-An iteration (``_descend``, one compiled call runs many): the world (determinized from the generator's raw words
-under ISMCTS, as ``compiled``), then PUCT steps (``core.pick_puct``) from the root, each visit counted on the way
-down (the virtual loss that keeps leaves in flight apart), until a node never expanded, which is the leaf: its
-observation (the model's ``observation`` kernel, for the player to move in the world) and legal mask are written
-into row ``w`` of the batch, its path and legal actions kept. An iteration that ends the game backs up the returns
-at once. When ``leaves`` leaves wait (or the root itself is the leaf: it is expanded before any other), the search
-yields one ``batching.ArrayRequest`` (the rows) and is sent ``(priors, values)``; one compiled call (``_settle``)
-expands each leaf's node with its prior (``core.prior_over``; the first leaf that reached a node expands it) and
-backs up its values (``core.unit_values``, ``core.backup``), leaves in order. Many searches driven together
+The iterations are ``compiled._iterate``'s in its leaf mode (``compiled``'s docstring; one compiled call runs many):
+the world, then PUCT steps from the root, each visit counted on the way down, to a node never expanded, the leaf,
+whose observation and legal mask fill a row of the batch (``_Leaves``). When ``leaves`` leaves wait (or the root
+itself is the leaf: it is expanded before any other), the search yields one ``batching.ArrayRequest`` (the rows)
+and is sent ``(priors, values)``; one compiled call (``_settle``) expands each leaf's node with its prior
+(``core.prior_over``; the first leaf that reached a node expands it) and backs up its values
+(``core.unit_values``, ``core.backup``), leaves in order. Many searches driven together
 (``batching.run_together``, self-play's ``--concurrent``) put their rows in one forward pass.
 """
 from __future__ import annotations
 
+import functools
 import time
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -29,36 +28,25 @@ import numpy as np
 from numba import njit, types
 
 from ..envs.compiled_model import CompiledModel
-from ..envs.protocol import CHANCE, TERMINAL, GameState
+from ..envs.protocol import GameState
 from .batching import ArrayRequest, Steps
-from .compiled import (COMPILED_MODEL, REPLAYABLE, SLICE, Kernels, _defaults, _rewind, _shape_of, bind,
-                       kernel_arguments, new_world, next_uniform, room_for, typed_kernels)
-from .core import (MAX_DEPTH, N_EDGES, NEED_EDGES, NEED_WORDS, POS, PRIOR, TREE_TYPES, UNIFORMS_BLOCK, VISITS,
-                   WAITING, FlatTree, KeyTable, backup, child_of, edge_of, flat_edges, grown, pick_puct, prior_over,
-                   unit_values)
+from .compiled import COMPILED_MODEL, LEAF_TYPES, REPLAYABLE, SLICE, _defaults, _rewind, _runner, _Runner
+from .core import (MAX_DEPTH, N_EDGES, NEED_EDGES, NEED_WORDS, POS, PRIOR, TREE_TYPES, UNIFORMS_BLOCK, WAITING,
+                   FlatTree, KeyTable, backup, edge_of, grown, prior_over, unit_values)
 from .strategies import PUCT, answers_arrays
 from .tree import Node
 
 if TYPE_CHECKING:
     from .mcts import SearchResult, TreeSearch
 
-KERNELS = ("determinize", "legal_actions", "action_keys", "apply", "player", "returns", "observation")
-
-
-class _Loop(NamedTuple):
-    kernels: Kernels
-    descend: Any  # ``_descend`` compiled for the model's types
-    settle: Any  # ``_settle``, likewise
-
 
 class Prepared(NamedTuple):
-    """What ``prepare`` found: the model and its compiled loop."""
+    """What ``prepare`` found: the model, its loop (``compiled._iterate``, run in the leaf mode) and ``_settle``,
+    compiled."""
 
     model: CompiledModel
-    loop: _Loop
-
-
-_LOOPS: dict[tuple, _Loop] = {}
+    run: _Runner
+    settle: Any
 
 
 def prepare(engine: TreeSearch, state: GameState, rng: np.random.Generator) -> Prepared | None:
@@ -79,28 +67,20 @@ def prepare(engine: TreeSearch, state: GameState, rng: np.random.Generator) -> P
     model = make() if make is not None else None
     if model is None or model.observation is None:
         return None
-    return Prepared(model, _loop(model))
+    return Prepared(model, _runner(model), _settler())
 
 
-def _loop(model: CompiledModel) -> _Loop:
-    key = (tuple(getattr(model, name) for name in KERNELS), _shape_of(model.state), _shape_of(model.table))
-    found = _LOOPS.get(key)
-    if found is None:
-        kernels, s, table = typed_kernels(model, KERNELS)
-        i64, i64s, i64s2, f64, boolean = types.int64, types.int64[::1], types.int64[:, ::1], types.float64, types.boolean
-        leaf = (i64s, i64s, i64s2, i64s2, i64s, i64s2, i64s2)
-        descend = _descend.compile(kernel_arguments(kernels) + (
-            s, table, i64, i64, i64, boolean, i64, i64, f64, f64, f64, f64, i64, i64, *TREE_TYPES,
-            types.float64[::1], types.uint64[::1], *leaf, types.float32[:, ::1], types.boolean[:, ::1]))
-        settle = _settle.compile((types.float32[:, ::1], types.float32[:, ::1], boolean, f64, f64, i64, *TREE_TYPES,
-                                  *leaf))
-        found = _LOOPS[key] = _Loop(kernels, descend, settle)
-    return found
+@functools.cache
+def _settler() -> Any:
+    """``_settle`` compiled (its types are the flat tree's and the leaves', the same for every game)."""
+    f32s2, f64 = types.float32[:, ::1], types.float64
+    return _settle.compile((f32s2, f32s2, types.boolean, f64, f64, types.int64, *TREE_TYPES, *LEAF_TYPES[:7]))
 
 
 class _Leaves:
     """The leaves in flight: each one's node, path, legal actions and keys, and the batch rows (observation, mask)
-    the network reads; ``make_room`` deepens the paths between kernel calls, keeping what waits."""
+    the network reads (``compiled.LEAF_TYPES``); ``make_room`` deepens the paths between kernel calls, keeping what
+    waits."""
 
     def __init__(self, leaves: int, observation_size: int, num_actions: int):
         self.node = np.empty(leaves, dtype=np.int64)
@@ -134,7 +114,7 @@ def search(engine: TreeSearch, prepared: Prepared, state: GameState, rng: np.ran
            iterations: int | None, start: float) -> Steps[SearchResult]:
     """``engine.steps``' search of ``state`` here (``iterations`` and ``start`` as there): yields an ``ArrayRequest``
     per batch of leaves, is sent ``(priors, values)``, returns the ``SearchResult``."""
-    model, loop = prepared
+    model, run, settle = prepared
     cfg, info, me = engine.config, state.info, state.current_player
     target = iterations if iterations is not None else cfg.iterations
     seconds = None if iterations is not None else cfg.seconds
@@ -143,9 +123,8 @@ def search(engine: TreeSearch, prepared: Prepared, state: GameState, rng: np.ran
     tree = FlatTree.of(engine, me, info.num_players, info.num_actions, target, False,
                        table=KeyTable(info.num_action_keys), num_keys=info.num_action_keys, chance=False)
     leaves = _Leaves.of(tree, k, int(np.prod(info.observation_shape)), info.num_actions)
-    s0 = model.state.copy()
-    head = (*loop.kernels.arguments(), s0, model.table, model.buffer_len, model.determinize_draws, me, ismcts,
-            info.num_action_keys, info.num_actions, float(cfg.selection.c_puct), lo, hi)
+    head = run.head(model, model.state[None].copy(), me, ismcts, cfg, info, np.empty(0, dtype=np.int64),
+                    tree.num_keys, k)
     bits = rng.bit_generator
     saved = bits.state
     words = np.empty(0, dtype=np.uint64)
@@ -166,8 +145,8 @@ def search(engine: TreeSearch, prepared: Prepared, state: GameState, rng: np.ran
                     words = np.concatenate((words[tree.counters[POS]:], bits.random_raw(want)))
                     tree.counters[POS] = 0
             began = time.perf_counter()
-            ran = loop.descend(*head, float(engine._stamp + done), batch, k, *tree.arrays(), tree.block, words,
-                               *leaves.arrays(), leaves.observations, leaves.masks)
+            ran = run.loop(*head, done, float(engine._stamp + done), batch, *tree.arrays(), tree.block, words,
+                           *leaves.arrays(), leaves.observations, leaves.masks)
             done += ran
             if seconds is not None and ran:
                 batch = max(1, int(ran * SLICE / max(time.perf_counter() - began, 1e-6)))
@@ -175,107 +154,27 @@ def search(engine: TreeSearch, prepared: Prepared, state: GameState, rng: np.ran
             full = waiting == k or (waiting and tree.node_size[0] == 0)
             short = ran < batch and not full
             if full:
-                yield from _settled(loop, tree, leaves, evaluator, lo, hi, info.num_action_keys, info.num_actions)
+                yield from _settled(settle, tree, leaves, evaluator, lo, hi, info.num_actions)
         if tree.counters[WAITING]:
-            yield from _settled(loop, tree, leaves, evaluator, lo, hi, info.num_action_keys, info.num_actions)
+            yield from _settled(settle, tree, leaves, evaluator, lo, hi, info.num_actions)
     finally:
         _rewind(bits, saved, used + int(tree.counters[POS]))
     engine._stamp += done
     return engine._result(Node(tree), state, rng, done, time.perf_counter() - start)
 
 
-def _settled(loop: _Loop, tree: FlatTree, leaves: _Leaves, evaluator: Any, lo: float, hi: float, num_keys: int,
+def _settled(settle: Any, tree: FlatTree, leaves: _Leaves, evaluator: Any, lo: float, hi: float,
              max_legal: int) -> Steps[None]:
     """Ask for the waiting leaves' network answers (one ``ArrayRequest``), then expand and back them up."""
     w = int(tree.counters[WAITING])
     priors, values = yield ArrayRequest(evaluator.queue, leaves.observations[:w], leaves.masks[:w])
     tree.counters[NEED_EDGES] = tree.counters[N_EDGES] + w * max_legal  # each leaf may expand a node
     tree.make_room()
-    loop.settle(np.ascontiguousarray(priors, dtype=np.float32), np.ascontiguousarray(values, dtype=np.float32),
-                bool(evaluator.prior), lo, hi, num_keys, *tree.arrays(), *leaves.arrays())
+    settle(np.ascontiguousarray(priors, dtype=np.float32), np.ascontiguousarray(values, dtype=np.float32),
+           bool(evaluator.prior), lo, hi, tree.num_keys, *tree.arrays(), *leaves.arrays())
 
 
-# ---- the compiled loop ------------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
-def _descend(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, player_t, returns_t, observation_t, s0,
-             table, buffer_len, determinize_draws, me, ismcts, num_keys, max_legal, c, lo, hi, stamp0, iterations,
-             leaves, node_player, node_size, edge_node, edge_key, stat, edge_child, hash_key, hash_edge, judge_key, judge_kept, counters,
-             block, words, leaf_node, leaf_depth, leaf_path_node, leaf_path_edge, leaf_n, leaf_actions, leaf_keys,
-             observations, masks):
-    """Up to ``iterations`` iterations from ``s0`` for player ``me`` (``mcts.TreeSearch._descend`` with PUCT's
-    node-wise expansion), until ``leaves`` leaves wait (``counters[WAITING]``) or the root is one, stopping before
-    an iteration that might run out of raw ``words`` or of room (what it needs is left in ``counters``); returns
-    the number run."""
-    determinize, legal_actions = bind(kernels[0], determinize_t), bind(kernels[1], legal_actions_t)
-    action_keys, apply, player_of = bind(kernels[2], action_keys_t), bind(kernels[3], apply_t), bind(kernels[4], player_t)
-    returns, observation = bind(kernels[5], returns_t), bind(kernels[6], observation_t)
-    world = np.empty_like(s0)
-    buf = np.empty(buffer_len, dtype=np.int32)
-    keys = np.empty(max_legal, dtype=np.int64)
-    edges = np.empty(max_legal, dtype=np.int64)
-    u = np.empty(determinize_draws)
-    num_players = edge_child.shape[1]
-    result = np.empty(num_players)
-    values = np.empty(num_players)
-    path_node = np.empty(leaf_path_node.shape[1], dtype=np.int64)
-    path_edge = np.empty(leaf_path_node.shape[1], dtype=np.int64)
-    done = 0
-    while done < iterations and counters[WAITING] < leaves:
-        steps = counters[MAX_DEPTH] + 2
-        if steps > len(path_node) or not room_for(steps, determinize_draws * ismcts, 0, max_legal, words, node_player,
-                                                  edge_key, hash_key, judge_key, counters):
-            break
-        pos = new_world(world, s0, table, me, ismcts, determinize, u, words, counters[POS])
-        stamp = stamp0 + done + 1
-        node = 0
-        link = -1
-        n_path = 0
-        waits = False
-        player = player_of(world)
-        while player != TERMINAL:
-            if player == CHANCE:
-                raise ValueError("a compiled model met a chance node (models serve games without chance in play)")
-            if link >= 0:
-                node = child_of(link, player, node_player, node_size, edge_child, counters)
-                counters[MAX_DEPTH] = max(counters[MAX_DEPTH], n_path)
-            n = legal_actions(world, table, buf)
-            action_keys(world, table, buf, n, keys)
-            if node_size[node] == 0:  # never expanded: the leaf
-                w = counters[WAITING]
-                leaf_node[w], leaf_depth[w], leaf_n[w] = node, n_path, n
-                leaf_path_node[w, :n_path] = path_node[:n_path]
-                leaf_path_edge[w, :n_path] = path_edge[:n_path]
-                masks[w, :] = False
-                for i in range(n):
-                    leaf_actions[w, i] = buf[i]
-                    leaf_keys[w, i] = keys[i]
-                    masks[w, buf[i]] = True
-                observation(world, table, player, observations[w])
-                counters[WAITING] = w + 1
-                waits = True
-                break
-            _, pos = next_uniform(block, words, pos, counters)  # drawn as the Python path draws it (PUCT ignores it)
-            flat_edges(node, keys, n, num_keys, stamp, 1.0 / n, edges, node_size, edge_node, edge_key, stat,
-                       edge_child, hash_key, hash_edge, counters)
-            i = pick_puct(stat, edges, n, c)
-            stat[VISITS, edges[i]] += 1.0
-            apply(world, table, np.int64(buf[i]), buf)
-            path_node[n_path] = node
-            path_edge[n_path] = edges[i]
-            n_path += 1
-            link = edges[i]
-            player = player_of(world)
-        if not waits:
-            returns(world, result)
-            unit_values(result, lo, hi, values)
-            backup(stat, node_player, path_node, path_edge, n_path, values)
-        counters[POS] = pos
-        done += 1
-        if waits and n_path == 0:
-            break  # the root is expanded before any other leaf
-    return done
-
-
+# ---- the compiled settlement ------------------------------------------------------------------------------
 @njit(cache=True, nogil=True)
 def _settle(priors, values, use_prior, lo, hi, num_keys, node_player, node_size, edge_node, edge_key, stat, edge_child,
             hash_key, hash_edge, judge_key, judge_kept, counters, leaf_node, leaf_depth, leaf_path_node,

@@ -26,12 +26,12 @@ edges of a flat node   ``flat_edges``: the (node, key) hash table of ``FlatTree`
 
 The drivers around them: ``mcts.descend`` and ``mcts.back_up``, the tree policy and backup of every search driven
 from Python over ``tree.Node`` (``TreeSearch`` and tree-parallel search, which passes its locks and virtual loss),
-whose kernels (``tree.select_edge`` / ``select_puct``, ``Node.expand``) call the functions above; and two compiled
-loops over ``FlatTree``: ``compiled._iterate`` (UCT / ISMCTS / DUCT with rollouts, chance nodes, pruning) and
-``compiled_network._descend`` / ``_settle`` (PUCT with a network's leaves in flight), which share the world, the
-uniforms and the room checks (``compiled.new_world``, ``next_uniform``, ``room_for``). The Python driver's tree is
-still ``tree.Node`` (per-node arrays, children in dicts), not ``FlatTree``: its step, prior, pruning cut and value
-mapping are the functions above, its node bookkeeping (``Node.slot``, ``child_for``) is its own.
+whose kernels (``tree.select_edge`` / ``select_puct``, ``Node.expand``) call the functions above; and one compiled
+loop over ``FlatTree``, ``compiled._iterate``: UCT / ISMCTS / DUCT with rollouts, chance nodes and pruning, or, in
+its leaf mode, PUCT whose leaves wait for a network (``compiled_network``, which expands and backs them up with
+``_settle``). The Python driver's tree is still ``tree.Node`` (per-node arrays, children in dicts), not
+``FlatTree``: its step, prior, pruning cut and value mapping are the functions above, its node bookkeeping
+(``Node.slot``, ``child_for``) is its own.
 
 ``FlatTree`` is the flat tree of the compiled drivers (``compiled``, ``compiled_network``): node ``i`` has player
 ``node_player[i]`` (node 0: the root) and ``node_size[i]`` edges; edge ``e`` belongs to node ``edge_node[e]``, has
