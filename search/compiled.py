@@ -10,9 +10,8 @@ over their arrays); chance nodes in the tree where the model samples them (``sam
 filters moves (``sensible_actions``); hard ``pruning`` (not with ``prune``) where the model scores moves
 (``CompiledModel.evaluations_after``) and knows every heuristic named. ``SearchConfig(compiled=False)`` (agent
 knob ``compiled=0``) keeps the Python path. The result is the Python path's: the same action, visits in the same
-order, iterations, and a ``root`` whose edge statistics are those of the Python tree's root (every row of
-``Node.stat`` but ``PRIOR``, edges in the same order); the nodes below it stay in the flat arrays, so
-``root.child`` is empty.
+order, iterations, and the Python path's whole tree (``root``: a ``tree.Node`` view of it; every row of the
+statistics but ``PRIOR``, nodes and edges made in the same order).
 
 **Leaf mode** (``_iterate``'s ``leaves`` > 0; else the rollout mode): ``compiled_network``'s PUCT with ``leaves``
 leaves in flight. The tree step is ``core.pick_puct`` (the block uniform still drawn, as the Python path draws it,
@@ -25,16 +24,10 @@ wait or the root is the leaf (it is expanded before any other). No rollouts, pru
 ``ValueError``): the network driver takes no such configuration. The rollout mode passes empty leaf arrays
 (``NO_LEAVES``).
 
-**Tree layout.** Flat arrays, grown by doubling between kernel calls: node ``i`` has player ``node_player[i]``
-(node 0: the root); edge ``e`` belongs to node ``edge_node[e]``, has soft key ``edge_key[e]`` and statistics
-``edge_stat[e]`` = (visits, total, availability, stamp) as ``tree.Node.stat``'s rows; ``edge_child[e, p]`` is the
-node below ``e`` where player ``p`` moves (-1: none yet), which is ``Node.child_for(e, p)``; an open-addressing
-hash table maps (node, key) to the edge. Edges are numbered as they are made, so each node's edges are in
-``Node``'s order. A chance node (player ``CHANCE``) hangs in ``edge_child``'s last column, and its edges are its
-outcomes met so far, keyed by id: the child of an outcome is ``Node.child_for(outcome, p)``. The step is
-``tree.select_edge``'s: availability counted once per iteration, unvisited edges
-first by ``int(u * n_fresh)``, else the first maximum of UCB1; the visit counted on the way down, the reward on
-the way up.
+**Tree layout.** ``core.FlatTree`` (see there). A chance node (player ``CHANCE``) hangs in ``edge_child``'s last
+column, and its edges are its outcomes met so far, keyed by id. The step is ``tree.select_edge``'s: availability
+counted once per iteration, unvisited edges first by ``int(u * n_fresh)``, else the first maximum of UCB1; the visit
+counted on the way down, the reward on the way up.
 
 **Hard pruning.** ``pruning.HardPruning.filter`` at every decision node, before the tree step: a second hash table
 maps (node, key) to "judged" (present) and "kept" (its value). When one of the world's keys is unjudged, or none is
@@ -43,7 +36,7 @@ the model's ``evaluations_after`` (its stream seeded by one raw word when extrap
 one more word gives each heuristic's row its uniforms (``kernels.fill_units``); each row keeps its top ``limit`` by
 (score descending, uniform ascending, index), ``np.lexsort``'s order, and the kept set is their union. Then the
 keys and actions are compacted to the kept ones, in legal order, for the tree step, so edges are made only for
-kept keys, in the Python path's order. The root's memory comes back as ``root.pruned``.
+kept keys, in the Python path's order. A node's memory reads as ``Node.pruned`` (``pruning.memory_at``).
 
 **Randomness.** The Python path draws from one generator: DUCT's worlds first, then per iteration: the world
 (ISMCTS: ``determinize_draws`` uniforms), one uniform per chance node in the tree (``sample_chance``; none where

@@ -6,7 +6,7 @@ builds it), the random generator can be replayed (``compiled``) and the configur
 reproduces: ``PUCT`` selection, ``depth=0`` (the network values the leaf, no rollout), the default chance sampler and
 determinizer, no bucketing, ``prune``, hard pruning or tree reuse, ``worlds`` "uct" or "ismcts", any ``leaves``.
 ``SearchConfig(compiled=False)`` keeps the Python path. The result is the Python path's: the same action, visits,
-root statistics (``PRIOR`` included) and generator state, as long as the network answers a batch of the same rows
+whole tree (``PRIOR`` included) and generator state, as long as the network answers a batch of the same rows
 the same way (``tests/test_compiled_network.py`` checks it at 1 to 8 leaves in flight).
 
 The iterations are ``compiled._iterate``'s in its leaf mode (``compiled``'s docstring; one compiled call runs many):
@@ -14,7 +14,7 @@ the world, then PUCT steps from the root, each visit counted on the way down, to
 whose observation and legal mask fill a row of the batch (``_Leaves``). When ``leaves`` leaves wait (or the root
 itself is the leaf: it is expanded before any other), the search yields one ``batching.ArrayRequest`` (the rows)
 and is sent ``(priors, values)``; one compiled call (``_settle``) expands each leaf's node with its prior
-(``core.prior_over``; the first leaf that reached a node expands it) and backs up its values
+(``core.prior_over``, ``core.add_prior``; the first leaf that reached a node expands it) and backs up its values
 (``core.unit_values``, ``core.backup``), leaves in order. Many searches driven together
 (``batching.run_together``, self-play's ``--concurrent``) put their rows in one forward pass.
 """
@@ -31,8 +31,8 @@ from ..envs.compiled_model import CompiledModel
 from ..envs.protocol import GameState
 from .batching import ArrayRequest, Steps
 from .compiled import COMPILED_MODEL, LEAF_TYPES, REPLAYABLE, SLICE, _defaults, _rewind, _runner, _Runner
-from .core import (MAX_DEPTH, N_EDGES, NEED_EDGES, NEED_WORDS, POS, PRIOR, TREE_TYPES, UNIFORMS_BLOCK, WAITING,
-                   FlatTree, KeyTable, backup, edge_of, grown, prior_over, unit_values)
+from .core import (MAX_DEPTH, N_EDGES, NEED_EDGES, NEED_WORDS, POS, TREE_TYPES, UNIFORMS_BLOCK, WAITING, FlatTree,
+                   KeyTable, add_prior, backup, grown, prior_over, unit_values)
 from .strategies import PUCT, answers_arrays
 from .tree import Node
 
@@ -191,10 +191,8 @@ def _settle(priors, values, use_prior, lo, hi, num_keys, node_player, node_size,
                 prior_over(priors[w], leaf_actions[w, :n], p[:n])
             else:
                 p[:n] = 1.0 / n
-            for i in range(n):
-                e = edge_of(node, leaf_keys[w, i], num_keys, node_size, edge_node, edge_key, stat, edge_child, hash_key,
-                            hash_edge, counters)
-                stat[PRIOR, e] += p[i]
+            add_prior(node, leaf_keys[w, :n], p[:n], num_keys, node_size, edge_node, edge_key, stat, edge_child,
+                      hash_key, hash_edge, counters)
         unit_values(values[w], lo, hi, v)
         backup(stat, node_player, leaf_path_node[w], leaf_path_edge[w], leaf_depth[w], v)
     counters[WAITING] = 0

@@ -22,26 +22,27 @@ virtual loss, backup   a visit counted on the way down (``VISITS += 1`` at selec
 hard pruning's cut     ``mark_top``: each heuristic's top ``limit`` moves, ties by a uniform (paper 002)
 edges of a flat node   ``flat_edges``: the (node, key) hash table of ``FlatTree``, making missing edges in the
                        order keys are met, and ``mark_available`` on each
+expansion by a prior   ``add_prior``: PUCT's node-wise expansion, the prior added to each legal key's edge
 =====================  ============================================================================================
 
-The drivers around them: ``mcts.descend`` and ``mcts.back_up``, the tree policy and backup of every search driven
-from Python over ``tree.Node`` (``TreeSearch`` and tree-parallel search, which passes its locks and virtual loss),
-whose kernels (``tree.select_edge`` / ``select_puct``, ``Node.expand``) call the functions above; and one compiled
-loop over ``FlatTree``, ``compiled._iterate``: UCT / ISMCTS / DUCT with rollouts, chance nodes and pruning, or, in
-its leaf mode, PUCT whose leaves wait for a network (``compiled_network``, which expands and backs them up with
-``_settle``). The Python driver's tree is still ``tree.Node`` (per-node arrays, children in dicts), not
-``FlatTree``: its step, prior, pruning cut and value mapping are the functions above, its node bookkeeping
-(``Node.slot``, ``child_for``) is its own.
+One tree serves every driver, ``FlatTree`` (below); the drivers around the operations: ``mcts.descend`` and
+``mcts.back_up``, the tree policy and backup of every search driven from Python (``TreeSearch`` and tree-parallel
+search, which passes its lock and virtual loss), whose kernels (``tree.select_edge`` / ``select_puct``,
+``tree.expand``) call the functions above; and one compiled loop, ``compiled._iterate``: UCT / ISMCTS / DUCT with
+rollouts, chance nodes and pruning, or, in its leaf mode, PUCT whose leaves wait for a network
+(``compiled_network``, which expands and backs them up with ``_settle``). A search's result reads the tree through
+``tree.Node`` views, whichever driver made it; the Python driver may go on with a tree a compiled loop made (the turn
+budget's continued searches), and the two make the same tree from the same draws (tests/test_compiled_*.py compare
+whole trees).
 
-``FlatTree`` is the flat tree of the compiled drivers (``compiled``, ``compiled_network``): node ``i`` has player
-``node_player[i]`` (node 0: the root) and ``node_size[i]`` edges; edge ``e`` belongs to node ``edge_node[e]``, has
-soft key ``edge_key[e]`` and statistics ``stat[:, e]`` (Fortran order: an edge's rows side by side, as the old
-``[edge, row]`` layout had them, one cache line where five rows would touch five); ``edge_child[e, p]`` is the node below ``e`` where player
-``p`` moves (-1: none yet), which is ``tree.Node.child_for(e, p)``; in a game with chance nodes a last column,
-which ``CHANCE`` = -1 indexes, holds the chance node below ``e``, whose edges are its outcomes (keys: their ids). An
+``FlatTree``: node ``i`` has player ``node_player[i]`` (node 0: the root of a new search) and ``node_size[i]`` edges;
+edge ``e`` belongs to node ``edge_node[e]``, has soft key ``edge_key[e]`` and statistics ``stat[:, e]`` (Fortran
+order: an edge's rows side by side, one cache line where five rows would touch five); ``edge_child[e, p]`` is the
+node below ``e`` where player ``p`` moves (-1: none yet); in a tree with chance nodes a last column, which
+``CHANCE`` = -1 indexes, holds the chance node below ``e``, whose edges are its outcomes (keys: their ids). An
 open-addressing hash table maps ``node * num_keys + key`` to the edge (``num_keys``: the key space, chance outcomes
-included). Edges are numbered as they are made, so each node's edges are in ``tree.Node``'s order. Arrays grow by
-doubling between kernel calls (``make_room``), never inside one.
+included). Edges are numbered as they are made. Arrays grow by doubling between kernel calls (``make_room``,
+``reserve``), never inside one.
 """
 from __future__ import annotations
 
