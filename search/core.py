@@ -424,6 +424,11 @@ class FlatTree:
         return (self.node_size, self.edge_node, self.edge_key, self.stat, self.edge_child, self.hash_key,
                 self.hash_edge, self.counters)
 
+    def child(self, link: int, player: int) -> int:
+        """The node below edge ``link`` where ``player`` moves, made when missing (``child_of``)."""
+        self.reserve(0)
+        return int(child_of(link, player, self.node_player, self.node_size, self.edge_child, self.counters))
+
     def edge(self, node: int, k: int) -> int:
         """The edge of key ``k`` at ``node``, or -1."""
         h = slot_of(self.hash_key, node * self.num_keys + k)

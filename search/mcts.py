@@ -55,7 +55,7 @@ from ..envs.errors import InvalidParameterError
 from ..envs.protocol import CHANCE, TERMINAL, GameState, determinize, sample_chance
 from . import compiled, compiled_network
 from .batching import Request, Steps, drive
-from .core import FlatTree, KeyTable, backup, child_of, edge_of, heuristic_unit, unit_values
+from .core import FlatTree, KeyTable, backup, edge_of, heuristic_unit, unit_values
 from .chance import ChanceBucketing
 from .final import FinalSelection, max_child, robust_child  # max_child: re-exported
 from .pruning import HardPruning, memory_at
@@ -195,16 +195,14 @@ def descend(tree: FlatTree, root: int, state: GameState, rng: np.random.Generato
     path: list[tuple[int, int]] = []
     node, link = root, -1
     while (player := state.current_player) != TERMINAL:
-        if link >= 0:
-            with lock:
-                tree.reserve(0)
-                node = child_of(link, player, tree.node_player, tree.node_size, tree.edge_child, tree.counters)
         if player == CHANCE:
+            with lock:
+                if link >= 0:
+                    node = tree.child(link, CHANCE)
+                if cfg.bucketing is not None:
+                    outcome = cfg.bucketing.successor(tree.presampled.setdefault(node, {}), state, rng)
             if cfg.bucketing is None:
                 outcome = int(cfg.chance_sampler(state, rng))
-            else:
-                with lock:
-                    outcome = cfg.bucketing.successor(tree.presampled.setdefault(node, {}), state, rng)
             with lock:
                 tree.reserve(1)
                 link = edge_of(node, outcome, tree.num_keys, *tree.edge_arrays())
@@ -213,6 +211,8 @@ def descend(tree: FlatTree, root: int, state: GameState, rng: np.random.Generato
         legal = state.sensible_actions() if cfg.prune else state.legal_actions()
         with lock:
             ids = legal_ids(table, state, legal, not cfg.prune)
+            if link >= 0 and (by_node or cfg.pruning is not None):  # the node is read before the step
+                node, link = tree.child(link, player), -1
         if cfg.pruning is not None:
             with lock:
                 tree.pruned[node], legal, ids = cfg.pruning.filter(memory_at(tree, node), state, legal, ids, rng,
@@ -220,9 +220,14 @@ def descend(tree: FlatTree, root: int, state: GameState, rng: np.random.Generato
         if by_node and tree.node_size[node] == 0:  # node-wise expansion (PUCT): a node never reached before
             return path, node, ids.copy(), legal.copy()
         u = uniforms.next()
-        with lock:  # the compiled step writes the tree: availability, new edges, the visit
-            tree.reserve(len(ids))
-            i, link, fresh = select(node, ids, c, stamp, u, visits, tree.num_keys, *tree.edge_arrays())
+        with lock:  # the compiled step writes the tree: the child, availability, new edges, the visit
+            step = select(node, link, player, ids, c, stamp, u, visits, tree.num_keys, tree.node_player,
+                          *tree.edge_arrays())
+            if step[0] < 0:
+                tree.reserve(len(ids))
+                step = select(node, link, player, ids, c, stamp, u, visits, tree.num_keys, tree.node_player,
+                              *tree.edge_arrays())
+        node, i, link, fresh = step
         state.apply(int(legal[i]))
         path.append((node, link))
         if fresh and not by_node:

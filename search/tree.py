@@ -17,8 +17,8 @@ from numba import njit
 
 from ..envs.errors import StaleTreeError
 from ..envs.protocol import CHANCE, HOOKS, GameState
-from .core import (AVAIL, PRIOR, STAMP, TOTAL, UNIFORMS_BLOCK, VISITS, FlatTree, KeyTable, add_prior, flat_edges, pick_puct,  # noqa: F401
-                   pick_ucb1)
+from .core import (AVAIL, LEAN, N_EDGES, N_NODES, PRIOR, STAMP, TOTAL, UNIFORMS_BLOCK, VISITS, FlatTree,  # noqa: F401
+                   KeyTable, add_prior, child_of, flat_edges, pick_puct, pick_ucb1)
 
 LEGAL_ACTION_KEYS = HOOKS["legal_action_keys"].name  # the declared optional hook the tree step uses
 
@@ -161,15 +161,27 @@ def expand(tree: FlatTree, node: int, ids: np.ndarray, prior: np.ndarray) -> Non
     add_prior(node, ids, np.asarray(prior, dtype=np.float64), tree.num_keys, *tree.edge_arrays())
 
 
+@njit(**LEAN)
+def _has_room(n, node_player, edge_key, hash_key, counters):
+    """Whether the tree has room for a new node and ``n`` new edges (else the caller reserves and steps again)."""
+    need = counters[N_EDGES] + n
+    return need <= len(edge_key) and 2 * need <= len(hash_key) and counters[N_NODES] < len(node_player)
+
+
 @njit(cache=True, nogil=True)
-def select_edge(node, ids, c, stamp, u, visits, num_keys, node_size, edge_node, edge_key, stat, edge_child, hash_key,
-                hash_edge, counters):
-    """One tree-policy step at ``node`` over the legal key ``ids``: each edge made when missing and counted available
+def select_edge(node, link, player, ids, c, stamp, u, visits, num_keys, node_player, node_size, edge_node, edge_key,
+                stat, edge_child, hash_key, hash_edge, counters):
+    """One tree-policy step over the legal key ``ids`` at the node below edge ``link`` where ``player`` moves (made
+    when missing, ``core.child_of``; ``link`` < 0: at ``node``): each edge made when missing and counted available
     (``core.flat_edges``), then ``core.pick_ucb1``; the edge taken counts ``visits`` visits now (virtual loss).
 
-    Returns ``(i, edge, fresh)``: the legal index to play, its edge, and whether the edge was never visited (an
-    expansion). A key offered by two legal ids (two copies of a card) counts as available once. The tree needs room
-    for ``len(ids)`` more edges (``FlatTree.reserve``)."""
+    Returns ``(node, i, edge, fresh)``: the node stepped, the legal index to play, its edge, and whether the edge was
+    never visited (an expansion). A key offered by two legal ids (two copies of a card) counts as available once.
+    ``node`` is -1, and nothing changed, when the tree needs room first (``FlatTree.reserve(len(ids))``)."""
+    if not _has_room(len(ids), node_player, edge_key, hash_key, counters):
+        return -1, -1, -1, False
+    if link >= 0:
+        node = child_of(link, player, node_player, node_size, edge_child, counters)
     edges = np.empty(len(ids), dtype=np.int64)
     n_fresh = flat_edges(node, ids, len(ids), num_keys, stamp, -1.0, edges, node_size, edge_node, edge_key, stat,
                          edge_child, hash_key, hash_edge, counters)
@@ -177,15 +189,19 @@ def select_edge(node, ids, c, stamp, u, visits, num_keys, node_size, edge_node, 
     e = edges[i]
     fresh = stat[VISITS, e] == 0.0
     stat[VISITS, e] += visits
-    return i, e, fresh
+    return node, i, e, fresh
 
 
 @njit(cache=True, nogil=True)
-def select_puct(node, ids, c, stamp, u, visits, num_keys, node_size, edge_node, edge_key, stat, edge_child, hash_key,
-                hash_edge, counters):
+def select_puct(node, link, player, ids, c, stamp, u, visits, num_keys, node_player, node_size, edge_node, edge_key,
+                stat, edge_child, hash_key, hash_edge, counters):
     """``select_edge`` with ``core.pick_puct`` (AlphaZero's step; see there). An edge first made here (a key the
     node's expansion did not see: another world offers it) gets the uniform prior ``1 / len(ids)``. ``u`` is unused
     (same signature as ``select_edge``)."""
+    if not _has_room(len(ids), node_player, edge_key, hash_key, counters):
+        return -1, -1, -1, False
+    if link >= 0:
+        node = child_of(link, player, node_player, node_size, edge_child, counters)
     edges = np.empty(len(ids), dtype=np.int64)
     flat_edges(node, ids, len(ids), num_keys, stamp, 1.0 / len(ids), edges, node_size, edge_node, edge_key, stat,
                edge_child, hash_key, hash_edge, counters)
@@ -193,4 +209,4 @@ def select_puct(node, ids, c, stamp, u, visits, num_keys, node_size, edge_node, 
     e = edges[i]
     fresh = stat[VISITS, e] == 0.0
     stat[VISITS, e] += visits
-    return i, e, fresh
+    return node, i, e, fresh

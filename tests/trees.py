@@ -18,7 +18,7 @@ def step(tree, ids, c, u=0.0, stamp=1.0, kernel=select_edge, visits=0.0):
     """One tree step at the root of ``tree`` over the legal key ``ids`` (no visit counted unless ``visits``)."""
     ids = np.asarray(ids, dtype=np.int64)
     tree.reserve(len(ids))
-    return kernel(0, ids, c, float(stamp), u, visits, tree.num_keys, *tree.edge_arrays())
+    return kernel(0, -1, 0, ids, c, float(stamp), u, visits, tree.num_keys, tree.node_player, *tree.edge_arrays())[1:]
 
 
 def nodes_of(root: Node) -> list[Node]:
