@@ -7,7 +7,7 @@ import numpy as np
 from cardboard.envs.protocol import CHANCE
 from cardboard.search.core import N_EDGES, N_NODES, FlatTree
 from cardboard.search.mcts import SearchConfig, TreeSearch
-from cardboard.search.tree import STAMP
+from cardboard.search.tree import STAMP, Node
 
 
 def as_lists(value):
@@ -18,15 +18,17 @@ def as_lists(value):
 
 
 def summary(state, worlds, iterations, seed, use_compiled, bit_generator=np.random.PCG64, num_worlds=1, **config):
-    """One search's result and what it leaves: action, visits, iterations, the tree (``tree_summary``), the root's
+    """One search's result and what it leaves: action, visits, iterations, the tree (``tree_summary``), every node's
     pruning memory, the generator's state."""
     rng = np.random.Generator(bit_generator(seed))
     engine = TreeSearch(SearchConfig(iterations=iterations, compiled=use_compiled, **config), worlds, num_worlds)
     result = engine.search(state, rng)
-    root = result.root
-    pruned = root.pruned and (np.flatnonzero(root.pruned.judged).tolist(), np.flatnonzero(root.pruned.kept).tolist())
+    tree = result.root.tree
+    memories = [Node(tree, i).pruned for i in range(int(tree.counters[N_NODES]))]
+    pruned = {i: (np.flatnonzero(m.judged).tolist(), np.flatnonzero(m.kept).tolist())
+              for i, m in enumerate(memories) if m is not None}
     return {"action": result.action, "visits": list(result.visits.items()), "iterations": result.iterations,
-            "tree": tree_summary(root.tree, STAMP + 1), "pruned": pruned, "rng": as_lists(rng.bit_generator.state)}
+            "tree": tree_summary(tree, STAMP + 1), "pruned": pruned, "rng": as_lists(rng.bit_generator.state)}
 
 
 def tree_summary(tree, rows):

@@ -120,7 +120,8 @@ PRUNINGS = {
 def test_the_compiled_loop_prunes_as_python_does(worlds, pruning, position, iterations, compiled_runs):
     found = assert_same(POSITIONS[position](), worlds, iterations, iterations % 5, compiled_runs,
                         pruning=PRUNINGS[pruning])
-    assert found["pruned"][1]
+    assert found["pruned"][0][1]
+    assert iterations < 300 or position == "end" or len(found["pruned"]) > 1  # nodes below were judged too
 
 
 def tree_edges(node):
