@@ -55,12 +55,12 @@ from ..envs.errors import InvalidParameterError
 from ..envs.protocol import CHANCE, TERMINAL, GameState, determinize, sample_chance
 from . import compiled, compiled_network
 from .batching import Request, Steps, drive
-from .core import FlatTree, KeyTable, backup, edge_of, heuristic_unit, unit_values
+from .core import FlatTree, KeyTable, backup, heuristic_unit, unit_values
 from .chance import ChanceBucketing
 from .final import FinalSelection, max_child, robust_child  # max_child: re-exported
 from .pruning import HardPruning, memory_at
 from .strategies import UCB1, Evaluator, GameRollout, Rollout, Selection, evaluation, leaf_prior
-from .tree import VISITS, Node, Uniforms, expand, legal_ids, legal_keys
+from .tree import VISITS, Node, Uniforms, chance_edge, expand, legal_ids, legal_keys
 from .warm_up import WarmUp
 
 Determinizer = Callable[[GameState, int, np.random.Generator], GameState]
@@ -196,16 +196,19 @@ def descend(tree: FlatTree, root: int, state: GameState, rng: np.random.Generato
     node, link = root, -1
     while (player := state.current_player) != TERMINAL:
         if player == CHANCE:
-            with lock:
-                if link >= 0:
-                    node = tree.child(link, CHANCE)
-                if cfg.bucketing is not None:
-                    outcome = cfg.bucketing.successor(tree.presampled.setdefault(node, {}), state, rng)
             if cfg.bucketing is None:
                 outcome = int(cfg.chance_sampler(state, rng))
+            else:
+                with lock:  # CNB's pre-samples are the chance node's: it is made first
+                    if link >= 0:
+                        node, link = tree.child(link, CHANCE), -1
+                    outcome = cfg.bucketing.successor(tree.presampled.setdefault(node, {}), state, rng)
             with lock:
-                tree.reserve(1)
-                link = edge_of(node, outcome, tree.num_keys, *tree.edge_arrays())
+                step = chance_edge(node, link, outcome, tree.num_keys, tree.node_player, *tree.edge_arrays())
+                if step[0] < 0:
+                    tree.reserve(1)
+                    step = chance_edge(node, link, outcome, tree.num_keys, tree.node_player, *tree.edge_arrays())
+            node, link = step
             state.apply(outcome)
             continue
         legal = state.sensible_actions() if cfg.prune else state.legal_actions()

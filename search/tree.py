@@ -18,7 +18,7 @@ from numba import njit
 from ..envs.errors import StaleTreeError
 from ..envs.protocol import CHANCE, HOOKS, GameState
 from .core import (AVAIL, LEAN, N_EDGES, N_NODES, PRIOR, STAMP, TOTAL, UNIFORMS_BLOCK, VISITS, FlatTree,  # noqa: F401
-                   KeyTable, add_prior, child_of, flat_edges, pick_puct, pick_ucb1)
+                   KeyTable, add_prior, child_of, edge_of, flat_edges, pick_puct, pick_ucb1)
 
 LEGAL_ACTION_KEYS = HOOKS["legal_action_keys"].name  # the declared optional hook the tree step uses
 
@@ -166,6 +166,20 @@ def _has_room(n, node_player, edge_key, hash_key, counters):
     """Whether the tree has room for a new node and ``n`` new edges (else the caller reserves and steps again)."""
     need = counters[N_EDGES] + n
     return need <= len(edge_key) and 2 * need <= len(hash_key) and counters[N_NODES] < len(node_player)
+
+
+@njit(cache=True, nogil=True)
+def chance_edge(node, link, outcome, num_keys, node_player, node_size, edge_node, edge_key, stat, edge_child, hash_key,
+                hash_edge, counters):
+    """The tree's chance step: the chance node below edge ``link`` (made when missing; ``link`` < 0: ``node``) and
+    the edge of ``outcome`` there (made when missing), as ``(node, edge)``; ``(-1, -1)``, and nothing changed, when the
+    tree needs room first (``FlatTree.reserve(1)``)."""
+    if not _has_room(1, node_player, edge_key, hash_key, counters):
+        return -1, -1
+    if link >= 0:
+        node = child_of(link, CHANCE, node_player, node_size, edge_child, counters)
+    return node, edge_of(node, outcome, num_keys, node_size, edge_node, edge_key, stat, edge_child, hash_key,
+                         hash_edge, counters)
 
 
 @njit(cache=True, nogil=True)
