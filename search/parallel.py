@@ -57,7 +57,8 @@ from the caller's rng). Any search under a time budget is not reproducible eithe
 
 Not supported (refused with ``InvalidParameterError``): tree reuse and per-turn budgets (agents), networks
 (agents' ``net=`` / ``hlr=``), and for tree / leaf: PUCT's node-wise expansion, ``leaves`` > 1, resumable
-rollouts and hard pruning (``SearchConfig.pruning``: per-node state that the locked tree step does not cover).
+rollouts and hard pruning (``SearchConfig.pruning``: its judgements play the game's moves, which the tree's lock
+would then hold).
 """
 from __future__ import annotations
 
