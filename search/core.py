@@ -262,6 +262,13 @@ def add_prior(node, keys, prior, num_keys, node_size, edge_node, edge_key, stat,
         stat[PRIOR, e] += prior[i]
 
 
+@njit(**LEAN)
+def has_room(n, node_player, edge_key, hash_key, counters):
+    """Whether the tree has room for a new node and ``n`` new edges (the hash table at most half full)."""
+    need = counters[N_EDGES] + n
+    return need <= len(edge_key) and 2 * need <= len(hash_key) and counters[N_NODES] < len(node_player)
+
+
 def grown(a: np.ndarray, size: int, axis: int = 0, order: str = "C") -> np.ndarray:
     """``a`` in an array ``size`` long along ``axis``, in memory ``order`` (the kernels fill every entry they make)."""
     shape = list(a.shape)
@@ -373,7 +380,7 @@ class FlatTree:
 
     @classmethod
     def of(cls, owner: object, me: int, num_players: int, max_legal: int, target: int | None, pruning: bool, *,
-           table: KeyTable | None = None, num_keys: int = 1 << 32, chance: bool = True) -> FlatTree:
+           table: KeyTable, num_keys: int, chance: bool) -> FlatTree:
         """``owner``'s flat tree (a search engine's: one search at a time), emptied for a new search, or a new one
         when it has none of this shape. Kept because the first writes into fresh arrays of this size cost page
         faults on every search: a third of a 32-iteration search's time in lock-step self-play."""
@@ -383,7 +390,7 @@ class FlatTree:
                                          chance=chance)
         else:
             tree.reset(me)
-            tree.table, tree.num_keys, tree.chance = table if table is not None else KeyTable(None), num_keys, chance
+            tree.table, tree.num_keys, tree.chance = table, num_keys, chance
         return tree
 
     def make_room(self) -> None:
@@ -407,9 +414,8 @@ class FlatTree:
     def reserve(self, edges: int) -> None:
         """Room for a Python tree step: a new node and ``edges`` new edges."""
         counters = self.counters
-        need = int(counters[N_EDGES]) + edges
-        if need > len(self.edge_key) or 2 * need > len(self.hash_key) or counters[N_NODES] >= len(self.node_player):
-            counters[NEED_EDGES], counters[NEED_NODES] = need, counters[N_NODES] + 1
+        if not has_room(edges, self.node_player, self.edge_key, self.hash_key, counters):
+            counters[NEED_EDGES], counters[NEED_NODES] = counters[N_EDGES] + edges, counters[N_NODES] + 1
             self.make_room()
 
     def arrays(self) -> tuple:
@@ -424,6 +430,15 @@ class FlatTree:
         return (self.node_size, self.edge_node, self.edge_key, self.stat, self.edge_child, self.hash_key,
                 self.hash_edge, self.counters)
 
+    def step(self, kernel, room: int, *args) -> tuple:
+        """A Python driver's tree step, ``kernel(*args, num_keys, node_player, *edge_arrays())`` (``tree.select_edge``,
+        ``select_puct``, ``chance_edge``), run again after ``reserve(room)`` when it answers -1 first (no room)."""
+        found = kernel(*args, self.num_keys, self.node_player, *self.edge_arrays())
+        if found[0] < 0:
+            self.reserve(room)
+            found = kernel(*args, self.num_keys, self.node_player, *self.edge_arrays())
+        return found
+
     def child(self, link: int, player: int) -> int:
         """The node below edge ``link`` where ``player`` moves, made when missing (``child_of``)."""
         self.reserve(0)
@@ -433,10 +448,6 @@ class FlatTree:
         """The edge of key ``k`` at ``node``, or -1."""
         h = slot_of(self.hash_key, node * self.num_keys + k)
         return int(self.hash_edge[h]) if self.hash_key[h] != -1 else -1
-
-    def root_edges(self) -> np.ndarray:
-        """The root's edges, in the order they were made."""
-        return self.edges_of(0)
 
     def edges_of(self, node: int) -> np.ndarray:
         """``node``'s edges, in the order they were made."""

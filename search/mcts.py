@@ -55,12 +55,12 @@ from ..envs.errors import InvalidParameterError
 from ..envs.protocol import CHANCE, TERMINAL, GameState, determinize, sample_chance
 from . import compiled, compiled_network
 from .batching import Request, Steps, drive
-from .core import FlatTree, KeyTable, backup, heuristic_unit, unit_values
+from .core import FlatTree, backup, heuristic_unit, unit_values
 from .chance import ChanceBucketing
 from .final import FinalSelection, max_child, robust_child  # max_child: re-exported
 from .pruning import HardPruning, memory_at
 from .strategies import UCB1, Evaluator, GameRollout, Rollout, Selection, evaluation, leaf_prior
-from .tree import VISITS, Node, Uniforms, chance_edge, expand, legal_ids, legal_keys
+from .tree import VISITS, Node, Uniforms, chance_edge, expand, legal_ids, legal_keys, new_root
 from .warm_up import WarmUp
 
 Determinizer = Callable[[GameState, int, np.random.Generator], GameState]
@@ -204,11 +204,7 @@ def descend(tree: FlatTree, root: int, state: GameState, rng: np.random.Generato
                         node, link = tree.child(link, CHANCE), -1
                     outcome = cfg.bucketing.successor(tree.presampled.setdefault(node, {}), state, rng)
             with lock:
-                step = chance_edge(node, link, outcome, tree.num_keys, tree.node_player, *tree.edge_arrays())
-                if step[0] < 0:
-                    tree.reserve(1)
-                    step = chance_edge(node, link, outcome, tree.num_keys, tree.node_player, *tree.edge_arrays())
-            node, link = step
+                node, link = tree.step(chance_edge, 1, node, link, outcome)
             state.apply(outcome)
             continue
         legal = state.sensible_actions() if cfg.prune else state.legal_actions()
@@ -224,13 +220,7 @@ def descend(tree: FlatTree, root: int, state: GameState, rng: np.random.Generato
             return path, node, ids.copy(), legal.copy()
         u = uniforms.next()
         with lock:  # the compiled step writes the tree: the child, availability, new edges, the visit
-            step = select(node, link, player, ids, c, stamp, u, visits, tree.num_keys, tree.node_player,
-                          *tree.edge_arrays())
-            if step[0] < 0:
-                tree.reserve(len(ids))
-                step = select(node, link, player, ids, c, stamp, u, visits, tree.num_keys, tree.node_player,
-                              *tree.edge_arrays())
-        node, i, link, fresh = step
+            node, i, link, fresh = tree.step(select, len(ids), node, link, player, ids, c, stamp, u, visits)
         state.apply(int(legal[i]))
         path.append((node, link))
         if fresh and not by_node:
@@ -302,9 +292,7 @@ class TreeSearch(WarmUp):
             return compiled.search(self, prepared, state, rng, iterations, start)
         if guided is not None:
             return (yield from compiled_network.search(self, guided, state, rng, iterations, start))
-        root = root or self.take_kept(state) or Node(FlatTree(
-            me, state.info.num_players + 1, state.info.num_actions, iterations or self.config.iterations, False,
-            table=KeyTable(state.info.num_action_keys)))  # + CHANCE's column
+        root = root or self.take_kept(state) or new_root(state, iterations or self.config.iterations)
         tree, at = root._live(), root.index
         worlds = range(self.num_worlds) if self.worlds == "duct" else ()
         fixed = [self.config.determinizer(state, me, rng) for _ in worlds] if iterations != 0 else []

@@ -81,10 +81,9 @@ import numpy as np
 
 from ..envs.errors import InvalidParameterError
 from ..envs.protocol import GameState
-from .core import FlatTree, KeyTable
 from .mcts import (NO_LOCK, SearchConfig, SearchResult, TreeSearch, back_up, budget_spent, decide, descend, rewards,
                    rollout)
-from .tree import AVAIL, TOTAL, VISITS, Node, Uniforms, expand
+from .tree import AVAIL, TOTAL, VISITS, Node, Uniforms, expand, new_root
 from .warm_up import WARM_UP_ITERATIONS, WarmUp
 
 MODES = ("none", "root", "tree", "leaf")
@@ -146,7 +145,7 @@ def merge(trees: list[Statistics]) -> Statistics:
 
 def _root_node(state: GameState, stats: Statistics) -> Node:
     """A one-level node of ``state``'s player holding ``stats`` (root parallelisation's merged first level)."""
-    root = _new_root(state)
+    root = new_root(state)
     keys = list(stats)
     ids = np.array([root.table.id(k) for k in keys], dtype=np.int64)
     expand(root.tree, 0, ids, np.zeros(len(keys)))
@@ -155,12 +154,6 @@ def _root_node(state: GameState, stats: Statistics) -> Node:
         [stats[k] for k in keys], dtype=float).reshape(len(keys), 3).T
     return root
 
-
-def _new_root(state: GameState) -> Node:
-    """The root of a new tree for ``state``'s player."""
-    info = state.info
-    return Node(FlatTree(state.current_player, info.num_players + 1, info.num_actions, None, False,
-                         table=KeyTable(info.num_action_keys)))
 
 
 def _decision_node(state: GameState) -> int:
@@ -381,7 +374,7 @@ class TreeParallel(_Threaded):
         me = _decision_node(state)
         self.warm_up(state)
         start = time.perf_counter()
-        tree = SharedTree(_new_root(state), self.config, self.vl, locked=True)
+        tree = SharedTree(new_root(state), self.config, self.vl, locked=True)
         fixed = self._fixed(state, me, rng)
         deadline = None if self.config.seconds is None else start + self.config.seconds
         shares = static_split(self.config.iterations, self.workers)
@@ -436,7 +429,7 @@ class LeafParallel(_Threaded):
         me = _decision_node(state)
         self.warm_up(state)
         start = time.perf_counter()
-        tree = SharedTree(_new_root(state), self.config, self.vl, locked=False)
+        tree = SharedTree(new_root(state), self.config, self.vl, locked=False)
         fixed = self._fixed(state, me, rng)
         tasks: queue.SimpleQueue = queue.SimpleQueue()
         results: queue.SimpleQueue = queue.SimpleQueue()

@@ -17,8 +17,9 @@ from numba import njit
 
 from ..envs.errors import StaleTreeError
 from ..envs.protocol import CHANCE, HOOKS, GameState
-from .core import (AVAIL, LEAN, N_EDGES, N_NODES, PRIOR, STAMP, TOTAL, UNIFORMS_BLOCK, VISITS, FlatTree,  # noqa: F401
-                   KeyTable, add_prior, child_of, edge_of, flat_edges, pick_puct, pick_ucb1)
+from .core import (AVAIL, PRIOR, STAMP, TOTAL, UNIFORMS_BLOCK, VISITS, FlatTree, KeyTable, add_prior,  # noqa: F401
+                   child_of, edge_of, flat_edges, has_room, pick_puct, pick_ucb1)
+from .pruning import Judged, memory_at
 
 LEGAL_ACTION_KEYS = HOOKS["legal_action_keys"].name  # the declared optional hook the tree step uses
 
@@ -138,8 +139,9 @@ class Node:
         stat = self.tree.stat
         visits, total = stat[VISITS, edges], stat[TOTAL, edges]
         means = np.divide(total, visits, out=np.zeros(len(edges)), where=visits > 0).tolist()
-        keys = [self.key(e) for e in edges.tolist()] if not self.tree.table.dense or self.player == CHANCE \
-            else self.tree.edge_key[edges].tolist()
+        keys = self.tree.edge_key[edges].tolist()
+        if self.player != CHANCE and not self.tree.table.dense:
+            keys = [self.tree.table.key(k) for k in keys]
         return dict(zip(keys, zip(visits.astype(np.int64).tolist(), means, stat[AVAIL, edges].astype(np.int64).tolist())))
 
     @property
@@ -148,10 +150,17 @@ class Node:
         return self._live().presampled.setdefault(self.index, {}) if self.player == CHANCE else None
 
     @property
-    def pruned(self):  # -> pruning.Judged | None
+    def pruned(self) -> Judged | None:
         """Hard pruning's memory here: the key ids judged and kept (None when no judgement was made)."""
-        from .pruning import memory_at  # pruning reads trees: imported here, not at the top
         return memory_at(self._live(), self.index)
+
+
+def new_root(state: GameState, target: int | None = None) -> Node:
+    """The root of a new tree for the Python driver, where ``state``'s player moves (``target``: the iterations it
+    is sized for)."""
+    info = state.info
+    return Node(FlatTree(state.current_player, info.num_players + 1, info.num_actions, target, False,  # + CHANCE
+                         table=KeyTable(info.num_action_keys)))
 
 
 def expand(tree: FlatTree, node: int, ids: np.ndarray, prior: np.ndarray) -> None:
@@ -161,25 +170,36 @@ def expand(tree: FlatTree, node: int, ids: np.ndarray, prior: np.ndarray) -> Non
     add_prior(node, ids, np.asarray(prior, dtype=np.float64), tree.num_keys, *tree.edge_arrays())
 
 
-@njit(**LEAN)
-def _has_room(n, node_player, edge_key, hash_key, counters):
-    """Whether the tree has room for a new node and ``n`` new edges (else the caller reserves and steps again)."""
-    need = counters[N_EDGES] + n
-    return need <= len(edge_key) and 2 * need <= len(hash_key) and counters[N_NODES] < len(node_player)
-
-
 @njit(cache=True, nogil=True)
 def chance_edge(node, link, outcome, num_keys, node_player, node_size, edge_node, edge_key, stat, edge_child, hash_key,
                 hash_edge, counters):
     """The tree's chance step: the chance node below edge ``link`` (made when missing; ``link`` < 0: ``node``) and
     the edge of ``outcome`` there (made when missing), as ``(node, edge)``; ``(-1, -1)``, and nothing changed, when the
     tree needs room first (``FlatTree.reserve(1)``)."""
-    if not _has_room(1, node_player, edge_key, hash_key, counters):
+    if not has_room(1, node_player, edge_key, hash_key, counters):
         return -1, -1
     if link >= 0:
         node = child_of(link, CHANCE, node_player, node_size, edge_child, counters)
     return node, edge_of(node, outcome, num_keys, node_size, edge_node, edge_key, stat, edge_child, hash_key,
                          hash_edge, counters)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _step(puct, node, link, player, ids, c, stamp, u, visits, num_keys, node_player, node_size, edge_node, edge_key,
+          stat, edge_child, hash_key, hash_edge, counters):
+    """``select_edge`` (``puct`` False) or ``select_puct`` (True): what they share, once."""
+    if not has_room(len(ids), node_player, edge_key, hash_key, counters):
+        return -1, -1, -1, False
+    if link >= 0:
+        node = child_of(link, player, node_player, node_size, edge_child, counters)
+    edges = np.empty(len(ids), dtype=np.int64)
+    n_fresh = flat_edges(node, ids, len(ids), num_keys, stamp, 1.0 / len(ids) if puct else -1.0, edges, node_size,
+                         edge_node, edge_key, stat, edge_child, hash_key, hash_edge, counters)
+    i = pick_puct(stat, edges, len(ids), c) if puct else pick_ucb1(stat, edges, len(ids), n_fresh, c, u)
+    e = edges[i]
+    fresh = stat[VISITS, e] == 0.0
+    stat[VISITS, e] += visits
+    return node, i, e, fresh
 
 
 @njit(cache=True, nogil=True)
@@ -192,18 +212,8 @@ def select_edge(node, link, player, ids, c, stamp, u, visits, num_keys, node_pla
     Returns ``(node, i, edge, fresh)``: the node stepped, the legal index to play, its edge, and whether the edge was
     never visited (an expansion). A key offered by two legal ids (two copies of a card) counts as available once.
     ``node`` is -1, and nothing changed, when the tree needs room first (``FlatTree.reserve(len(ids))``)."""
-    if not _has_room(len(ids), node_player, edge_key, hash_key, counters):
-        return -1, -1, -1, False
-    if link >= 0:
-        node = child_of(link, player, node_player, node_size, edge_child, counters)
-    edges = np.empty(len(ids), dtype=np.int64)
-    n_fresh = flat_edges(node, ids, len(ids), num_keys, stamp, -1.0, edges, node_size, edge_node, edge_key, stat,
-                         edge_child, hash_key, hash_edge, counters)
-    i = pick_ucb1(stat, edges, len(ids), n_fresh, c, u)
-    e = edges[i]
-    fresh = stat[VISITS, e] == 0.0
-    stat[VISITS, e] += visits
-    return node, i, e, fresh
+    return _step(False, node, link, player, ids, c, stamp, u, visits, num_keys, node_player, node_size, edge_node,
+                 edge_key, stat, edge_child, hash_key, hash_edge, counters)
 
 
 @njit(cache=True, nogil=True)
@@ -212,15 +222,5 @@ def select_puct(node, link, player, ids, c, stamp, u, visits, num_keys, node_pla
     """``select_edge`` with ``core.pick_puct`` (AlphaZero's step; see there). An edge first made here (a key the
     node's expansion did not see: another world offers it) gets the uniform prior ``1 / len(ids)``. ``u`` is unused
     (same signature as ``select_edge``)."""
-    if not _has_room(len(ids), node_player, edge_key, hash_key, counters):
-        return -1, -1, -1, False
-    if link >= 0:
-        node = child_of(link, player, node_player, node_size, edge_child, counters)
-    edges = np.empty(len(ids), dtype=np.int64)
-    flat_edges(node, ids, len(ids), num_keys, stamp, 1.0 / len(ids), edges, node_size, edge_node, edge_key, stat,
-               edge_child, hash_key, hash_edge, counters)
-    i = pick_puct(stat, edges, len(ids), c)
-    e = edges[i]
-    fresh = stat[VISITS, e] == 0.0
-    stat[VISITS, e] += visits
-    return node, i, e, fresh
+    return _step(True, node, link, player, ids, c, stamp, u, visits, num_keys, node_player, node_size, edge_node,
+                 edge_key, stat, edge_child, hash_key, hash_edge, counters)

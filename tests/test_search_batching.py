@@ -15,8 +15,7 @@ from cardboard.search import batching
 from cardboard.search.batching import Request, answer, batches, drive, run_together
 from cardboard.search.mcts import SearchConfig, TreeSearch
 from cardboard.search.strategies import PUCT, UCB1, Evaluation
-from cardboard.search.core import FlatTree, KeyTable
-from cardboard.search.tree import PRIOR, TOTAL, VISITS, Node
+from cardboard.search.tree import PRIOR, TOTAL, VISITS, new_root
 
 from .games import nim
 from .trees import edge_stats, nodes_of
@@ -159,8 +158,7 @@ def _after(state, action):
 @pytest.mark.parametrize("leaves", [2, 5, 9])
 def test_virtual_loss_sends_the_leaves_in_flight_down_distinct_root_edges(leaves):
     state = NIM.new_state()
-    root = Node(FlatTree(state.current_player, 3, state.info.num_actions, None, False,
-                         table=KeyTable(state.info.num_action_keys)))
+    root = new_root(state)
     config = SearchConfig(iterations=40, depth=0, leaves=leaves, evaluator=nim_values)
     run = TreeSearch(config, "uct").steps(state, np.random.default_rng(3), root=root)
     first = next(run)

@@ -17,8 +17,7 @@ def hand_tree(visits, totals, avail, prior=None, num_keys: int = 64) -> FlatTree
 def step(tree, ids, c, u=0.0, stamp=1.0, kernel=select_edge, visits=0.0):
     """One tree step at the root of ``tree`` over the legal key ``ids`` (no visit counted unless ``visits``)."""
     ids = np.asarray(ids, dtype=np.int64)
-    tree.reserve(len(ids))
-    return kernel(0, -1, 0, ids, c, float(stamp), u, visits, tree.num_keys, tree.node_player, *tree.edge_arrays())[1:]
+    return tree.step(kernel, len(ids), 0, -1, 0, ids, c, float(stamp), u, visits)[1:]
 
 
 def nodes_of(root: Node) -> list[Node]:
