@@ -332,8 +332,8 @@ class FlatTree:
     last call asked for in ``counters``, ``reserve`` to what a Python tree step may make.
 
     ``num_players`` is the number of ``edge_child`` columns (a tree with ``chance`` nodes has one more, last:
-    ``CHANCE`` = -1 indexes it); ``table`` maps soft keys to the decision edges' key ids (chance edges are keyed by the outcome
-    itself); ``num_keys`` bounds the keys of the hash tables. The Python driver keeps two more memories per node in
+    ``CHANCE`` = -1 indexes it); ``table`` maps soft keys to the decision edges' key ids (chance edges are keyed by
+    the outcome itself); ``num_keys`` bounds the keys of the hash tables. The Python driver keeps two more memories per node in
     dicts: chance-node bucketing's pre-samples (``presampled``) and hard pruning's judgements (``pruned``). Every
     ``reset`` starts a new ``generation``: a ``tree.Node`` read after one raises ``StaleTreeError``."""
 

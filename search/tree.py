@@ -142,7 +142,8 @@ class Node:
         keys = self.tree.edge_key[edges].tolist()
         if self.player != CHANCE and not self.tree.table.dense:
             keys = [self.tree.table.key(k) for k in keys]
-        return dict(zip(keys, zip(visits.astype(np.int64).tolist(), means, stat[AVAIL, edges].astype(np.int64).tolist())))
+        avail = stat[AVAIL, edges].astype(np.int64).tolist()
+        return dict(zip(keys, zip(visits.astype(np.int64).tolist(), means, avail)))
 
     @property
     def presampled(self) -> dict[Hashable, list[int]] | None:

@@ -1,7 +1,7 @@
 """Search trees for tests: hand-made one-node trees for the tree step, and walks over a result's tree."""
 import numpy as np
 
-from cardboard.search.core import AVAIL, PRIOR, TOTAL, VISITS, FlatTree, KeyTable
+from cardboard.search.core import AVAIL, TOTAL, VISITS, FlatTree, KeyTable
 from cardboard.search.tree import Node, expand, select_edge
 
 
@@ -41,5 +41,3 @@ def visits_below(node: Node) -> int:
         return sum(visits_below(child) for child in node.children())
     return int(node.stat[VISITS, node.edges].sum())
 
-
-__all__ = ["PRIOR", "hand_tree", "step", "nodes_of", "edge_stats", "visits_below"]

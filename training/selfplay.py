@@ -86,6 +86,7 @@ MATCHED = ("game", "options", "agents", "seed", "rotation")  # header fields a r
 
 OVERLAP = {"auto": None, "on": True, "off": False}  # --overlap: run_together's overlap
 
+
 @dataclass
 class Args:
     game: str
