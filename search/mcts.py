@@ -102,13 +102,19 @@ def heuristic_evaluator(state: GameState) -> np.ndarray:
 
 @dataclass
 class SearchResult:
-    """The chosen action, the root visit counts by action key (a policy target) and the work done."""
+    """The chosen action, the root visit counts by action key (a policy target) and the work done.
+
+    ``policy``: an improved policy by action key over the root's legal keys, summing to 1, where the search computes
+    one (Gumbel search's π′, ``gumbel``); None otherwise (the visits are the target). ``value``: the search's
+    estimate of the root player's reward in [0, 1] (the mean over the root's visits; None without any)."""
 
     action: int
     visits: dict[Hashable, int]
     iterations: int
     seconds: float
     root: Node | None = None  # the search tree's root, a view (None for flat Monte Carlo and PIMC)
+    policy: dict[Hashable, float] | None = None
+    value: float | None = None
 
 
 @dataclass
@@ -173,7 +179,9 @@ def decide(root: Node, state: GameState, final: FinalSelection, rng: np.random.G
     actions = dict(zip(legal_keys(state), np.asarray(state.legal_actions()).tolist()))
     edges = {k: s for k, s in root.stats().items() if k in actions and s[0] > 0}
     key = final(edges, rng) if edges else next(iter(actions))
-    return SearchResult(actions[key], {k: s[0] for k, s in edges.items()}, done, seconds, root)
+    visits = sum(s[0] for s in edges.values())
+    value = sum(s[0] * s[1] for s in edges.values()) / visits if visits else None
+    return SearchResult(actions[key], {k: s[0] for k, s in edges.items()}, done, seconds, root, value=value)
 
 
 NO_LOCK = nullcontext()

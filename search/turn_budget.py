@@ -33,6 +33,8 @@ turn's budget, so such a turn overspends T by that much.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from ..envs.errors import InvalidParameterError
@@ -94,8 +96,8 @@ class TurnBudget:
         result = self._spend(state, rng, ALPHA_ONE * self.turn_iterations, None)
         if self.left > 0 and solid_path(result.root, state):
             more = self._spend(state, rng, self.left, result.root)
-            result = SearchResult(more.action, more.visits, result.iterations + more.iterations,
-                                  result.seconds + more.seconds, more.root)
+            result = replace(more, iterations=result.iterations + more.iterations,
+                             seconds=result.seconds + more.seconds)
         return result
 
     def _spend(self, state: GameState, rng: np.random.Generator, iterations: float, root: Node | None) -> SearchResult:
