@@ -34,7 +34,7 @@ from ..envs.fifth_aeon.cards import STANDARD_DECKS, Card, CardPool, Deck, bundle
 from ..envs.fifth_aeon.constants import BALANCER_REPETITIONS, GOAL_CARD, INJECTED_COPIES
 from ..envs.fifth_aeon.default_ai import DefaultAI
 from ..envs.fifth_aeon.state import FifthAeonGame
-from .match import wilson_interval
+from .match import error_bars, wilson_interval
 from ..envs.resumable import claim_folder, read_lines
 from ..envs.worker_pool import process_pool
 
@@ -241,10 +241,9 @@ def plot(summary: dict[str, Any], path: Path) -> None:
     rows = summary["rows"]
     x = [r["value"] for r in rows]
     rate = np.array([r["win_rate"] for r in rows])
-    lo = rate - np.array([r["ci"][0] for r in rows])
-    hi = np.array([r["ci"][1] for r in rows]) - rate
+    err = error_bars(rate, [r["ci"][0] for r in rows], [r["ci"][1] for r in rows])
     fig, ax = plt.subplots(figsize=(6, 4))
-    ax.errorbar(x, rate, yerr=[lo, hi], marker="o", capsize=3, label="Target decks' win rate (95% CI)")
+    ax.errorbar(x, rate, yerr=err, marker="o", capsize=3, label="Target decks' win rate (95% CI)")
     ax.plot(x, np.abs(rate - 0.5), marker="s", linestyle="--", label="score |WR - 0.5|")
     ax.axhline(0.5, color="grey", linewidth=0.8)
     ax.axvline(summary["best"], color="red", linewidth=0.8, label=f"best: {summary['best']}")

@@ -48,7 +48,7 @@ from ..envs.fifth_aeon.constants import (
     PRECONSTRUCTED_GAMES,
 )
 from ..envs.fifth_aeon.state import FifthAeonGame
-from .match import wilson_interval
+from .match import error_bars, wilson_interval
 from ..envs.resumable import claim_folder, read_lines
 from .tournament import unique_names
 from ..envs.worker_pool import process_pool
@@ -263,8 +263,8 @@ def plot(results: dict[str, Any], path: Path) -> None:
     width = 0.8 / len(names)
     for k, name in enumerate(names):
         rates = [results["formats"][f][name]["win_rate"] for f in formats]
-        err = [[r - results["formats"][f][name]["ci"][0] for r, f in zip(rates, formats)],
-               [results["formats"][f][name]["ci"][1] - r for r, f in zip(rates, formats)]]
+        cis = [results["formats"][f][name]["ci"] for f in formats]
+        err = error_bars(rates, [lo for lo, _ in cis], [hi for _, hi in cis])
         ax.bar(np.arange(len(formats)) + k * width, rates, width, yerr=err, capsize=3, label=name[:40])
     ax.axhline(0.5, color="grey", linewidth=0.8)
     ax.set_xticks(np.arange(len(formats)) + width * (len(names) - 1) / 2, formats)

@@ -61,7 +61,7 @@ from rich.table import Table
 
 from cardboard import registry
 from cardboard.envs.errors import DataError, InvalidParameterError
-from cardboard.evaluation.match import agent_score, play_match_specs, wilson_interval
+from cardboard.evaluation.match import agent_score, error_bars, play_match_specs, wilson_interval
 from cardboard.training import learn, selfplay
 
 FORMAT = "cardboard.expert_iteration/1"
@@ -318,6 +318,7 @@ def table(state: dict[str, Any]) -> Table:
 
 
 def plot(state: dict[str, Any], path: Path) -> None:
+    """Both scores per completed generation with their intervals (those of an older ``state.json`` too)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -327,9 +328,8 @@ def plot(state: dict[str, Any], path: Path) -> None:
     x = np.array([e["generation"] for e in gens])
     fig, ax = plt.subplots(figsize=(6, 3.5))
     for key, label, shift in (("eval", "new expert vs best expert", -0.05), ("random", "raw network vs random", 0.05)):
-        y = np.array([e[key]["score"] for e in gens])
-        err = np.array([[e[key]["score"] - e[key]["low"] for e in gens], [e[key]["high"] - e[key]["score"]
-                                                                         for e in gens]])
+        y = [e[key]["score"] for e in gens]
+        err = error_bars(y, [e[key]["low"] for e in gens], [e[key]["high"] for e in gens])
         ax.errorbar(x + shift, y, yerr=err, marker="o", capsize=3, label=label)
     ax.axhline(0.5, color="grey", lw=0.8, ls="--")
     ax.set(xlabel="generation", ylabel="score (Wilson 95%)", ylim=(0, 1), xticks=x,

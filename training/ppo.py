@@ -5,8 +5,9 @@ and is rewarded with its return on its last decision. Every ``eval_every`` steps
 games against the opponent, seat ``i % num_players`` in game ``i``, deterministic and masked; each evaluation
 is printed and appended to ``<out_dir>/eval.jsonl`` (plotted to ``eval.png`` when matplotlib is installed).
 At the end it plays ``final_eval_games`` other games the same way and prints a table: wins / draws / losses
-(a win: the learner's return beats every other seat's), the win rate with its Wilson 95% interval and the
-mean return with its normal 95% interval; ``final.json`` and ``model.zip`` go to ``<out_dir>``.
+(a win: the learner's return beats every other seat's; on a cooperative game the team's win, every seat's
+return reaching ``max_return``, and no draws), the win rate with its Wilson 95% interval and the mean return
+with its normal 95% interval; ``final.json`` and ``model.zip`` go to ``<out_dir>``.
 
     cardboard train-ppo lords_of_war --opponent random           # the run of training/README.md
     python -m cardboard.training.ppo hearth --opponent greedy_h --option decks=face_hunter --smoke
@@ -36,6 +37,7 @@ from rich.table import Table
 
 from cardboard import registry
 from cardboard.envs.errors import InvalidParameterError
+from cardboard.envs.protocol import GameInfo
 from cardboard.evaluation.match import WILSON_Z, wilson_interval
 from cardboard.training.script import run_script
 
@@ -121,6 +123,16 @@ def to_args(namespace: argparse.Namespace) -> Args:
 
 
 # -- evaluation --------------------------------------------------------------------------------------------
+def outcome(returns: Sequence[float], seat: int, info: GameInfo) -> int:
+    """1 win, 0 draw, -1 loss for the learner in ``seat``: its return against the best other seat's, or on a
+    cooperative game (``info.utility``) the team's result, won when the return reaches ``info.max_return``."""
+    mine = float(returns[seat])
+    if info.utility == "cooperative":
+        return 1 if mine >= info.max_return else -1
+    best_other = max(float(r) for k, r in enumerate(returns) if k != seat)
+    return (mine > best_other) - (mine < best_other)
+
+
 def evaluate(model: Any, args: Args, games: int, seed: int) -> dict:
     """``games`` games against the opponent, the model in seat ``i % num_players`` of game ``i`` (dealt with
     seed ``seed + i``), deterministic and masked."""
@@ -136,10 +148,9 @@ def evaluate(model: Any, args: Args, games: int, seed: int) -> dict:
         while not done:
             action, _ = model.predict(obs, deterministic=True, action_masks=env.action_masks())
             obs, _, done, _, step_info = env.step(action)
-        mine, best_other = float(step_info["returns"][seat]), float(np.delete(step_info["returns"], seat).max())
-        outcomes.append((mine > best_other) - (mine < best_other))
-        returns.append(mine)
-        wins_by_seat[seat] += mine > best_other
+        outcomes.append(outcome(step_info["returns"], seat, info))
+        returns.append(float(step_info["returns"][seat]))
+        wins_by_seat[seat] += outcomes[-1] == 1
     wins, draws = outcomes.count(1), outcomes.count(0)
     mean = float(np.mean(returns))
     half = WILSON_Z * float(np.std(returns, ddof=1)) / math.sqrt(games) if games > 1 else math.inf

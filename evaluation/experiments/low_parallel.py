@@ -51,7 +51,7 @@ from rich.table import Table
 from ...envs.protocol import GameState
 from ...envs.resumable import claim_folder, read_lines
 from ...registry import make_agent, make_game
-from ..match import load_results, normal_estimate, play_match_specs, summarize, wilson_interval
+from ..match import error_bars, load_results, normal_estimate, play_match_specs, summarize, wilson_interval
 
 GAME = "lords_of_war"
 MODES = {"none": "", "root": ",parallel=root", "tree": ",parallel=tree,vl=0", "tree_vl": ",parallel=tree,vl=1",
@@ -252,7 +252,7 @@ def plot_timing(summary: dict[str, Any], algorithms: list[str], out: Path) -> No
         mine = [c for c in cells if c["algorithm"] == algorithm]
         labels = [f"{c['mode']}\n{c['workers']}" for c in mine]
         ms = [c["ms"][0] for c in mine]
-        err = [[c["ms"][0] - c["ms"][1] for c in mine], [c["ms"][2] - c["ms"][0] for c in mine]]
+        err = error_bars(ms, [c["ms"][1] for c in mine], [c["ms"][2] for c in mine])
         ax.bar(range(len(mine)), ms, yerr=err, capsize=3, color=[f"C{list(MODES).index(c['mode'])}" for c in mine])
         ax.set_xticks(range(len(mine)), labels, fontsize=8)
         ax.set_ylabel("ms a decision (95% CI)")
@@ -271,7 +271,7 @@ def plot_timing(summary: dict[str, Any], algorithms: list[str], out: Path) -> No
             colour = f"C{list(MODES).index(mode)}"
             xs = [c["workers"] for c in mine]
             ys = [c["speedup"][0] for c in mine]
-            err = [[c["speedup"][0] - c["speedup"][1] for c in mine], [c["speedup"][2] - c["speedup"][0] for c in mine]]
+            err = error_bars(ys, [c["speedup"][1] for c in mine], [c["speedup"][2] for c in mine])
             ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, color=colour, label=f"{mode} (ours)")
             paper = [(n, paper_speedup(algorithm, mode, n)) for n in PAPER_AGENTS if n <= max(xs)]
             ax.plot([n for n, _ in paper], [v for _, v in paper], ls="--", color=colour, alpha=0.5,
@@ -302,7 +302,7 @@ def plot_strength(summary: dict[str, Any], out: Path) -> None:
     rows = list(summary.values())
     fig, ax = plt.subplots(figsize=(max(5, 0.9 * len(rows)), 4))
     ys = [100 * r["win_rate"] for r in rows]
-    err = [[100 * (r["win_rate"] - r["low"]) for r in rows], [100 * (r["high"] - r["win_rate"]) for r in rows]]
+    err = error_bars([r["win_rate"] for r in rows], [r["low"] for r in rows], [r["high"] for r in rows], 100)
     ax.bar(range(len(rows)), ys, yerr=err, capsize=3, color=[f"C{list(MODES).index(r['mode'])}" for r in rows])
     paper = [(i, 100 * r["paper_win_rate"]) for i, r in enumerate(rows) if r["paper_win_rate"] is not None]
     ax.plot([i for i, _ in paper], [v for _, v in paper], "kx", label="thesis")

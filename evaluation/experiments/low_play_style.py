@@ -38,7 +38,7 @@ import cardboard
 from cardboard.envs.resumable import claim_folder, read_lines
 from cardboard.envs.worker_pool import process_pool
 
-from ..match import game_streams, play_game, seat_order, wilson_interval
+from ..match import error_bars, game_streams, play_game, seat_order, wilson_interval
 
 # label -> spec knobs: 000 §3.7's families at the settings its results single out (RobustRoulette^2_n, n = 2 and 3:
 # the "stable-strength" candidates; MaxRand_n and RobustRand_n at n = 3; the online tuner on RobustRoulette^2_n)
@@ -145,8 +145,8 @@ def plots(summary: dict[str, Any], out: Path) -> None:
     v = [summary["variants"][label] for label in labels]
     x = np.arange(len(labels))
     fig, (wins, best, cx) = plt.subplots(1, 3, figsize=(16, 4.5))
-    rate = np.array([s["win_rate"] for s in v])
-    err = np.clip([rate - [s["interval"][0] for s in v], [s["interval"][1] for s in v] - rate], 0, None)  # rounding
+    rate = [s["win_rate"] for s in v]
+    err = error_bars(rate, [s["interval"][0] for s in v], [s["interval"][1] for s in v])
     wins.bar(x, rate, yerr=err, capsize=3)
     wins.axhline(0.5, color="grey", lw=0.8, ls="--")
     wins.set_ylabel("win rate vs RobustChild (95% Wilson)")

@@ -34,7 +34,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ...registry import make_game
-from ..match import load_results, play_match_specs, summarize, wilson_interval
+from ..match import error_bars, load_results, play_match_specs, summarize, wilson_interval
 
 GAME = "lords_of_war"
 PAPER_HPLS = (1, 2, 5, 10, 15, 20, 25, 30)  # 002 §3.1, Fig. 2's rows
@@ -86,11 +86,9 @@ def cell_summary(path: Path) -> dict[str, Any]:
             "seconds_per_decision": list(s.seconds_per_decision), "mean_turns": s.mean_turns}
 
 
-def error_bars(rows: list[dict[str, Any]]) -> list[list[float]]:
-    """Matplotlib's ``yerr`` (in %) of cells' Wilson intervals around their win rates (never negative: at 0 and 1
-    the interval's end equals the rate up to rounding)."""
-    return [[max(0.0, 100 * (r["win_rate"] - r["low"])) for r in rows],
-            [max(0.0, 100 * (r["high"] - r["win_rate"])) for r in rows]]
+def cell_error_bars(rows: list[dict[str, Any]]) -> list[list[float]]:
+    """Matplotlib's ``yerr`` (in %) of cells' Wilson intervals around their win rates."""
+    return error_bars([r["win_rate"] for r in rows], [r["low"] for r in rows], [r["high"] for r in rows], 100)
 
 
 def plot_sweep(summary: dict[str, Any], heuristics: list[str], hpls: list[int], path: Path) -> None:
@@ -110,7 +108,7 @@ def plot_sweep(summary: dict[str, Any], heuristics: list[str], hpls: list[int], 
         colour = f"C{k % 10}"
         xs = [n for n, _ in rows]
         ys = [100 * r["win_rate"] for _, r in rows]
-        err = error_bars([r for _, r in rows])
+        err = cell_error_bars([r for _, r in rows])
         ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, color=colour, label=f"{h} (ours)")
         if h in PAPER_WIN:
             ax.plot(PAPER_HPLS, PAPER_WIN[h], ls="--", color=colour, alpha=0.5, label=f"{h} (paper 002)")
@@ -137,7 +135,7 @@ def plot_bars(summary: dict[str, Any], names: list[str], path: Path, title: str)
         return
     fig, ax = plt.subplots(figsize=(max(5, 0.8 * len(rows)), 4))
     ys = [100 * r["win_rate"] for _, r in rows]
-    err = error_bars([r for _, r in rows])
+    err = cell_error_bars([r for _, r in rows])
     ax.bar(range(len(rows)), ys, yerr=err, capsize=3, color="C0")
     ax.set_xticks(range(len(rows)), [n for n, _ in rows], rotation=45, ha="right", fontsize=8)
     ax.axhline(50, color="grey", lw=0.8)

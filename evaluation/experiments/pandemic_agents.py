@@ -35,7 +35,7 @@ from cardboard.envs.pandemic.setup_file import TESTBED_DIR
 from cardboard.envs.protocol import CHANCE, sample_chance
 from cardboard.envs.worker_pool import process_pool
 
-from ..match import wilson_interval
+from ..match import error_bars, wilson_interval
 
 SETUPS = tuple(sorted(p.stem for p in TESTBED_DIR.glob("S*.json")))
 _AGENTS: dict[tuple[str, str], Any] = {}  # (spec, game key) -> agent, per worker process
@@ -144,7 +144,7 @@ def plots(summary: dict[str, Any], setups: list[str], out: Path) -> None:
         blocks = [summary["agents"][label]["setups"][s] for s in setups]
         x = np.arange(len(setups)) + i * width
         y = [b["win_ratio"] for b in blocks]
-        err = [[b["win_ratio"] - b["interval"][0] for b in blocks], [b["interval"][1] - b["win_ratio"] for b in blocks]]
+        err = error_bars(y, [b["interval"][0] for b in blocks], [b["interval"][1] for b in blocks])
         ax.bar(x, y, width, yerr=err, capsize=2, label=label)
     ax.set_xticks(np.arange(len(setups)) + 0.4 - width / 2, setups)
     ax.set_ylabel("win ratio (95% Wilson)")
