@@ -72,6 +72,7 @@ from ..envs.errors import InvalidParameterError
 from ..envs.protocol import Game, GameState, require_hooks
 from .batching import Steps
 from .chance import ChanceBucketing
+from .gumbel import C_SCALE, C_VISIT, CANDIDATES, Gumbel, GumbelSearch
 from .final import Decision, FinalSelection, OnlineTuner, decision, make_final, robust_child
 from .pruning import HardPruning
 from .mcts import PIMC, FlatMonteCarlo, InferenceAccuracy, SearchConfig, SearchResult, TreeSearch, uniform_determinizer
@@ -262,7 +263,14 @@ PARAMETERS = {  # one line per spec parameter: the search agents' docstrings (``
     "vl": "with parallel=tree / leaf: virtual loss, visits counted while a simulation is in flight (0: none)",
     "compiled": "run whole iterations compiled where the game offers compiled_model and the settings allow "
                 "(search.compiled: the same trees as 0, faster)",
+    "gumbel": "Gumbel policy improvement (search.gumbel; Danihelka et al. 2022): Gumbel-top-m root candidates, "
+              "sequential halving of the iterations, completed-Q interior steps; the result's policy is the "
+              "improved policy (1: on; iterations must be set)",
+    "m": "with gumbel=1: root candidates sampled by Gumbel-top-k",
+    "cvisit": "with gumbel=1: sigma's visit offset c_visit",
+    "cscale": "with gumbel=1: sigma's scale c_scale",
 }
+GUMBEL_KNOBS = ("gumbel", "m", "cvisit", "cscale")
 PARALLEL_KNOBS = ("parallel", "workers", "vl")
 NET_KNOBS = ("net", "prior", "value", "netrollout", "cpuct", "leaves", "hlr", "chi", "device")
 
@@ -281,7 +289,8 @@ def _tree_agent(game: Game | None, worlds: str, num_worlds: int, iterations: int
                 netrollout: bool = False, cpuct: float = 1.25, leaves: int = 1, hlr: str = "",
                 chi: float = 0.5, heuristic: bool = False, hpl: int = 15, extrapolate: bool = False,
                 final: FinalSelection = robust_child, parallel: str = "none", workers: int = 2,
-                vl: int = 1, compiled: bool = True, device: str = "cpu") -> SearchAgent:
+                vl: int = 1, compiled: bool = True, device: str = "cpu", gumbel: bool = False, m: int = CANDIDATES,
+                cvisit: float = C_VISIT, cscale: float = C_SCALE) -> SearchAgent:
     if heuristic and (net or hlr):
         raise InvalidParameterError("heuristic=1 values leaves by the game's heuristic: it cannot be used with net= "
                                     "or hlr=")
@@ -309,6 +318,14 @@ def _tree_agent(game: Game | None, worlds: str, num_worlds: int, iterations: int
         raise InvalidParameterError(f"device={device} needs a network: net=PATH or hlr=PATH")
     check_policy(policy)  # also when turn=0: a misspelt option is refused, not ignored
     check_parallel(parallel, workers, vl)  # also when parallel=none
+    if gumbel:
+        clash = [knob for knob, on in ((f"turn={turn}", turn), ("reuse=1", reuse), (f"parallel={parallel}",
+                                       parallel != "none"), ("cnb=1", cnb), (f"prune={prune}", sensible or pruning))
+                 if on]
+        if clash:
+            raise InvalidParameterError(f"gumbel=1 cannot be combined with {clash[0]}")
+        config = replace(config, selection=Gumbel(m, cvisit, cscale))
+        return SearchAgent(GumbelSearch(config, worlds, num_worlds), worlds, knob_hooks(accuracy=accuracy), game)
     engine = TreeSearch(replace(config, final=final, compiled=compiled), worlds, num_worlds, reuse)
     searcher = TurnBudget(engine, turn, policy) if turn else engine
     if parallel != "none":
@@ -329,44 +346,49 @@ def flat_mc(iterations: int = 1000, depth: int = 0, game: Game | None = None) ->
 
 @_documented("UCT on the true state (perfect information / open mode).", "iterations", "c", "depth", "seconds",
              "reuse", "cnb", "prune", "hpl", "extrapolate", "heuristic", "final", "n", "k", "tune", *PARALLEL_KNOBS,
-             "compiled")
+             "compiled", *GUMBEL_KNOBS)
 def uct(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0, reuse: bool = False,
         cnb: bool = False, prune: str = "0", hpl: int = 15, extrapolate: bool = False, heuristic: bool = False,
         final: str = "robust", n: int = 0, k: float = 1.0, tune: bool = False, parallel: str = "none", workers: int = 2,
-        vl: int = 1, compiled: bool = True, game: Game | None = None) -> SearchAgent:
+        vl: int = 1, compiled: bool = True, gumbel: bool = False, m: int = CANDIDATES, cvisit: float = C_VISIT,
+        cscale: float = C_SCALE, game: Game | None = None) -> SearchAgent:
     return _tree_agent(game, "uct", 1, iterations, c, depth, seconds, reuse, cnb, prune, -1.0, heuristic=heuristic,
                        hpl=hpl, extrapolate=extrapolate, final=make_final(final, n, k, tune), parallel=parallel,
-                       workers=workers, vl=vl, compiled=compiled)
+                       workers=workers, vl=vl, compiled=compiled, gumbel=gumbel, m=m, cvisit=cvisit, cscale=cscale)
 
 
 @_documented("Single-observer ISMCTS with availability counts.", "iterations", "c", "depth", "seconds", "reuse",
              "cnb", "prune", "hpl", "extrapolate", "accuracy", "heuristic", "final", "n", "k", "tune", *NET_KNOBS,
-             *PARALLEL_KNOBS, "compiled")
+             *PARALLEL_KNOBS, "compiled", *GUMBEL_KNOBS)
 def ismcts(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0, reuse: bool = False,
            cnb: bool = False, prune: str = "0", hpl: int = 15, extrapolate: bool = False, accuracy: float = -1.0,
            heuristic: bool = False, net: str = "", prior: bool = True, value: bool = True, netrollout: bool = False,
            cpuct: float = 1.25, leaves: int = 1, hlr: str = "", chi: float = 0.5, final: str = "robust", n: int = 0,
            k: float = 1.0, tune: bool = False, parallel: str = "none", workers: int = 2, vl: int = 1,
-           compiled: bool = True, device: str = "cpu", game: Game | None = None) -> SearchAgent:
+           compiled: bool = True, device: str = "cpu", gumbel: bool = False, m: int = CANDIDATES,
+           cvisit: float = C_VISIT, cscale: float = C_SCALE, game: Game | None = None) -> SearchAgent:
     return _tree_agent(game, "ismcts", 1, iterations, c, depth, seconds, reuse, cnb, prune, accuracy, net=net,
                        prior=prior, value=value, netrollout=netrollout, cpuct=cpuct, leaves=leaves, hlr=hlr, chi=chi,
                        heuristic=heuristic, hpl=hpl, extrapolate=extrapolate, final=make_final(final, n, k, tune),
-                       parallel=parallel, workers=workers, vl=vl, compiled=compiled, device=device)
+                       parallel=parallel, workers=workers, vl=vl, compiled=compiled, device=device, gumbel=gumbel, m=m,
+                       cvisit=cvisit, cscale=cscale)
 
 
 @_documented("Determinized UCT (paper 001 Algorithm 3): fixed worlds, pooled soft-key statistics.", "worlds",
              "iterations", "c", "depth", "seconds", "reuse", "cnb", "prune", "hpl", "extrapolate", "accuracy", "turn",
-             "policy", "heuristic", "final", "n", "k", "tune", *NET_KNOBS, *PARALLEL_KNOBS)
+             "policy", "heuristic", "final", "n", "k", "tune", *NET_KNOBS, *PARALLEL_KNOBS, *GUMBEL_KNOBS)
 def duct(worlds: int = 10, iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0,
          reuse: bool = False, cnb: bool = False, prune: str = "0", hpl: int = 15, extrapolate: bool = False,
          accuracy: float = -1.0, turn: int = 0, policy: str = "one", heuristic: bool = False, net: str = "",
          prior: bool = True, value: bool = True, netrollout: bool = False, cpuct: float = 1.25, leaves: int = 1,
          hlr: str = "", chi: float = 0.5, final: str = "robust", n: int = 0, k: float = 1.0, tune: bool = False,
-         parallel: str = "none", workers: int = 2, vl: int = 1, device: str = "cpu",
+         parallel: str = "none", workers: int = 2, vl: int = 1, device: str = "cpu", gumbel: bool = False,
+         m: int = CANDIDATES, cvisit: float = C_VISIT, cscale: float = C_SCALE,
          game: Game | None = None) -> SearchAgent:
     return _tree_agent(game, "duct", worlds, iterations, c, depth, seconds, reuse, cnb, prune, accuracy, turn, policy,
                        net, prior, value, netrollout, cpuct, leaves, hlr, chi, heuristic, hpl, extrapolate,
-                       make_final(final, n, k, tune), parallel, workers, vl, device=device)
+                       make_final(final, n, k, tune), parallel, workers, vl, device=device, gumbel=gumbel, m=m,
+                       cvisit=cvisit, cscale=cscale)
 
 
 @_documented("One UCT tree per determinization, root votes added up.", "worlds", "iterations", "c", "depth")

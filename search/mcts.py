@@ -263,6 +263,9 @@ class TreeSearch(WarmUp):
             raise InvalidParameterError(f"worlds must be 'uct', 'ismcts' or 'duct', got {worlds!r}")
         if num_worlds < 1:
             raise InvalidParameterError(f"num_worlds must be >= 1, got {num_worlds}")
+        if config.selection.kernel is None and type(self).steps is TreeSearch.steps:
+            raise InvalidParameterError(f"{type(config.selection).__name__} steps the tree itself: search with its own "
+                                        "engine (search.gumbel.GumbelSearch)")
         self.config = config
         self.worlds = worlds
         self.num_worlds = num_worlds

@@ -1,0 +1,377 @@
+"""Gumbel policy improvement for tree search over the forward model (Danihelka, Guez, Schrittwieser and Silver, "Policy
+improvement by planning with Gumbel", ICLR 2022; as mctx's ``gumbel_muzero_policy``).
+
+At the root, ``m`` candidate actions are sampled without replacement by Gumbel-top-k and the ``iterations``
+simulations are split among them by sequential halving (``considered_visits``): each simulation takes the candidate
+of highest g(a) + logits(a) + σ(q̂(a)) among those visited exactly as often as the schedule says (``root_scores``).
+At every other decision node the step is deterministic: argmax[π′(a) − N(a) / (1 + Σ_b N(b))]
+(``interior_choice``). Both read the completed Q-values: an edge's mean reward where visited, else the node's mixed
+value v_mix (``mixed_value``: the evaluator's value of the node averaged with the prior-weighted Q of the visited
+edges), min-max rescaled over the node's legal actions and scaled, σ(q̂) = (c_visit + max_b N(b)) · c_scale · q̂
+(``sigma``); π′ = softmax(logits + σ(q̂)) (``improved_policy``). The root's π′ over its legal actions is the
+policy target a search hands back (``SearchResult.policy``). The action played is the candidate of highest
+g + logits + σ(q̂) among the most visited (mctx's rule).
+
+Hidden information (ISMCTS, DUCT): every simulation plays in its own world (ISMCTS: a fresh determinization; DUCT:
+the fixed worlds in turn; UCT: the state itself), and one tree keyed by soft keys pools them: an edge's Q is its
+mean reward over every world it was played in, a node's raw value is the one its first evaluation gave, and a
+step's legal actions (its π′, N and ΣN) are those of the simulation's world. Leaves are evaluated as PUCT's are
+(``mcts``): the evaluator's values and prior at ``depth=0`` (a network), else a rollout, with ``config.prior``'s
+prior; ``leaves=K`` keeps K simulations in flight per evaluator call (their visits counted on the way down).
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+from numba import njit
+
+from ..envs.errors import InvalidParameterError
+from ..envs.protocol import CHANCE, TERMINAL, GameState
+from .batching import Steps
+from .core import PRIOR, TOTAL, VISITS, FlatTree, edge_of, flat_edges, has_room, mark_available
+from .mcts import Leaf, SearchConfig, SearchResult, TreeSearch
+from .tree import Node, chance_edge, legal_ids, new_root
+
+C_VISIT = 50.0  # σ's visit offset c_visit (Danihelka et al. 2022, §4, Eq. 8)
+C_SCALE = 1.0  # σ's scale c_scale (Danihelka et al. 2022, §4, Eq. 8; mctx's default value_scale is 0.1)
+CANDIDATES = 16  # m, the root's sampled actions (Danihelka et al. 2022, §6: m = 16)
+LOW_LOGIT = -1e9  # a floor under a root score (mctx's ``score_considered``)
+TINY = 1e-30  # the prior of an action the evaluator gave none: its logit stays finite
+SPAN = 1e-8  # the smallest Q range min-max rescaling divides by (mctx's epsilon)
+
+
+@dataclass(frozen=True)
+class Gumbel:
+    """Gumbel search's selection (module docstring): ``m`` root candidates, σ's ``c_visit`` and ``c_scale``. Set as
+    ``SearchConfig.selection`` of a ``GumbelSearch``, which steps the tree itself (``kernel`` None: ``TreeSearch``
+    refuses it); nodes are expanded whole, as PUCT's."""
+
+    m: int = CANDIDATES
+    c_visit: float = C_VISIT
+    c_scale: float = C_SCALE
+
+    kernel: ClassVar = None
+    expands_nodes: ClassVar[bool] = True
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.m, int) and self.m >= 1):
+            raise InvalidParameterError(f"m must be an int >= 1 (root candidates), got {self.m!r}")
+        if not (self.c_visit >= 0 and self.c_scale > 0):
+            raise InvalidParameterError(f"need c_visit >= 0 and c_scale > 0, got {self.c_visit}, {self.c_scale}")
+
+    def constant(self, config: SearchConfig) -> float:
+        return self.c_scale
+
+
+# ---- the formulas (each one compiled once, called from Python and from the tree step) ------------------------
+@njit(cache=True, nogil=True)
+def mixed_value(raw_value, q, visits, prior):
+    """v_mix = (v̂ + ΣN · Σ_{N(a)>0} π(a) q(a) / Σ_{N(a)>0} π(a)) / (1 + ΣN): the node's raw value ``raw_value`` mixed
+    with the prior-weighted mean Q of its visited actions (mctx's ``_compute_mixed_value``)."""
+    total = 0.0
+    mass = 0.0
+    weighted = 0.0
+    for i in range(len(q)):
+        total += visits[i]
+        if visits[i] > 0:
+            p = max(prior[i], TINY)
+            mass += p
+            weighted += p * q[i]
+    if mass > 0:
+        weighted /= mass
+    return (raw_value + total * weighted) / (total + 1.0)
+
+
+@njit(cache=True, nogil=True)
+def sigma(q, visits, v_mix, c_visit, c_scale, out):
+    """σ(q̂) into ``out``: the completed Q (``q`` where visited, else ``v_mix``), min-max rescaled to [0, 1] over the
+    actions, times (c_visit + max N) · c_scale."""
+    lo, hi, top = np.inf, -np.inf, 0.0
+    for i in range(len(q)):
+        out[i] = q[i] if visits[i] > 0 else v_mix
+        lo, hi, top = min(lo, out[i]), max(hi, out[i]), max(top, visits[i])
+    scale = (c_visit + top) * c_scale / max(hi - lo, SPAN)
+    for i in range(len(q)):
+        out[i] = (out[i] - lo) * scale
+
+
+@njit(cache=True, nogil=True)
+def improved_policy(logits, sig, out):
+    """π′ = softmax(logits + σ) into ``out``."""
+    top = -np.inf
+    for i in range(len(logits)):
+        out[i] = logits[i] + sig[i]
+        top = max(top, out[i])
+    mass = 0.0
+    for i in range(len(logits)):
+        out[i] = math.exp(out[i] - top)
+        mass += out[i]
+    for i in range(len(logits)):
+        out[i] /= mass
+
+
+@njit(cache=True, nogil=True)
+def interior_choice(pi, visits):
+    """argmax[π′(a) − N(a) / (1 + ΣN)], the first on a tie: the action whose visit share lags π′ the most."""
+    total = 1.0 + visits.sum()
+    best, found = 0, -np.inf
+    for i in range(len(pi)):
+        score = pi[i] - visits[i] / total
+        if score > found:
+            best, found = i, score
+    return best
+
+
+def considered_visits(m: int, n: int) -> tuple[int, ...]:
+    """Sequential halving's schedule (mctx's ``get_sequence_of_considered_visits``): for simulation ``i`` of ``n``,
+    the visit count a root candidate must have to be taken, with ``m`` candidates halved each round (to two at
+    least), each round giving its candidates max(1, ⌊n / (⌈log2 m⌉ · considered)⌋) visits apiece."""
+    if m <= 1:
+        return tuple(range(n))
+    rounds = math.ceil(math.log2(m))
+    sequence: list[int] = []
+    visits = [0] * m
+    considered = m
+    while len(sequence) < n:
+        for _ in range(max(1, n // (rounds * considered))):
+            sequence.extend(visits[:considered])
+            for i in range(considered):
+                visits[i] += 1
+        considered = max(2, considered // 2)
+    return tuple(sequence[:n])
+
+
+def root_scores(considered: int, gumbel: np.ndarray, logits: np.ndarray, sig: np.ndarray,
+                visits: np.ndarray) -> np.ndarray:
+    """g + (logits − max logits) + σ, floored at ``LOW_LOGIT``, where an action has exactly ``considered`` visits;
+    -inf elsewhere (mctx's ``score_considered``)."""
+    score = np.maximum(LOW_LOGIT, gumbel + logits - logits.max() + sig)
+    return np.where(visits == considered, score, -np.inf)
+
+
+# ---- the interior tree step ---------------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def select_gumbel(node, player, ids, c_visit, c_scale, raw_value, stamp, visits, num_keys, node_player, node_size,
+                  edge_node, edge_key, stat, edge_child, hash_key, hash_edge, counters):
+    """The interior step at the expanded ``node`` (where ``player`` moves) over the legal key ``ids``: each edge made
+    when missing (a key the node's expansion did not see gets the uniform prior ``1 / len(ids)``, as PUCT's) and
+    counted available, then ``interior_choice`` over π′ of the node's distinct legal keys (priors renormalised over
+    them; ``raw_value``: the node's evaluated value for ``player``); the edge taken counts ``visits`` visits now.
+    Returns ``(node, i, edge, fresh)`` as ``tree.select_edge``; node -1, and nothing changed, without room."""
+    n = len(ids)
+    if not has_room(n, node_player, edge_key, hash_key, counters):
+        return -1, -1, -1, False
+    edges = np.empty(n, dtype=np.int64)
+    flat_edges(node, ids, n, num_keys, stamp, 1.0 / n, edges, node_size, edge_node, edge_key, stat, edge_child,
+               hash_key, hash_edge, counters)
+    first = np.empty(n, dtype=np.int64)  # legal index of each distinct edge (two copies of a card: one key)
+    k = 0
+    for i in range(n):
+        seen = False
+        for j in range(k):
+            seen = seen or edges[first[j]] == edges[i]
+        if not seen:
+            first[k] = i
+            k += 1
+    prior, q, count = np.empty(k), np.empty(k), np.empty(k)
+    for j in range(k):
+        e = edges[first[j]]
+        prior[j], count[j] = stat[PRIOR, e], stat[VISITS, e]
+        q[j] = stat[TOTAL, e] / count[j] if count[j] > 0 else 0.0
+    prior /= max(prior.sum(), TINY)
+    logits = np.log(np.maximum(prior, TINY))
+    sig, pi = np.empty(k), np.empty(k)
+    sigma(q, count, mixed_value(raw_value, q, count, prior), c_visit, c_scale, sig)
+    improved_policy(logits, sig, pi)
+    i = first[interior_choice(pi, count)]
+    e = edges[i]
+    fresh = stat[VISITS, e] == 0.0
+    stat[VISITS, e] += visits
+    return node, i, e, fresh
+
+
+@njit(cache=True, nogil=True)
+def visit_edge(node, k, stamp, visits, num_keys, node_player, node_size, edge_node, edge_key, stat, edge_child,
+               hash_key, hash_edge, counters):
+    """The root's step to the candidate of key ``k``: its edge (made when missing) counted available and visited
+    ``visits`` times, as ``(node, edge)``; ``(-1, -1)``, nothing changed, without room."""
+    if not has_room(1, node_player, edge_key, hash_key, counters):
+        return -1, -1
+    e = edge_of(node, k, num_keys, node_size, edge_node, edge_key, stat, edge_child, hash_key, hash_edge, counters)
+    mark_available(stat, e, stamp)
+    stat[VISITS, e] += visits
+    return node, e
+
+
+# ---- the search ---------------------------------------------------------------------------------------------
+class RootCandidates:
+    """The root's distinct legal keys (ids in the tree's key table) and their logits from the root's expansion, the
+    Gumbel noise and the halving schedule. A simulation takes only a key legal in its world (the root player's legal
+    actions are the same in every world of a game whose ``determinize`` keeps the player's information; a key that
+    is not is skipped there)."""
+
+    def __init__(self, tree: FlatTree, state: GameState, gumbel: Gumbel, n: int, rng: np.random.Generator):
+        legal = np.asarray(state.legal_actions())
+        ids = legal_ids(tree.table, state, legal, True)
+        self.ids, first = np.unique(ids, return_index=True)
+        order = np.argsort(first)  # the legal order
+        self.ids, self.actions = self.ids[order], legal[first[order]]
+        self.gumbel, self.tree = gumbel, tree
+        prior = self.statistics()[2]
+        self.logits = np.log(np.maximum(prior / max(prior.sum(), TINY), TINY))
+        self.noise = rng.gumbel(size=len(self.ids))
+        self.schedule = considered_visits(min(gumbel.m, len(self.ids)), n)
+
+    def statistics(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(N, Q, prior) of each candidate at the root (0 where it has no edge yet; Q 0 where unvisited)."""
+        tree = self.tree
+        edges = np.array([tree.edge(0, int(k)) for k in self.ids])
+        seen = edges >= 0
+        visits, total, prior = (np.where(seen, tree.stat[row, edges], 0.0) for row in (VISITS, TOTAL, PRIOR))
+        return visits, np.divide(total, visits, out=np.zeros(len(visits)), where=visits > 0), prior
+
+    def sigma(self, raw_value: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(N, Q, σ(q̂)) of the candidates now."""
+        visits, q, _ = self.statistics()
+        sig = np.empty(len(q))
+        sigma(q, visits, mixed_value(raw_value, q, visits, np.exp(self.logits)), self.gumbel.c_visit,
+              self.gumbel.c_scale, sig)
+        return visits, q, sig
+
+    def next(self, raw_value: float, simulation: int, allowed: np.ndarray) -> int:
+        """The candidate simulation ``simulation`` takes among the ``allowed`` (legal in its world): the schedule's,
+        else (none of those is legal there) the best allowed one."""
+        visits, _, sig = self.sigma(raw_value)
+        considered = self.schedule[min(simulation, len(self.schedule) - 1)]
+        score = np.where(allowed, root_scores(considered, self.noise, self.logits, sig, visits), -np.inf)
+        if not np.isfinite(score).any():
+            score = np.where(allowed, self.noise + self.logits + sig, -np.inf)
+        return int(np.argmax(score))
+
+    def decision(self, raw_value: float) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+        """The candidate played (highest score among the most visited), π′ over the candidates, and their N and Q."""
+        visits, q, sig = self.sigma(raw_value)
+        pi = np.empty(len(sig))
+        improved_policy(self.logits, sig, pi)
+        return int(np.argmax(root_scores(visits.max(), self.noise, self.logits, sig, visits))), pi, visits, q
+
+
+class GumbelSearch(TreeSearch):
+    """Tree search with Gumbel policy improvement (module docstring): ``config.selection`` is a ``Gumbel``, the budget
+    is ``iterations`` simulations (``seconds``, when set too, stops them early), ``worlds`` 'uct', 'ismcts' or 'duct'.
+    Not with tree reuse, pruning or chance-node bucketing (refused)."""
+
+    def __init__(self, config: SearchConfig, worlds: str = "ismcts", num_worlds: int = 1):
+        if not isinstance(config.selection, Gumbel):
+            raise InvalidParameterError(f"GumbelSearch needs selection=Gumbel(...), got {config.selection!r}")
+        if config.iterations is None:
+            raise InvalidParameterError("Gumbel search splits its simulations by sequential halving: give iterations")
+        clash = [knob for knob, on in (("prune", config.prune), ("pruning", config.pruning is not None),
+                                       ("bucketing", config.bucketing is not None)) if on]
+        if clash:
+            raise InvalidParameterError(f"Gumbel search does not take {clash[0]}")
+        super().__init__(config, worlds, num_worlds)
+
+    def untimed(self, config: SearchConfig) -> GumbelSearch:
+        return GumbelSearch(config, self.worlds, self.num_worlds)
+
+    def steps(self, state: GameState, rng: np.random.Generator, iterations: int | None = None,
+              root: Node | None = None) -> Steps[SearchResult]:
+        """``TreeSearch.steps`` with Gumbel's root and interior steps: the root is evaluated first (not counted as a
+        simulation), then ``iterations`` (default: the configured) simulations."""
+        me = state.current_player
+        if me < 0:
+            raise InvalidParameterError(f"search needs a decision node, current_player is {me}")
+        if root is not None:
+            raise InvalidParameterError("Gumbel search starts a new tree every decision (no root=)")
+        if iterations is None:
+            self.warm_up(state)
+        cfg, gumbel = self.config, self.config.selection
+        n = iterations if iterations is not None else cfg.iterations
+        start = time.perf_counter()
+        node = new_root(state, n)
+        tree = node.tree
+        fixed = [cfg.determinizer(state, me, rng) for _ in range(self.num_worlds)] if self.worlds == "duct" else []
+        resumable = getattr(cfg.rollout, "steps", None) if cfg.depth != 0 else None
+        raw: dict[int, float] = {}
+        world = self._world(state, me, rng, fixed, 0)
+        legal = world.legal_actions()
+        yield from self._finish([self._leaf(tree, [], 0, world, legal, rng, resumable)], raw)
+        candidates = RootCandidates(tree, state, gumbel, n, rng)
+        done, waiting = 0, []
+        while done < n and not (cfg.seconds is not None and time.perf_counter() - start >= cfg.seconds):
+            world = self._world(state, me, rng, fixed, done + 1)
+            legal = np.asarray(world.legal_actions())
+            ids = legal_ids(tree.table, world, legal, True)
+            j = candidates.next(raw[0], done, np.isin(candidates.ids, ids))
+            stamp = self._stamp + done + 1
+            _, edge = tree.step(visit_edge, 1, 0, int(candidates.ids[j]), stamp, 1.0)
+            world.apply(int(legal[np.flatnonzero(ids == candidates.ids[j])[0]]))
+            done += 1
+            waiting.append(self._simulate(tree, [(0, edge)], edge, world, rng, raw, stamp, resumable))
+            if len(waiting) >= cfg.leaves:
+                yield from self._finish(waiting, raw)
+                waiting = []
+        if waiting:
+            yield from self._finish(waiting, raw)
+        self._stamp += done
+        pick, pi, visits, q = candidates.decision(raw[0])
+        keys = [tree.table.key(int(k)) for k in candidates.ids]
+        total = visits.sum()
+        return SearchResult(int(candidates.actions[pick]), {k: int(v) for k, v in zip(keys, visits) if v > 0}, done,
+                            time.perf_counter() - start, Node(tree), policy=dict(zip(keys, pi.tolist())),
+                            value=float((visits * q).sum() / total) if total else raw[0])
+
+    def _world(self, state: GameState, me: int, rng: np.random.Generator, fixed: list[GameState],
+               simulation: int) -> GameState:
+        if self.worlds == "uct":
+            return state.clone()
+        if self.worlds == "ismcts":
+            return self.config.determinizer(state, me, rng)
+        return fixed[simulation % self.num_worlds].clone()
+
+    def _simulate(self, tree: FlatTree, path: list[tuple[int, int]], link: int, world: GameState, rng: np.random.Generator,
+                  raw: dict[int, float], stamp: float, resumable) -> Leaf:
+        """One simulation below the root's edge ``link`` in ``world`` (played along): chance by the configured
+        sampler, decisions by ``select_gumbel``, to a node never expanded (the leaf) or the end of the game."""
+        cfg, gumbel = self.config, self.config.selection
+        node = 0
+        while (player := world.current_player) != TERMINAL:
+            if player == CHANCE:
+                outcome = int(cfg.chance_sampler(world, rng))
+                node, link = tree.step(chance_edge, 1, node, link, outcome)
+                world.apply(outcome)
+                continue
+            legal = world.legal_actions()
+            if link >= 0:
+                node, link = tree.child(link, player), -1
+            if tree.node_size[node] == 0:
+                return self._leaf(tree, path, node, world, legal, rng, resumable)
+            ids = legal_ids(tree.table, world, legal, True)
+            node, i, link, _ = tree.step(select_gumbel, len(ids), node, player, ids, gumbel.c_visit, gumbel.c_scale,
+                                         raw[node], stamp, 1.0)
+            world.apply(int(legal[i]))
+            path.append((node, link))
+        return self._rolled_out(Leaf(tree, path), world, rng, resumable)
+
+    def _leaf(self, tree: FlatTree, path: list[tuple[int, int]], node: int, world: GameState, legal: np.ndarray,
+              rng: np.random.Generator, resumable) -> Leaf:
+        ids = legal_ids(tree.table, world, legal, True)
+        return self._expansion(Leaf(tree, path, node, ids.copy(), np.array(legal)), world, rng, resumable)
+
+    def _finish(self, leaves: list[Leaf], raw: dict[int, float]) -> Steps[None]:
+        """Settle ``leaves`` (``TreeSearch._settle``: evaluate, expand, back up), then keep each expanded node's raw
+        value for its player (the first evaluation of a node counts)."""
+        pending = [leaf for leaf in leaves if leaf.asks or leaf.rollout is not None]
+        for leaf in leaves:
+            if not (leaf.asks or leaf.rollout is not None):
+                leaf.backup()
+        if pending:
+            yield from self._settle(list(pending))
+        for leaf in leaves:
+            if leaf.node >= 0 and leaf.node not in raw:
+                raw[leaf.node] = float(leaf.values[leaf.tree.node_player[leaf.node]])
