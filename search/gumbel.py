@@ -221,6 +221,7 @@ class RootCandidates:
         order = np.argsort(first)  # the legal order
         self.ids, self.actions = self.ids[order], legal[first[order]]
         self.gumbel, self.tree = gumbel, tree
+        self.edges = np.full(len(self.ids), -1, dtype=np.int64)
         prior = self.statistics()[2]
         self.logits = np.log(np.maximum(prior / max(prior.sum(), TINY), TINY))
         self.noise = rng.gumbel(size=len(self.ids))
@@ -228,8 +229,9 @@ class RootCandidates:
 
     def statistics(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(N, Q, prior) of each candidate at the root (0 where it has no edge yet; Q 0 where unvisited)."""
-        tree = self.tree
-        edges = np.array([tree.edge(0, int(k)) for k in self.ids])
+        tree, edges = self.tree, self.edges
+        for i in np.flatnonzero(edges < 0).tolist():  # an edge, once made, keeps its number
+            edges[i] = tree.edge(0, int(self.ids[i]))
         seen = edges >= 0
         visits, total, prior = (np.where(seen, tree.stat[row, edges], 0.0) for row in (VISITS, TOTAL, PRIOR))
         return visits, np.divide(total, visits, out=np.zeros(len(visits)), where=visits > 0), prior
