@@ -58,7 +58,7 @@ def test_records_shapes_and_contents(reference):
 
 def test_shared_keys_split_their_visits():
     # actions 1 and 3 mean the same thing (key "x"), action 2 is "y"
-    policy = selfplay.visit_policy(["x", "y", "x"], np.array([1, 2, 3]), {"x": 6, "y": 4, "gone": 5}, 5)
+    policy = selfplay.key_policy(["x", "y", "x"], np.array([1, 2, 3]), {"x": 6, "y": 4, "gone": 5}, 5)
     np.testing.assert_allclose(policy, [0, 0.3, 0.4, 0.3, 0])
 
 
@@ -119,14 +119,15 @@ def test_a_worker_keeps_its_games_in_flight_refilling_from_the_shared_queue(tmp_
 
     torch.manual_seed(0)
     PolicyValueNet(registry.make_game(GAME).info, hidden=(16,)).save(tmp_path / "net.pt")
-    game, agent_sets = selfplay._build(GAME, {}, [f"ismcts:iterations=6,net={tmp_path / 'net.pt'}"], 2)
+    game, agent_sets, _ = selfplay._build(GAME, {}, [f"ismcts:iterations=6,net={tmp_path / 'net.pt'}"], 2)
     tasks, results = queue.Queue(), queue.Queue()
     for index in [*range(6), None]:
         tasks.put(index)
     finished_when_taken = []
     take = tasks.get
     tasks.get = lambda: (finished_when_taken.append(results.qsize()), take())[1]
-    selfplay._WORKER.update(game=game, agent_sets=agent_sets, seed=7, overlap=None, tasks=tasks, results=results)
+    selfplay._WORKER.update(game=game, agent_sets=agent_sets, fast_sets=None, full_fraction=1.0, seed=7, overlap=None,
+                            tasks=tasks, results=results)
     try:
         assert selfplay._worker_play() == 6
     finally:

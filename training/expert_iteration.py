@@ -2,6 +2,8 @@
 
     cardboard expert-iteration lords_of_war --out runs/exit --generations 3 --games-per-generation 40 \
         --iterations 100 --eval-games 40 --workers 2
+    cardboard expert-iteration lords_of_war --out runs/exit --generations 8 --iterations 600 --fast-iterations 100 \
+        --full-fraction 0.25 --value-mix 0.2 --window 3 --first ismcts:iterations=2000 --workers 2
 
 Devices
     ``--device cuda`` trains on the GPU and runs the experts' and the raw network's forward passes there (their
@@ -11,14 +13,17 @@ Devices
 The loop
     The *expert* of a generation is search guided by the best network so far:
     ``ismcts:iterations=I[,SEARCH_KNOBS],net=BEST,NET_KNOBS`` (``--search-knobs``, ``--net-knobs``, default
-    ``prior=1,value=1``); before any network was kept it is plain
-    ``ismcts:iterations=I``. Generation ``K`` (0, 1, ...) runs four steps, each in ``DIR/gen-K/``:
+    ``prior=1,value=1``); before any network was kept it is ``--first SPEC`` (default plain
+    ``ismcts:iterations=I[,SEARCH_KNOBS]``: the compiled search where the game has one). Generation ``K`` (0, 1,
+    ...) runs four steps, each in ``DIR/gen-K/``:
 
     1. ``data/``: ``--games-per-generation`` self-play games of the current expert in every seat
-       (``training.selfplay``, seed ``S + 1000 K``).
-    2. ``net/``: a network trained (``training.learn``, seed ``S + K``, ``--epochs``, ``--hidden``) on the data of
-       the last ``--window`` generations (K - window + 1 .. K, default 2), gathered into ``train-data/`` with
-       game indices offset per generation (rebuilt whenever ``net/`` must be trained).
+       (``training.selfplay``, seed ``S + 1000 K``). With ``--fast-iterations F`` (playout-cap randomisation,
+       KataGo), a decision is the expert's with probability ``--full-fraction`` (default 0.25), else the same
+       expert's with F iterations (without a network: plain ``ismcts:iterations=F[,SEARCH_KNOBS]``).
+    2. ``net/``: a network trained (``training.learn``, seed ``S + K``, ``--epochs``, ``--hidden``,
+       ``--value-mix``) on the data of the last ``--window`` generations (``window_generations``: K - W + 1 .. K,
+       default W = 2), their ``data/`` folders read as one record set.
     3. ``eval.jsonl``: a match of ``--eval-games`` games (seats alternating, seed ``S + 1000 K + 500``) of the new
        network's expert (agent 0) against the current best expert. The new network becomes the best if it scores
        strictly more than 50% (win 1, draw 1/2); a tie or less keeps the old one.
@@ -50,7 +55,6 @@ import argparse
 import hashlib
 import json
 import os
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -69,7 +73,8 @@ STATE = "state.json"
 UNMATCHED = ("generations", "workers", "concurrent", "torch_threads", "quiet")  # a resumed run may change these
 NET_KNOBS = "prior=1,value=1"
 # flags newer than the format: a state written before them had their defaults
-ADDED = {"search_knobs": "", "net_knobs": NET_KNOBS, "target_temperature": 1.0, "value_weight": 1.0, "device": "cpu"}
+ADDED = {"search_knobs": "", "net_knobs": NET_KNOBS, "target_temperature": 1.0, "value_weight": 1.0, "device": "cpu",
+         "first": None, "fast_iterations": None, "full_fraction": selfplay.FULL_FRACTION, "value_mix": 0.0}
 
 
 class StateMismatchError(DataError):
@@ -88,6 +93,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--net-knobs", default=NET_KNOBS,
                         help=f"how the expert uses the network: ismcts knobs after net=PATH (default {NET_KNOBS}; "
                              "prior=1,value=0 keeps rollouts and takes the prior)")
+    parser.add_argument("--first", metavar="SPEC",
+                        help="the expert before any network is kept (default ismcts:iterations=I[,SEARCH_KNOBS])")
+    parser.add_argument("--fast-iterations", type=int, metavar="F",
+                        help="playout-cap randomisation: decisions not drawn full are the expert's with F iterations")
+    parser.add_argument("--full-fraction", type=float, default=selfplay.FULL_FRACTION, metavar="P",
+                        help=f"with --fast-iterations: the probability of a full decision (default "
+                             f"{selfplay.FULL_FRACTION})")
+    parser.add_argument("--value-mix", type=float, default=0.0, metavar="LAMBDA",
+                        help="value target (1 - LAMBDA) outcome + LAMBDA root value (default 0: the outcome)")
     parser.add_argument("--eval-games", type=int, default=40, help="games of new expert vs best expert")
     parser.add_argument("--random-games", type=int, default=20, help="games of the raw network vs random")
     parser.add_argument("--window", type=int, default=2, help="train on the data of the last W generations")
@@ -111,7 +125,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def config_of(args: argparse.Namespace) -> dict[str, Any]:
     names = ("game", "games_per_generation", "iterations", "search_knobs", "net_knobs", "eval_games", "random_games",
-             "window", "epochs", "hidden", "target_temperature", "value_weight", "seed", "option", "device")
+             "window", "epochs", "hidden", "target_temperature", "value_weight", "seed", "option", "device", "first",
+             "fast_iterations", "full_fraction", "value_mix")
     return json.loads(json.dumps({n: getattr(args, n) for n in names}))
 
 
@@ -125,6 +140,12 @@ def _check(args: argparse.Namespace) -> None:
             raise InvalidParameterError(f"--{flag.replace('_', '-')} must be at least 1, got {getattr(args, flag)}")
     if args.seed < 0:
         raise InvalidParameterError(f"--seed must be at least 0, got {args.seed}")
+    if args.fast_iterations is not None and args.fast_iterations < 1:
+        raise InvalidParameterError(f"--fast-iterations must be at least 1, got {args.fast_iterations}")
+    if not 0 < args.full_fraction <= 1:
+        raise InvalidParameterError(f"--full-fraction must be in (0, 1], got {args.full_fraction}")
+    if not 0 <= args.value_mix <= 1:
+        raise InvalidParameterError(f"--value-mix must be in [0, 1], got {args.value_mix}")
     resolve_device(args.device)
 
 
@@ -153,9 +174,12 @@ def load_state(out: Path, config: dict[str, Any]) -> dict[str, Any]:
 
 
 def expert(iterations: int, net: str | None, knobs: str = NET_KNOBS, search_knobs: str = "",
-           device: str = "cpu") -> str:
+           device: str = "cpu", first: str | None = None) -> str:
     """The expert's spec: ISMCTS with ``iterations`` and ``search_knobs``, guided by ``net`` with ``knobs`` on
-    ``device`` when there is one (``cpu`` is not written: the specs of runs before the knob stay the same)."""
+    ``device`` when there is one (``cpu`` is not written: the specs of runs before the knob stay the same);
+    without a network ``first`` where given."""
+    if net is None and first:
+        return first
     return (f"ismcts:iterations={iterations}" + (f",{search_knobs}" if search_knobs else "")
             + (f",net={net},{knobs}" + _on(device) if net else ""))
 
@@ -169,24 +193,9 @@ def _sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def gather_window(out: Path, generations: list[int], target: Path) -> None:
-    """The self-play data of ``generations`` as one self-play folder (game indices offset per generation)."""
-    if target.exists():
-        shutil.rmtree(target)
-    target.mkdir(parents=True)
-    offset, header = 0, None
-    for k in generations:
-        source = out / f"gen-{k}" / "data"
-        head = selfplay.read_header(source)
-        for path, data in selfplay.iter_shards(source, head):
-            data = dict(data)
-            data["game"] = data["game"] + offset
-            data["games"] = data["games"] + offset
-            selfplay.write_shard(target, data)
-        offset += int(head["games"])
-        header = head
-    header = dict(header, agents=[f"generations {generations[0]}-{generations[-1]}"], games=offset, seed=-1)
-    (target / selfplay.HEADER).write_text(json.dumps(header, indent=2) + "\n", encoding="utf-8")
+def window_generations(k: int, window: int) -> list[int]:
+    """The generations whose data generation ``k`` trains on: the last ``window`` (``k`` included)."""
+    return list(range(max(0, k - window + 1), k + 1))
 
 
 def match_score(records: list, agent: int = 0) -> dict[str, Any]:
@@ -229,11 +238,16 @@ def run_loop(args: argparse.Namespace, console: Console) -> dict[str, Any]:
                 entry = {"generation": k}
                 gens.append(entry)
             gen_dir = out / f"gen-{k}"
-            entry["expert"] = expert(args.iterations, best, args.net_knobs, args.search_knobs, args.device)
+            entry["expert"] = expert(args.iterations, best, args.net_knobs, args.search_knobs, args.device, args.first)
+            fast = None
+            if args.fast_iterations is not None:
+                fast = entry["fast"] = expert(args.fast_iterations, best, args.net_knobs, args.search_knobs,
+                                              args.device)
             # 1. self-play
             step(k, "self-play", args.games_per_generation)
             header = selfplay.generate(args.game, [entry["expert"]], args.games_per_generation, args.seed + 1000 * k,
-                                       gen_dir / "data", options=options, workers=args.workers,
+                                       gen_dir / "data", options=options, fast=None if fast is None else [fast],
+                                       full_fraction=args.full_fraction, workers=args.workers,
                                        concurrent=args.concurrent, torch_threads=args.torch_threads,
                                        on_game=advance,
                                        on_start=lambda done, n: progress.update(games_task, completed=done))
@@ -244,14 +258,14 @@ def run_loop(args: argparse.Namespace, console: Console) -> dict[str, Any]:
             # 2. training
             net_dir = gen_dir / "net"
             model = net_dir / "model.pt"
-            window = list(range(max(0, k - args.window + 1), k + 1))
+            window = window_generations(k, args.window)
             if not (model.exists() and (net_dir / "log.json").exists()):
                 step(k, "training")
-                gather_window(out, window, gen_dir / "train-data")
                 (net_dir / "log.json").unlink(missing_ok=True)
-                learn.train(learn.Args(game=args.game, data=str(gen_dir / "train-data"), out=str(net_dir),
-                                       option=list(args.option), epochs=args.epochs, hidden=tuple(args.hidden),
-                                       target_temperature=args.target_temperature, value_weight=args.value_weight,
+                learn.train(learn.Args(game=args.game, data=[str(out / f"gen-{g}" / "data") for g in window],
+                                       out=str(net_dir), option=list(args.option), epochs=args.epochs,
+                                       hidden=tuple(args.hidden), target_temperature=args.target_temperature,
+                                       value_weight=args.value_weight, value_mix=args.value_mix,
                                        seed=args.seed + k, device=args.device, quiet=True), console)
             log = json.loads((net_dir / "log.json").read_text(encoding="utf-8"))
             sha = _sha(model)
@@ -353,6 +367,6 @@ def run(args: argparse.Namespace, console: Console) -> int:
         return 130
     console.print(table(state))
     kept = [e["generation"] for e in state["generations"] if e.get("kept")]
-    console.print(f"best network: {state['best'] or 'none kept (plain ISMCTS)'}; kept generations: {kept}; "
+    console.print(f"best network: {state['best'] or 'none kept (the first expert)'}; kept generations: {kept}; "
                   f"state.json and scores.png in {args.out}/", highlight=False, soft_wrap=True)
     return 0

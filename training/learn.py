@@ -1,20 +1,24 @@
-"""Supervised learning on self-play records (issue 17): a ``PolicyValueNet`` fitted to search's visit counts.
+"""Supervised learning on self-play records (issue 17): a ``PolicyValueNet`` fitted to search's policy targets.
 
     cardboard train lords_of_war --data runs/selfplay/low --out runs/learn/low
+    cardboard train lords_of_war --data runs/exit/gen-3/data runs/exit/gen-4/data --value-mix 0.2 --out DIR
     python -m cardboard.training.learn hearth --data DIR --out DIR --option decks=face_hunter --epochs 20
 
-Loads the shards of ``--data`` (``training.selfplay``; the header's game and options must be GAME and its
-``--option``s), splits them by game index into training and validation games (``--val-fraction`` of the games,
-drawn with ``--seed``), and trains with Adam on
+Loads the shards of the ``--data`` folders (``training.selfplay``, several as one record set: ``load_runs``; each
+header's game and options must be GAME and its ``--option``s), splits them by game index into training and
+validation games (``--val-fraction`` of the games, drawn with ``--seed``), and trains with Adam on
 
-    loss = cross-entropy(visit distribution, masked policy) + value_weight * MSE(values, final returns)
+    loss = cross-entropy(policy target, masked policy) over the full records
+           + value_weight * MSE(values, value targets) over all records
 
-(``--target-temperature T`` sharpens the visit distributions to visits^(1/T); 0 trains on the moves played)
-
-(the policy's illegal actions get probability 0; the value head predicts every seat's return from the acting
-seat's observation), on ``--device`` (``cuda`` trains on the GPU; an unknown or unavailable device is refused
+The policy target is the search's (improved policy or visits; ``--target-temperature T`` sharpens it to
+target^(1/T), 0 trains on the moves played); records of fast decisions (``full`` False, playout-cap
+randomisation) train the value only. The value target is the final returns, the acting seat's mixed with the
+root's value (KataGo): ``(1 - λ) outcome + λ root_value`` with ``λ = --value-mix`` (``value_targets``).
+The policy's illegal actions get probability 0; the value head predicts every seat's return from the acting
+seat's observation. On ``--device`` (``cuda`` trains on the GPU; an unknown or unavailable device is refused
 before anything is read or written). After each epoch the validation loss decides: the best network so far is written to
-``<out>/model.pt`` (``PolicyValueNet.save``; its metadata add ``training``: data folder, epochs, best epoch,
+``<out>/model.pt`` (``PolicyValueNet.save``; its metadata add ``training``: data folders, epochs, best epoch,
 losses), and training stops after ``--patience`` epochs without improvement. ``log.json`` holds every epoch's
 losses, ``curve.png`` the learning curves.
 """
@@ -39,15 +43,15 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from cardboard import registry
 from cardboard.envs.errors import DataError, InvalidParameterError
 from cardboard.training.script import run_script
-from cardboard.training.selfplay import load_data
+from cardboard.training.selfplay import load_runs
 
 
 @dataclass
 class Args:
     game: str
     """a registered game (see ``cardboard games``)"""
-    data: str = ""
-    """a self-play folder (``cardboard selfplay --out``)"""
+    data: str | list[str] = ""
+    """self-play folders (``cardboard selfplay --out``), read as one record set"""
     out: str | None = None
     """output folder (default runs/learn/GAME)"""
     option: list[str] = field(default_factory=list)
@@ -62,9 +66,11 @@ class Args:
     patience: int = 5
     """epochs without a better validation loss before stopping"""
     value_weight: float = 1.0
+    value_mix: float = 0.0
+    """λ: the value target (1 - λ) outcome + λ root value, for the acting seat (the outcome where no root value)"""
     weight_decay: float = 0.0
     target_temperature: float = 1.0
-    """policy target: visits^(1/T) renormalised (1: the visit distribution; 0: one-hot on the action played)"""
+    """policy target: target^(1/T) renormalised (1: the search's target as recorded; 0: one-hot on the action played)"""
     seed: int = 0
     torch_threads: int = 1
     device: str = "cpu"
@@ -81,7 +87,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         if f.name == "game":
             parser.add_argument("game", help="a registered game (see 'cardboard games')")
         elif f.name == "data":
-            parser.add_argument(flag, required=True, metavar="DIR", help="a self-play folder (cardboard selfplay)")
+            parser.add_argument(flag, required=True, nargs="+", metavar="DIR",
+                                help="self-play folders (cardboard selfplay), read as one record set")
         elif f.name == "option":
             parser.add_argument(flag, action="append", default=[], metavar="KEY=VALUE",
                                 help="a game option (repeatable); must equal the data's")
@@ -106,6 +113,8 @@ def to_args(namespace: argparse.Namespace) -> Args:
         raise InvalidParameterError(f"--val-fraction must be in [0, 1), got {args.val_fraction}")
     if not args.lr > 0:
         raise InvalidParameterError(f"--lr must be > 0, got {args.lr}")
+    if not 0 <= args.value_mix <= 1:
+        raise InvalidParameterError(f"--value-mix must be in [0, 1], got {args.value_mix}")
     if args.out is None:
         args.out = f"runs/learn/{args.game}"
     return args
@@ -142,12 +151,39 @@ def sharpened(policy: np.ndarray, action: np.ndarray, temperature: float) -> np.
     return (out / out.sum(axis=1, keepdims=True)).astype(np.float32)
 
 
-def losses(net: Any, batch: dict[str, Any], value_weight: float) -> tuple[Any, Any, Any]:
-    """``(total, policy cross-entropy, value MSE)`` of a batch of tensors (obs, mask, policy, returns)."""
+def value_targets(returns: np.ndarray, seat: np.ndarray, root_value: np.ndarray, mix: float,
+                  utility: str) -> np.ndarray:
+    """The value head's targets [N, P]: ``returns`` with the acting seat's moved to ``(1 - mix) returns[seat] +
+    mix root_value`` (unchanged where ``root_value`` is NaN). The move ``d`` keeps the returns' structure: in a
+    two-player zero-sum game the other seat's target moves by ``-d``, in a cooperative game every seat's by ``d``;
+    otherwise only the acting seat's moves."""
+    targets = returns.astype(np.float32)
+    rows = np.arange(len(seat))
+    delta = mix * (root_value - returns[rows, seat])
+    delta = np.where(np.isnan(delta), 0.0, delta).astype(np.float32)
+    if utility == "cooperative":
+        return targets + delta[:, None]
+    targets[rows, seat] += delta
+    if utility == "zero_sum" and returns.shape[1] == 2:
+        targets[rows, 1 - seat] -= delta
+    return targets
+
+
+def loss_sums(net: Any, batch: dict[str, Any]) -> tuple[Any, Any]:
+    """``(policy cross-entropy summed over the full records, value squared error averaged over the seats and
+    summed over all records)`` of a batch of tensors (obs, mask, policy, returns, full)."""
     logits, values = net(batch["obs"])
     logp = logits.masked_fill(~batch["mask"], float("-inf")).log_softmax(dim=-1).masked_fill(~batch["mask"], 0.0)
-    policy = -(batch["policy"] * logp).sum(dim=-1).mean()
-    value = ((values - batch["returns"]) ** 2).mean()
+    policy = -(batch["policy"] * logp).sum(dim=-1)
+    return policy.where(batch["full"], 0.0).sum(), ((values - batch["returns"]) ** 2).mean(dim=-1).sum()
+
+
+def losses(net: Any, batch: dict[str, Any], value_weight: float) -> tuple[Any, Any, Any]:
+    """``(total, policy cross-entropy, value MSE)`` of a batch of tensors: the cross-entropy is the mean over the
+    batch's full records (0 without any), the MSE over all records and seats."""
+    policy_sum, value_sum = loss_sums(net, batch)
+    policy = policy_sum / batch["full"].sum().clamp(min=1)
+    value = value_sum / len(batch["obs"])
     return policy + value_weight * value, policy, value
 
 
@@ -178,13 +214,17 @@ def train(args: Args, console: Console) -> dict[str, Any]:
     device = resolve_device(args.device)
     options = registry.parse_game_options(args.option)
     game = registry.make_game(args.game, **options)  # unknown names fail first
-    header, data = load_data(args.data)
-    check_header(header, args.game, options, args.data)
+    folders = [args.data] if isinstance(args.data, str) else list(args.data)
+    headers, data = load_runs(folders)
+    for header, folder in zip(headers, folders):
+        check_header(header, args.game, options, folder)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.torch_threads)
     train_games, val_games = split_games(data["games"], args.val_fraction, args.seed)
-    fields = ("obs", "mask", "policy", "returns")
-    data = dict(data, policy=sharpened(data["policy"], data["action"], args.target_temperature))
+    fields = ("obs", "mask", "policy", "returns", "full")
+    data = dict(data, policy=sharpened(data["policy"], data["action"], args.target_temperature),
+                returns=value_targets(data["returns"], data["seat"], data["root_value"], args.value_mix,
+                                      game.info.utility))
     tensors = {k: torch.as_tensor(data[k]).to(device) for k in fields}
 
     def subset(games: np.ndarray) -> dict[str, Any]:
@@ -194,23 +234,26 @@ def train(args: Args, console: Console) -> dict[str, Any]:
     train_set, val_set = subset(train_games), subset(val_games)
     n_train, n_val = len(train_set["obs"]), len(val_set["obs"])
     if n_train == 0:
-        raise DataError(f"{args.data}: no training records (games without a searched decision?)")
+        raise DataError(f"{', '.join(folders)}: no training records (games without a searched decision?)")
     net = PolicyValueNet(game.info, args.hidden, options).to(device)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     generator = torch.Generator().manual_seed(args.seed)
-    console.print(f"training on {args.data}: {n_train} records of {len(train_games)} games, validation {n_val} "
-                  f"records of {len(val_games)} games; {net.num_parameters():,} parameters", highlight=False)
+    console.print(f"training on {', '.join(folders)}: {n_train} records of {len(train_games)} games "
+                  f"({int(train_set['full'].sum())} full), validation {n_val} records of {len(val_games)} games; "
+                  f"{net.num_parameters():,} parameters", highlight=False)
 
     def evaluate(dataset: dict[str, Any]) -> tuple[float, float, float]:
+        """``(total, policy, value)`` losses of a whole record set, as ``losses`` of one batch of it."""
         net.eval()
-        sums, n = np.zeros(3), len(dataset["obs"])
+        policy_sum = value_sum = 0.0
         with torch.no_grad():
-            for start in range(0, n, 4096):
-                batch = {k: v[start:start + 4096] for k, v in dataset.items()}
-                sums += len(batch["obs"]) * np.array([float(x) for x in losses(net, batch, args.value_weight)])
-        return tuple(sums / n)
+            for start in range(0, len(dataset["obs"]), 4096):
+                sums = loss_sums(net, {k: v[start:start + 4096] for k, v in dataset.items()})
+                policy_sum, value_sum = policy_sum + float(sums[0]), value_sum + float(sums[1])
+        policy, value = policy_sum / max(int(dataset["full"].sum()), 1), value_sum / len(dataset["obs"])
+        return policy + args.value_weight * value, policy, value
 
     history: list[dict[str, Any]] = []
     keeper, start = BestSoFar(args.patience), time.time()
@@ -241,11 +284,12 @@ def train(args: Args, console: Console) -> dict[str, Any]:
                 break
     net.load_state_dict(keeper.state)
     best, best_epoch = keeper.loss, keeper.epoch
-    log = dict(args=dataclasses.asdict(args), data=str(args.data), data_header=header, records=dict(
-        train=n_train, val=n_val), games=dict(train=train_games.tolist(), val=val_games.tolist()),
+    log = dict(args=dataclasses.asdict(args), data=folders, data_headers=headers, records=dict(
+        train=n_train, val=n_val, train_full=int(train_set["full"].sum())), games=dict(
+        train=train_games.tolist(), val=val_games.tolist()),
         initial_train_loss=dict(zip(("loss", "policy", "value"), initial)), epochs=history, best_epoch=best_epoch,
         best_loss=best, stopped_early=len(history) < args.epochs)
-    training = dict(data=str(args.data), epochs=len(history), best_epoch=best_epoch, best_loss=best,
+    training = dict(data=folders, epochs=len(history), best_epoch=best_epoch, best_loss=best,
                     train_loss=history[best_epoch - 1]["train_loss"], val_loss=history[best_epoch - 1]["val_loss"],
                     seed=args.seed, lr=args.lr, batch_size=args.batch_size)
     _save(net, out / "model.pt", training)
@@ -284,7 +328,8 @@ def plot(history: list[dict[str, Any]], path: Path, args: Args) -> None:
         ax.set(xlabel="epoch", title={"loss": "total", "policy": "policy cross-entropy", "value": "value MSE"}[part])
         ax.grid(alpha=0.3)
     axes[0].legend()
-    fig.suptitle(f"{args.game}: policy-value network on {Path(args.data).name}")
+    data = [args.data] if isinstance(args.data, str) else args.data
+    fig.suptitle(f"{args.game}: policy-value network on {', '.join(Path(d).name for d in data)}")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

@@ -3,6 +3,8 @@
     cardboard selfplay lords_of_war --agents ismcts:iterations=100 --games 200 --seed 1 --out runs/selfplay/low
     cardboard selfplay hearth --agents duct:iterations=300,lookahead:turns=3 --games 50 --out DIR --workers 2
     cardboard selfplay lords_of_war --agents ismcts:iterations=200,net=NET.pt --games 256 --concurrent 64 --out DIR
+    cardboard selfplay lords_of_war --agents ismcts:iterations=600,net=N.pt --fast ismcts:iterations=100,net=N.pt \
+        --full-fraction 0.25 --games 256 --out DIR
 
 Games
     ``--agents`` gives one spec for every seat or one spec per seat. Game ``i`` seats the specs by
@@ -13,18 +15,28 @@ Games
     searches' network requests answered together; with a network, batch composition can change results only
     through floating-point rounding (CPU matrix products differ in the last bit between batch sizes).
 
+Playout-cap randomisation (KataGo, arXiv 1902.10565 §3.1)
+    ``--fast SPEC[,SPEC] --full-fraction p``: each decision of a recorded seat (one whose agent searches) is made by
+    that seat's agent (a *full* decision) with probability p, else by the seat's fast agent (one spec for every
+    seat or one per ``--agents`` spec, seated alike). The draws come from the game's stream ``1 + N`` (after the
+    seats' streams: ``cap_stream``), one per decision of a recorded seat, so game ``i``'s records still depend on
+    nothing but ``(game, options, specs, fast specs, p, seed, i)``. Both kinds are recorded, ``full`` telling
+    them apart: the learner fits the policy to full records only, the value to all.
+
 Records
     One per decision of an agent that searches (it has a ``last`` ``SearchResult``, as ``SearchAgent``); other
     agents' decisions (``random``, ``greedy``) are played but not recorded. A forced move (one legal action) is
-    played without a search: its record has a one-hot policy and ``searched`` False. Fields, N records:
+    played without a search: its record has a one-hot policy and ``searched`` False (so has a fast decision whose
+    fast agent does not search). Fields, N records:
 
     ==============  ====================  ================================================================
     ``obs``         float32 [N, *obs]     ``state.observation(seat)`` before the decision
     ``mask``        bool [N, A]           ``state.action_mask()``
-    ``policy``      float32 [N, A]        the root visit distribution over action ids: each legal action
-                                          gets the visits of its soft key ``state.action_key(a)``, split
-                                          evenly among the legal actions sharing the key; sums to 1 over
-                                          the legal actions, 0 elsewhere
+    ``policy``      float32 [N, A]        the search's improved policy ``SearchResult.policy`` (Gumbel's
+                                          π′) where it has one, else its root visit distribution, over
+                                          action ids: each legal action gets the weight of its soft key
+                                          ``state.action_key(a)``, split evenly among the legal actions
+                                          sharing the key; sums to 1 over the legal actions, 0 elsewhere
     ``action``      int32 [N]             the action played
     ``returns``     float32 [N, P]        the game's final returns, every seat (absolute seat order)
     ``value``       float32 [N]           ``returns[seat]``: the final return from the acting seat's view
@@ -32,18 +44,26 @@ Records
     ``seat``        int32 [N]             the acting seat
     ``turn``        int32 [N]             ``state.turn`` at the decision
     ``searched``    bool [N]              False for a forced move
+    ``root_value``  float32 [N]           the search's value of the root for the acting seat
+                                          (``SearchResult.value`` v in [0, 1]) as a return:
+                                          min_return + v (max_return - min_return); NaN without one
+    ``full``        bool [N]              made by the full agent (always True without ``--fast``)
     ==============  ====================  ================================================================
 
 Files (``--out DIR``)
-    ``header.json``: ``{"format": "cardboard.selfplay/1", "game", "options", "agents", "seed", "games",
-    "rotation", "num_players", "num_actions", "observation_shape"}``. ``shard-IIIIII.npz`` (``IIIIII`` its
-    lowest game index): the fields above for whole games, plus ``games`` (int64 [G], the game indices the shard
-    holds, those without a record included) and ``game_returns`` (float32 [G, P]). Every file is written to a
-    temporary name beside it and renamed (``os.replace``), so a shard is either absent or complete.
+    ``header.json``: ``{"format": "cardboard.selfplay/2", "game", "options", "agents", "fast", "full_fraction",
+    "seed", "games", "rotation", "num_players", "num_actions", "observation_shape"}`` (``fast`` None and
+    ``full_fraction`` 1 without ``--fast``). ``shard-IIIIII.npz`` (``IIIIII`` its lowest game index): the fields
+    above for whole games, plus ``games`` (int64 [G], the game indices the shard holds, those without a record
+    included) and ``game_returns`` (float32 [G, P]). Every file is written to a temporary name beside it and
+    renamed (``os.replace``), so a shard is either absent or complete. Format 1 (before ``root_value`` and
+    ``full``; a resumed one stays format 1) is still read, its records' missing fields as NaN and True; any other
+    format is a ``DataError`` naming it.
 
 Resuming
-    Running again on a folder with a header resumes: the header's game, options, agents and seed must match
-    (more ``--games`` extend the run), every shard is read back, and only the missing game indices are played.
+    Running again on a folder with a header resumes: the header's game, options, agents, fast agents, full
+    fraction and seed must match (more ``--games`` extend the run), every shard is read back, and only the
+    missing game indices are played.
     A kill loses at most the games not yet written (the games in progress, and with ``shard_games`` > 1 the
     finished games still buffered for the next shard); a game is never written twice. A truncated or corrupt
     shard, a game index in two shards or one outside the header's range raises ``DataError`` naming the file:
@@ -77,11 +97,16 @@ from cardboard.evaluation.match import _registry_entries, game_streams, seat_ord
 from cardboard.search.batching import Steps, act_steps, drive, run_together
 from cardboard.search.tree import legal_keys
 
-FORMAT = "cardboard.selfplay/1"
+FORMAT = "cardboard.selfplay/2"
+FORMAT_1 = "cardboard.selfplay/1"  # before root_value and full: still read
 HEADER = "header.json"
-RECORD_FIELDS = ("obs", "mask", "policy", "action", "returns", "value", "game", "seat", "turn", "searched")
+RECORD_FIELDS = ("obs", "mask", "policy", "action", "returns", "value", "game", "seat", "turn", "searched",
+                 "root_value", "full")
 GAME_FIELDS = ("games", "game_returns")
-MATCHED = ("game", "options", "agents", "seed", "rotation")  # header fields a resumed run must share
+FORMAT_1_FILL = {"root_value": np.float32(np.nan), "full": np.True_}  # the fields format 1 lacks, as read
+HEADER_DEFAULTS = {"fast": None, "full_fraction": 1.0}  # header fields format 1 lacks
+MATCHED = ("game", "options", "agents", "fast", "full_fraction", "seed", "rotation")  # a resumed run shares these
+FULL_FRACTION = 0.25  # KataGo's share of full searches
 
 
 OVERLAP = {"auto": None, "on": True, "off": False}  # --overlap: run_together's overlap
@@ -93,6 +118,10 @@ class Args:
     """a registered game (see ``cardboard games``)"""
     agents: str = "ismcts:iterations=100"
     """one agent spec for every seat, or one per seat, comma-separated"""
+    fast: str | None = None
+    """playout-cap randomisation: the fast agents (one spec, or one per ``agents`` spec)"""
+    full_fraction: float = FULL_FRACTION
+    """with ``fast``: the probability of a full decision"""
     games: int = 100
     seed: int = 0
     out: str | None = None
@@ -108,16 +137,17 @@ class Args:
 
 
 # -- playing -------------------------------------------------------------------------------------------------
-def visit_policy(keys: Sequence[Any], legal: np.ndarray, visits: dict[Any, int], num_actions: int) -> np.ndarray:
-    """A search root's visit counts (by soft key) as a dense distribution over action ids: each legal action
-    ``legal[i]`` (soft key ``keys[i]``) gets its key's visits split evenly among the legal actions sharing that
-    key; normalised over the legal actions (all-zero visits give a uniform distribution over them)."""
+def key_policy(keys: Sequence[Any], legal: np.ndarray, weights: dict[Any, float], num_actions: int) -> np.ndarray:
+    """A search root's weights by soft key (visit counts, or an improved policy) as a dense distribution over
+    action ids: each legal action ``legal[i]`` (soft key ``keys[i]``) gets its key's weight split evenly among the
+    legal actions sharing that key; normalised over the legal actions (all-zero weights give a uniform
+    distribution over them)."""
     sharing: dict[Any, int] = {}
     for key in keys:
         sharing[key] = sharing.get(key, 0) + 1
     policy = np.zeros(num_actions, dtype=np.float64)
     for a, key in zip(legal, keys):
-        policy[int(a)] = visits.get(key, 0) / sharing[key]
+        policy[int(a)] = weights.get(key, 0) / sharing[key]
     total = policy.sum()
     if total <= 0:
         policy[np.asarray(legal, dtype=np.int64)] = 1.0
@@ -129,45 +159,59 @@ def _searches(agent: Agent) -> bool:
     return hasattr(agent, "last") and hasattr(agent, "searcher")
 
 
-def play_recorded(game: Game, agents: Sequence[Agent], index: int, seed: int) -> dict[str, np.ndarray]:
+def cap_stream(seed: int, index: int, players: int) -> np.random.Generator:
+    """Game ``index``'s playout-cap draws: the stream after ``game_streams``' (chance, then one per seat)."""
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index, 1 + players)))
+
+
+def play_recorded(game: Game, agents: Sequence[Agent], index: int, seed: int, fast: Sequence[Agent] | None = None,
+                  full_fraction: float = 1.0) -> dict[str, np.ndarray]:
     """Play game ``index`` (``agents[k]`` in seat ``k``, streams from ``game_streams``, as ``play_game``) and
-    return its records (``RECORD_FIELDS``) plus ``games`` / ``game_returns`` for this one game."""
-    return drive(recorded_steps(game, agents, index, seed))
+    return its records (``RECORD_FIELDS``) plus ``games`` / ``game_returns`` for this one game. ``fast``: the
+    seats' fast agents (playout-cap randomisation: a full decision with probability ``full_fraction``)."""
+    return drive(recorded_steps(game, agents, index, seed, fast, full_fraction))
 
 
-def recorded_steps(game: Game, agents: Sequence[Agent], index: int, seed: int) -> Steps[dict[str, np.ndarray]]:
+def recorded_steps(game: Game, agents: Sequence[Agent], index: int, seed: int, fast: Sequence[Agent] | None = None,
+                   full_fraction: float = 1.0) -> Steps[dict[str, np.ndarray]]:
     """``play_recorded`` as a resumable computation: the agents' evaluation requests are yielded (see
     ``search.batching``), so many games can share network batches (``run_together``)."""
     info = game.info
     streams = game_streams(seed, index, info.num_players)
     rng, rngs = streams[0], streams[1:]
-    for agent in agents:
+    caps = cap_stream(seed, index, info.num_players) if fast is not None else None
+    for agent in [*agents, *(fast or ())]:
         agent.reset()
+    low, high = float(info.min_return), float(info.max_return)
     state = game.new_state(rng)
-    rows: dict[str, list] = {name: [] for name in ("obs", "mask", "policy", "action", "seat", "turn", "searched")}
+    names = ("obs", "mask", "policy", "action", "seat", "turn", "searched", "root_value", "full")
+    rows: dict[str, list] = {name: [] for name in names}
     while not state.is_terminal():
         player = state.current_player
         if player == CHANCE:
             state.apply(sample_chance(state, rng))
             continue
-        agent = agents[player]
-        record = _searches(agent)
+        actor = agents[player]
+        record = _searches(actor)
         if record:
             legal = np.array(state.legal_actions(), dtype=np.int64)  # copied: a view may change on apply
             keys = legal_keys(state)
             obs = np.asarray(state.observation(player), dtype=np.float32)
             mask = np.asarray(state.action_mask(), dtype=bool).copy()
             turn = state.turn
-        action = int((yield from act_steps(agent, state, rngs[player])))
+            full = caps is None or bool(caps.random() < full_fraction)
+            actor = actor if full else fast[player]
+        action = int((yield from act_steps(actor, state, rngs[player])))
         if record:
-            result = agent.last
-            if result is None:  # a forced move, played without a search
+            result = actor.last if _searches(actor) else None
+            if result is None:  # a forced move, played without a search (or a fast agent that does not search)
                 policy = np.zeros(info.num_actions, dtype=np.float32)
                 policy[action] = 1.0
             else:
-                policy = visit_policy(keys, legal, result.visits, info.num_actions)
-            for name, value in (("obs", obs), ("mask", mask), ("policy", policy), ("action", action),
-                                ("seat", player), ("turn", turn), ("searched", result is not None)):
+                policy = key_policy(keys, legal, result.visits if result.policy is None else result.policy,
+                                    info.num_actions)
+            root = np.nan if result is None or result.value is None else low + result.value * (high - low)
+            for name, value in zip(names, (obs, mask, policy, action, player, turn, result is not None, root, full)):
                 rows[name].append(value)
         state.apply(action)
     returns = np.asarray(state.returns(), dtype=np.float32)
@@ -183,6 +227,8 @@ def recorded_steps(game: Game, agents: Sequence[Agent], index: int, seed: int) -
         "seat": np.asarray(rows["seat"], dtype=np.int32),
         "turn": np.asarray(rows["turn"], dtype=np.int32),
         "searched": np.asarray(rows["searched"], dtype=bool),
+        "root_value": np.asarray(rows["root_value"], dtype=np.float32),
+        "full": np.asarray(rows["full"], dtype=bool),
         "games": np.array([index], dtype=np.int64),
         "game_returns": returns.reshape(1, info.num_players),
     }
@@ -194,21 +240,23 @@ def seated(agents: Sequence[Agent], index: int) -> list[Agent]:
 
 
 def play_many(game: Game, agent_sets: Sequence[Sequence[Agent]], indices: Iterable[int], seed: int,
-              overlap: bool | None = None) -> Iterator[tuple[int, dict[str, np.ndarray]]]:
+              overlap: bool | None = None, fast_sets: Sequence[Sequence[Agent]] | None = None,
+              full_fraction: float = 1.0) -> Iterator[tuple[int, dict[str, np.ndarray]]]:
     """Play games ``indices``, ``len(agent_sets)`` at a time in lock-step (``run_together``: their searches'
     network requests share forward passes), each game with a set of agents no other running game uses (a search
     keeps per-game state); yields ``(index, records)`` as games end. A game's moves do not depend on the
     others, except through the network's floating-point rounding, which can differ in the last bit between
     batch sizes (torch on CPU). ``overlap``: ``run_together``'s (None: the network overlaps the searches when it
-    runs on a GPU)."""
-    free = list(agent_sets)
+    runs on a GPU). ``fast_sets``: the fast agents beside each set (playout-cap randomisation, ``recorded_steps``)."""
+    free = list(zip(agent_sets, fast_sets or [None] * len(agent_sets)))
 
     def job(index: int) -> Steps[tuple[int, dict[str, np.ndarray]]]:
-        agents = free.pop()
+        agents, fast = pair = free.pop()
         try:
-            return index, (yield from recorded_steps(game, seated(agents, index), index, seed))
+            return index, (yield from recorded_steps(game, seated(agents, index), index, seed,
+                                                     None if fast is None else seated(fast, index), full_fraction))
         finally:
-            free.append(agents)
+            free.append(pair)
 
     yield from run_together((job(i) for i in indices), len(agent_sets), overlap)
 
@@ -263,14 +311,17 @@ def write_shard(folder: Path, data: dict[str, np.ndarray]) -> Path:
 
 
 def read_shard(path: Path, header: dict[str, Any]) -> dict[str, np.ndarray]:
-    """A shard's arrays, checked against the run's header; ``DataError`` naming the file otherwise."""
+    """A shard's arrays, checked against the run's header; ``DataError`` naming the file otherwise. A format 1
+    run's shard gets the fields it lacks (``FORMAT_1_FILL``)."""
     try:
         with np.load(path, allow_pickle=False) as npz:
-            data = {name: npz[name] for name in RECORD_FIELDS + GAME_FIELDS}
+            lacking = set(FORMAT_1_FILL) - set(npz.files) if header["format"] == FORMAT_1 else set()
+            data = {name: npz[name] for name in RECORD_FIELDS + GAME_FIELDS if name not in lacking}
     except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile, pickle.UnpicklingError) as exc:
         raise DataError(f"{path}: truncated or corrupt self-play shard ({type(exc).__name__}: {exc}); delete it "
                         "and run selfplay again to replay its games") from None
     n, a, p = len(data["game"]), header["num_actions"], header["num_players"]
+    data |= {name: np.full(n, FORMAT_1_FILL[name]) for name in lacking}
     shapes = {"obs": (n, *header["observation_shape"]), "mask": (n, a), "policy": (n, a), "returns": (n, p),
               "game_returns": (len(data["games"]), p)}
     bad = [f"{k} {data[k].shape} != {s}" for k, s in shapes.items() if data[k].shape != tuple(s)]
@@ -289,10 +340,10 @@ def read_header(folder: str | os.PathLike) -> dict[str, Any]:
         header = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise DataError(f"{path}: no readable self-play header ({type(exc).__name__}: {exc})") from None
-    if not isinstance(header, dict) or header.get("format") != FORMAT:
+    if not isinstance(header, dict) or header.get("format") not in (FORMAT, FORMAT_1):
         raise DataError(f"{path}: format {header.get('format') if isinstance(header, dict) else None!r}, "
-                        f"expected {FORMAT!r}")
-    return header
+                        f"expected {FORMAT!r} (or {FORMAT_1!r})")
+    return HEADER_DEFAULTS | header
 
 
 def shard_paths(folder: str | os.PathLike) -> list[Path]:
@@ -326,6 +377,20 @@ def load_data(folder: str | os.PathLike) -> tuple[dict[str, Any], dict[str, np.n
     return header, {k: (v[order] if k in RECORD_FIELDS else v[games]) for k, v in data.items()}
 
 
+def load_runs(folders: Sequence[str | os.PathLike]) -> tuple[list[dict[str, Any]], dict[str, np.ndarray]]:
+    """``(headers, records)`` of several self-play runs as one record set: each run's game indices offset by the
+    games of the runs before it (``games`` of run ``j`` start at the sum of the earlier headers' ``games``)."""
+    headers, parts, offset = [], [], 0
+    for folder in folders:
+        header, data = load_data(folder)
+        headers.append(header)
+        parts.append(data | {"game": data["game"] + offset, "games": data["games"] + offset})
+        offset += int(header["games"])
+    if not parts:
+        raise DataError("no self-play folders given")
+    return headers, concatenate(parts)
+
+
 def done_games(folder: str | os.PathLike, header: dict[str, Any]) -> set[int]:
     return {g for _, data in iter_shards(folder, header) for g in data["games"].tolist()}
 
@@ -334,26 +399,33 @@ def done_games(folder: str | os.PathLike, header: dict[str, Any]) -> set[int]:
 _WORKER: dict[str, Any] = {}
 
 
-def _build(game_name: str, options: dict[str, Any], specs: Sequence[str],
-           concurrent: int = 1) -> tuple[Game, list[list[Agent]]]:
-    """The game and ``concurrent`` independent sets of its agents, one per seat."""
+def _build(game_name: str, options: dict[str, Any], specs: Sequence[str], concurrent: int = 1,
+           fast: Sequence[str] | None = None) -> tuple[Game, list[list[Agent]], list[list[Agent]] | None]:
+    """The game, ``concurrent`` independent sets of its agents (one per seat) and as many sets of the ``fast``
+    agents (None without)."""
     game = registry.make_game(game_name, **options)
     n = game.info.num_players
-    if len(specs) == 1:
-        specs = list(specs) * n
-    if len(specs) != n:
-        raise InvalidParameterError(f"--agents: game {game_name!r} has {n} seats: give one spec for all of them or "
-                                    f"{n}; got {len(specs)}: {list(specs)}")
-    return game, [[registry.make_agent(spec, game) for spec in specs] for _ in range(concurrent)]
+
+    def agent_sets(flag: str, specs: Sequence[str]) -> list[list[Agent]]:
+        if len(specs) == 1:
+            specs = list(specs) * n
+        if len(specs) != n:
+            raise InvalidParameterError(f"{flag}: game {game_name!r} has {n} seats: give one spec for all of them or "
+                                        f"{n}; got {len(specs)}: {list(specs)}")
+        return [[registry.make_agent(spec, game) for spec in specs] for _ in range(concurrent)]
+
+    return game, agent_sets("--agents", specs), None if fast is None else agent_sets("--fast", fast)
 
 
 def _worker_init(entries: bytes, game_name: str, options: dict[str, Any], specs: list[str], seed: int,
-                 concurrent: int, torch_threads: int, overlap: bool | None, tasks: Any, results: Any) -> None:
+                 concurrent: int, torch_threads: int, overlap: bool | None, tasks: Any, results: Any,
+                 fast: list[str] | None = None, full_fraction: float = 1.0) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     registry.restore(pickle.loads(entries))
-    _WORKER["game"], _WORKER["agent_sets"] = _build(game_name, options, specs, concurrent)
+    _WORKER["game"], _WORKER["agent_sets"], _WORKER["fast_sets"] = _build(game_name, options, specs, concurrent,
+                                                                          fast)
     limit_torch_threads(torch_threads)
-    _WORKER.update(seed=seed, overlap=overlap, tasks=tasks, results=results)
+    _WORKER.update(full_fraction=full_fraction, seed=seed, overlap=overlap, tasks=tasks, results=results)
 
 
 def _worker_play() -> int:
@@ -362,7 +434,7 @@ def _worker_play() -> int:
     ``(index, records)`` to the parent on ``results`` as it ends; returns the number of games played."""
     played = 0
     for finished in play_many(_WORKER["game"], _WORKER["agent_sets"], iter(_WORKER["tasks"].get, None),
-                              _WORKER["seed"], _WORKER["overlap"]):
+                              _WORKER["seed"], _WORKER["overlap"], _WORKER["fast_sets"], _WORKER["full_fraction"]):
         _WORKER["results"].put(finished)
         played += 1
     return played
@@ -381,7 +453,8 @@ def _next_result(results: Any, futures: list[Future]) -> tuple[int, dict[str, np
 
 
 def generate(game_name: str, specs: Sequence[str], games: int, seed: int, out: str | os.PathLike, *,
-             options: dict[str, Any] | None = None, workers: int = 1, shard_games: int = 1, concurrent: int = 1,
+             options: dict[str, Any] | None = None, fast: Sequence[str] | None = None,
+             full_fraction: float = FULL_FRACTION, workers: int = 1, shard_games: int = 1, concurrent: int = 1,
              torch_threads: int = 1, overlap: bool | None = None,
              on_game: Callable[[int, dict[str, np.ndarray]], None] | None = None,
              on_start: Callable[[int, int], None] | None = None) -> dict[str, Any]:
@@ -394,20 +467,28 @@ def generate(game_name: str, specs: Sequence[str], games: int, seed: int, out: s
     that loads torch (this process's is left alone). ``overlap``: whether each process's network passes run
     beside its searches (``batching.run_together``; None: where the network runs on a GPU).
 
+    ``fast``: the fast agents' specs of playout-cap randomisation (each recorded decision is full with probability
+    ``full_fraction``, else the fast agent's; ignored without ``fast``).
+
     ``on_start(done, games)`` is called once the folder is checked; ``on_game(index, records)`` after every
     game played. On an exception (``KeyboardInterrupt`` too) every finished game already in a shard stays."""
     for flag, value, least in (("games", games, 1), ("workers", workers, 1), ("shard_games", shard_games, 1),
                                ("seed", seed, 0), ("concurrent", concurrent, 1), ("torch_threads", torch_threads, 1)):
         if value < least:
             raise InvalidParameterError(f"{flag} must be at least {least}, got {value}")
+    if fast is not None and not 0 < full_fraction <= 1:
+        raise InvalidParameterError(f"full_fraction must be in (0, 1], got {full_fraction}")
     options = dict(options or {})
-    specs = list(specs)
-    game, agent_sets = _build(game_name, options, specs, concurrent if workers == 1 else 1)  # fails before writing
+    specs, fast = list(specs), None if fast is None else list(fast)
+    full_fraction = 1.0 if fast is None else float(full_fraction)
+    game, agent_sets, fast_sets = _build(game_name, options, specs, concurrent if workers == 1 else 1,
+                                         fast)  # fails before writing
     info = game.info
     folder = Path(out)
     header = json.loads(json.dumps({
-        "format": FORMAT, "game": game_name, "options": options, "agents": specs, "seed": seed, "games": games,
-        "rotation": "cyclic", "num_players": info.num_players, "num_actions": info.num_actions,
+        "format": FORMAT, "game": game_name, "options": options, "agents": specs, "fast": fast,
+        "full_fraction": full_fraction, "seed": seed, "games": games, "rotation": "cyclic",
+        "num_players": info.num_players, "num_actions": info.num_actions,
         "observation_shape": list(info.observation_shape)}))
     if (folder / HEADER).exists():
         old = read_header(folder)
@@ -415,6 +496,7 @@ def generate(game_name: str, specs: Sequence[str], games: int, seed: int, out: s
         if diff:
             raise DataError(f"{folder / HEADER}: another run's data ({'; '.join(diff)}); use another --out")
         header["games"] = max(games, int(old["games"]))
+        header["format"] = old["format"]  # a format 1 run stays one (its shards lack the newer fields)
         done = done_games(folder, header)
         for stale in folder.glob(".*.tmp"):  # a write cut short by a kill: never a shard
             stale.unlink()
@@ -437,7 +519,7 @@ def generate(game_name: str, specs: Sequence[str], games: int, seed: int, out: s
 
     try:
         if workers > 1 and len(missing) > 1:
-            entries = _registry_entries(game_name, specs)
+            entries = _registry_entries(game_name, specs + (fast or []))
             context = multiprocessing.get_context("spawn")
             tasks, results = context.Queue(), context.Queue()
             processes = min(workers, len(missing))
@@ -445,7 +527,7 @@ def generate(game_name: str, specs: Sequence[str], games: int, seed: int, out: s
                 tasks.put(index)
             with process_pool(processes, context=context, initializer=_worker_init,
                               initargs=(entries, game_name, options, specs, seed, concurrent, torch_threads, overlap,
-                                        tasks, results)) as pool:
+                                        tasks, results, fast, full_fraction)) as pool:
                 futures = [pool.submit(_worker_play) for _ in range(processes)]
                 try:
                     for _ in missing:
@@ -458,7 +540,7 @@ def generate(game_name: str, specs: Sequence[str], games: int, seed: int, out: s
                         process.terminate()
                     raise
         else:
-            for index, data in play_many(game, agent_sets, missing, seed, overlap):
+            for index, data in play_many(game, agent_sets, missing, seed, overlap, fast_sets, full_fraction):
                 finished(index, data)
     finally:
         if buffer:  # finished games still buffered: written whole, even on the way out of an exception
@@ -468,10 +550,16 @@ def generate(game_name: str, specs: Sequence[str], games: int, seed: int, out: s
 
 # -- command line --------------------------------------------------------------------------------------------
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``GAME --agents SPEC[,SPEC] --games N --seed S --out DIR [--workers W] [--shard-games K] [--option k=v]``."""
+    """``GAME --agents SPEC[,SPEC] [--fast SPEC --full-fraction P] --games N --seed S --out DIR [--workers W]
+    [--shard-games K] [--option k=v]``."""
     parser.add_argument("game", help="a registered game (see 'cardboard games')")
     parser.add_argument("--agents", default=Args.agents,
                         help=f"one agent spec for every seat, or one per seat (default {Args.agents})")
+    parser.add_argument("--fast", metavar="SPEC[,SPEC]",
+                        help="playout-cap randomisation: the fast agent (one spec, or one per seat) that makes a "
+                             "recorded seat's decision unless a draw picks the full agent")
+    parser.add_argument("--full-fraction", type=float, metavar="P",
+                        help=f"with --fast: the probability of a full decision (default {FULL_FRACTION})")
     parser.add_argument("--games", type=int, default=Args.games, help=f"games to play (default {Args.games})")
     parser.add_argument("--seed", type=int, default=Args.seed)
     parser.add_argument("--out", metavar="DIR", help="output folder (default runs/selfplay/GAME-seedS); resumed "
@@ -496,6 +584,9 @@ def run(args: argparse.Namespace, console: Any) -> int:
                                TimeRemainingColumn)
 
     specs = registry.split_agent_specs(args.agents)
+    fast = None if args.fast is None else registry.split_agent_specs(args.fast)
+    if fast is None and args.full_fraction is not None:
+        raise InvalidParameterError("--full-fraction needs --fast (the agent of the other decisions)")
     out = args.out or f"runs/selfplay/{args.game}-seed{args.seed}"
     options = registry.parse_game_options(args.option)
     counts = {"records": 0, "saved": 0}
@@ -514,7 +605,9 @@ def run(args: argparse.Namespace, console: Any) -> int:
             progress.update(task, advance=1, status=f"{counts['records']} records")
 
         try:
-            generate(args.game, specs, args.games, args.seed, out, options=options, workers=args.workers,
+            generate(args.game, specs, args.games, args.seed, out, options=options, fast=fast,
+                     full_fraction=FULL_FRACTION if args.full_fraction is None else args.full_fraction,
+                     workers=args.workers,
                      shard_games=args.shard_games, concurrent=args.concurrent, torch_threads=args.torch_threads,
                      overlap=OVERLAP[args.overlap], on_game=on_game, on_start=on_start)
         except KeyboardInterrupt:
