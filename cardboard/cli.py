@@ -1,7 +1,7 @@
 """The ``cardboard`` command line.
 
     cardboard games [-v]
-    cardboard agents [-v]
+    cardboard agents [-v]                   (also the shipped models: cardboard.policies.zoo)
     cardboard play lords_of_war --agents greedy,random --games 100 --seed 1 [--workers 4] [--results m.jsonl]
     cardboard tournament lords_of_war --agents greedy random greedy:samples=4 --games 20 --seed 1 \
         [--workers 4] [--out DIR]
@@ -62,6 +62,7 @@ from cardboard.evaluation.paired import compare_results, pool
 from cardboard.evaluation.tournament import check_tournament, round_robin
 from cardboard.envs.pandemic import testbed as pandemic_testbed
 from cardboard.evaluation import fifth_aeon_balancer, fifth_aeon_formats
+from cardboard.policies import zoo
 from cardboard.training import card_play_learn, expert_iteration, learn, ppo, selfplay
 
 
@@ -354,6 +355,21 @@ def cmd_list(names: dict[str, str], entry: Callable[[str], Entry], console: Cons
     return 0
 
 
+def cmd_zoo(console: Console, verbose: bool) -> int:
+    """The shipped models (``cardboard.policies.zoo``): each one's name and game; ``verbose``: also the agent spec
+    that ``zoo:NAME`` plays and its model card's file."""
+    shipped = zoo.models()
+    if not shipped:
+        console.print(f"zoo: no models shipped yet ({zoo.MODELS_DIR})", highlight=False, markup=False)
+        return 0
+    console.print("zoo models (agents zoo:NAME, zoo:GAME for the game's latest, net:model=NAME the raw network):",
+                  highlight=False, markup=False)
+    for model in shipped:
+        more = f"  plays {model.spec}  card {model.card_path}" if verbose else ""
+        console.print(f"    {model.name}  game {model.game}{more}", highlight=False, markup=False, soft_wrap=True)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cardboard", description="Card and board games for game-AI research.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -424,7 +440,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "games":
             return cmd_list(registry.describe_games(), registry.game_entry, console, args.verbose)
         if args.command == "agents":
-            return cmd_list(registry.describe_agents(), registry.agent_entry, console, args.verbose)
+            cmd_list(registry.describe_agents(), registry.agent_entry, console, args.verbose)
+            return cmd_zoo(console, args.verbose)
         commands = {"play": cmd_play, "tournament": cmd_tournament, "show": cmd_show, "compare": cmd_compare,
                     "train-ppo": ppo.run, "selfplay": selfplay.run, "train": learn.run,
                     "expert-iteration": expert_iteration.run, "train-card-play": card_play_learn.run,

@@ -2,7 +2,11 @@
 
 ``games()`` / ``make_game`` / ``new_state`` / ``make_env`` for games and
 ``agents()`` / ``make_agent`` for agents, each with errors that list what
-exists. Agent specs are ``name`` or ``name:key=value,key=value``.
+exists. Agent specs are ``name`` or ``name:key=value,key=value``; an agent
+with one parameter also takes its value alone (``zoo:lords_of_war`` is
+``zoo:model=lords_of_war``). The ``zoo`` agent (``zoo_agent``: a shipped
+model's agent, ``cardboard.policies.zoo``) is registered here, as it builds
+agents from specs.
 
 Games and agents register themselves (``cardboard.register_game`` /
 ``cardboard.register_agent``, tables in ``cardboard.envs.registration``). On
@@ -61,6 +65,8 @@ def load() -> None:
     _loaded = True
     for module in BUNDLED:
         importlib.import_module(module)
+    register_agent("zoo", zoo_agent, "a shipped model (cardboard.policies.zoo) playing its configured agent: "
+                                     "zoo:GAME (its latest) or zoo:GAME-vN; zoo alone: the game played")
     for group, register in ENTRY_POINT_GROUPS.items():
         for point in metadata.entry_points(group=group):
             try:
@@ -180,15 +186,24 @@ def split_agent_specs(text: str) -> list[str]:
 
 
 def parse_agent_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """'name:key=value,key=value' -> (name, {key: value})."""
+    """'name:key=value,key=value' -> (name, {key: value}); 'name:value' for a registered agent with one
+    parameter is 'name:parameter=value'."""
     name, _, rest = spec.strip().partition(":")
     params: dict[str, str] = {}
-    for item in filter(None, (p.strip() for p in rest.split(","))):
+    items = [p.strip() for p in rest.split(",") if p.strip()]
+    for item in items:
         key, eq, value = item.partition("=")
+        if not eq and len(items) == 1 and len(lone := _agent_defaults(name.strip())) == 1:
+            key, eq, value = next(iter(lone)), "=", item
         if not eq or not key.strip():
             raise InvalidParameterError(f"agent spec {spec!r}: parameter {item!r} is not key=value")
         params[key.strip()] = value.strip()
     return name.strip(), params
+
+
+def _agent_defaults(name: str) -> dict[str, Any]:
+    load()
+    return AGENTS[name].defaults if name in AGENTS else {}
 
 
 def _convert(value: str, default: Any, where: str) -> Any:
@@ -224,6 +239,18 @@ def make_agent(spec: str, game: Game | None = None) -> Agent:
                                     f"{', '.join(missing)} of the Agent protocol")
     agent.name = spec
     return agent
+
+
+def zoo_agent(model: str = "", game: Game | None = None) -> Agent:
+    """A shipped model playing its configured agent (``ZooModel.spec``: its search guided by it, or its raw policy).
+
+    model: a shipped model, GAME-vN, or GAME for its latest version ('': the latest of the game played)
+    """
+    from cardboard.policies import zoo
+
+    if not model and game is None:
+        raise InvalidParameterError("zoo needs a model (zoo:GAME or zoo:GAME-vN) or the game it plays")
+    return make_agent(zoo.find(model or game.info.name, None if game is None else game.info.name).spec, game)
 
 
 def _opponent(opponent: str | Opponent, game: Game) -> Opponent:

@@ -10,6 +10,9 @@
 ``card_play_agent``  paper 001's CNN + greedy (``cardplay``; torch when built);
 ``card_play``  paper 001's card-play networks ``CardPlayCNNMerge`` / ``CardPlayDNNMerge`` over Hearth's Table 4.1
                features, with the thesis's four sizes as presets (torch; not imported here).
+``checkpoints``  the networks' checkpoint files: safetensors with JSON metadata, nothing unpickled (torch-free);
+``zoo``        the shipped models by name: listing, loading, ``model_card`` / ``ship`` (``net:model=NAME``,
+               ``net=zoo:NAME``; the ``zoo`` agent is registered by ``cardboard.registry``, which builds its spec).
 
 Importing this package registers those agents. A game's own scripted baselines
 and feature encoders live in its folder (``cardboard.envs.hearth.greedy``).
@@ -31,7 +34,7 @@ register_agent("human", human_agent, "a person at the terminal: their seat's vie
 register_agent("sb3", SB3Agent, "a PPO / MaskablePPO checkpoint (model.zip of train-ppo), legal moves only: "
                                 "sb3:path=PATH")
 register_agent("net", NetAgent, "a PolicyValueNet checkpoint's raw policy on the player's own observation: "
-                               "net:path=PATH,mode=greedy|sample")
+                               "net:path=PATH,mode=greedy|sample (a shipped model: net:model=NAME)")
 register_agent("cardplay", CardPlayAgent, "paper 001's CNN + greedy (hearth): cardplay:path=PATH")
 set_network_strategies(network_strategies)  # the net= knobs of ismcts / duct
 

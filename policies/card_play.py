@@ -14,9 +14,10 @@ Xavier-uniform weights and zero biases, 'same' padding (the thesis gives neither
 give K, so the widths are chosen so that every mirror of this engine (K = 25 Face Hunter, 27 Handlock, 28 Mech
 Mage) lands within 10% of the stated count.
 
-Checkpoints: one ``torch.save`` file of the weights and JSON metadata (architecture, K, widths), read back with
-``weights_only=True``. A missing, truncated or foreign file, a checkpoint of the other architecture, or one whose K
-is not the game's card pool raises ``CheckpointError`` naming what differs.
+Checkpoints: one safetensors file of the weights and JSON metadata (architecture, K, widths; ``policies.checkpoints``),
+nothing unpickled. A missing, truncated or foreign file, a ``torch.save`` checkpoint of cardboard before issue 33 (no
+longer read), a checkpoint of the other architecture, or one whose K is not the game's card pool raises
+``CheckpointError`` naming what differs.
 """
 from __future__ import annotations
 

@@ -3,12 +3,17 @@
 Specs::
 
     net:path=PATH[,mode=greedy|sample][,device=cpu]
+    net:model=NAME[,mode=greedy|sample][,device=cpu]
     ismcts:net=PATH[,prior=1][,value=1][,netrollout=0][,cpuct=1.25][,leaves=1][,device=cpu][,iterations=...,...]
     duct:net=PATH[,prior=1][,value=1][,netrollout=0][,cpuct=1.25][,leaves=1][,device=cpu][,worlds=...,...]
 
 ``net`` without ``path`` plays an untrained network of the game (weights seeded 0: a baseline, and self-play's
-first generation). ``net`` plays the network's masked policy for the player to move: ``greedy`` the legal action
-of highest prior, ``sample`` a draw from the priors with the match's ``rng`` (one seed replays the same games).
+first generation). ``net:model=NAME`` is the shipped model ``NAME`` of ``cardboard.policies.zoo`` (``<game>-v<N>``,
+or ``<game>`` for its latest version), the same as ``path=zoo:NAME``; a ``zoo:NAME`` path works wherever a
+checkpoint path does (``ismcts:net=zoo:NAME``), and a model of another game than the one played raises
+``InvalidParameterError`` naming the models shipped. ``net`` plays the network's masked policy for the player
+to move: ``greedy`` the legal action of highest prior, ``sample`` a draw from the priors with the match's ``rng``
+(one seed replays the same games).
 
 ``ismcts`` / ``duct`` with ``net=PATH`` (the search agents of ``cardboard.search.agents``; their other
 parameters keep their meaning) replace strategies of the ``SearchConfig``:
@@ -65,6 +70,7 @@ from ..envs.protocol import CHANCE, TERMINAL, Game, GameInfo, GameState
 from ..search.core import unit_values
 from ..search.mcts import SearchConfig
 from ..search.strategies import PUCT, Evaluation, PolicyRollout
+from . import zoo
 
 if TYPE_CHECKING:
     from .evaluator import BatchedEvaluator
@@ -76,15 +82,16 @@ _LOADED: dict[tuple, tuple[str, BatchedEvaluator]] = {}  # (file, device, game) 
 
 
 def load_evaluator(path: str, info: GameInfo | None = None, device: str = "cpu") -> BatchedEvaluator:
-    """A ``BatchedEvaluator`` over the ``PolicyValueNet`` saved at ``path``, checked against ``info`` when given
-    (``CheckpointError`` otherwise). One per file, device and game in a process: agents built from the same
-    checkpoint share it (and its batching queue) while the file's bytes stay the same; a rewritten file is
-    loaded again and replaces the old network. Imports torch."""
+    """A ``BatchedEvaluator`` over the ``PolicyValueNet`` saved at ``path`` (``zoo:NAME``: a shipped model),
+    checked against ``info`` when given (``CheckpointError`` otherwise). One per file, device and game in a
+    process: agents built from the same checkpoint share it (and its batching queue) while the file's bytes stay
+    the same; a rewritten file is loaded again and replaces the old network. Imports torch."""
     from .evaluator import BatchedEvaluator
     from .network import PolicyValueNet
 
     if not path:
         raise InvalidParameterError("it needs path=PATH to a PolicyValueNet checkpoint")
+    path = zoo.resolve(path, None if info is None else info.name)
     try:
         digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
     except OSError:
@@ -213,18 +220,22 @@ class NetAgent:
     """The raw policy of a PolicyValueNet checkpoint on the player's own observation, legal actions only.
 
     path: the PolicyValueNet checkpoint ('': an untrained network of the game, weights seeded 0)
+    model: a shipped model instead of path: GAME-vN, or GAME for its latest (cardboard.policies.zoo)
     mode: greedy (the legal action of highest prior) or sample (a draw with the match's generator)
     device: torch device of the network
     """
 
     name = "net"
 
-    def __init__(self, path: str = "", mode: str = "greedy", device: str = "cpu", game: Game | None = None):
+    def __init__(self, path: str = "", model: str = "", mode: str = "greedy", device: str = "cpu",
+                 game: Game | None = None):
         if mode not in MODES:
             raise InvalidParameterError(f"mode={mode!r}: expected one of {', '.join(MODES)}")
-        self.mode, self.path, self.device = mode, path, device
+        if path and model:
+            raise InvalidParameterError(f"path={path} and model={model}: give one network")
+        self.mode, self.path, self.device = mode, path or (model and zoo.PREFIX + model), device
         self.evaluator: BatchedEvaluator | None = None
-        if path or game is not None:
+        if self.path or game is not None:
             self._build(None if game is None else game.info)
 
     def _build(self, info: GameInfo | None) -> None:

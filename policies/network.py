@@ -4,10 +4,11 @@
 ``info.num_actions`` policy logits (``masked_policy`` turns them into priors over the legal actions) and one
 value per player, ``tanh`` scaled to [``info.min_return``, ``info.max_return``].
 
-Checkpoints are one file written with ``torch.save``: the state dict (tensors only) and a JSON string of
-metadata (game name and options, every ``GameInfo`` field, the layer sizes, torch's version). ``load`` reads
-it with ``torch.load(weights_only=True)``, which unpickles no code. A missing, truncated or foreign file, or a
-network whose shapes differ from the game it is loaded for, raises ``CheckpointError`` naming both.
+Checkpoints are one safetensors file (``policies.checkpoints``): the state dict and a JSON string of metadata
+(game name and options, every ``GameInfo`` field, the layer sizes, torch's version) in its header; nothing is
+unpickled. A missing, truncated or foreign file, a ``torch.save`` checkpoint of cardboard before issue 33 (no
+longer read), or a network whose shapes differ from the game it is loaded for, raises ``CheckpointError``
+naming the file and what is wrong.
 
 This module imports torch: the registry never imports it (``import cardboard`` stays torch-free).
 """
@@ -15,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import pickle
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,7 @@ from torch.nn import functional as F
 
 from ..envs.errors import CheckpointError, InvalidParameterError
 from ..envs.protocol import GameInfo
+from . import checkpoints
 
 FORMAT = "cardboard.policy_value_net/1"
 SHAPE_FIELDS = ("observation_shape", "num_actions", "num_players", "min_return", "max_return")
@@ -114,33 +115,27 @@ class PolicyValueNet(nn.Module):
         return load_weights(cls(info or saved_info, hidden, metadata.get("options")), state_dict, path)
 
 
-def save_checkpoint(module: nn.Module, metadata: dict[str, Any], path: str | Path) -> None:
-    """One ``torch.save`` file: ``module``'s weights (CPU tensors) and ``metadata`` as a JSON string, so that
-    ``read_checkpoint`` can load it with ``weights_only=True`` (no code unpickled)."""
-    state = {k: v.detach().cpu() for k, v in module.state_dict().items()}
-    torch.save({"metadata": json.dumps(metadata), "state_dict": state}, Path(path))
+def save_checkpoint(weights: nn.Module | Mapping[str, torch.Tensor], metadata: dict[str, Any],
+                    path: str | Path) -> None:
+    """One safetensors file (``checkpoints``): the weights (a module's state dict, or a state dict) as CPU tensors
+    and ``metadata`` as JSON in its header, written through a temporary file renamed over ``path``."""
+    from safetensors.torch import save
+
+    state = weights.state_dict() if isinstance(weights, nn.Module) else weights
+    tensors = {k: v.detach().to("cpu").clone(memory_format=torch.contiguous_format) for k, v in state.items()}
+    checkpoints.write(save(tensors, {checkpoints.METADATA_KEY: json.dumps(metadata)}), path)
 
 
 def read_checkpoint(path: str | Path, fmt: str, what: str) -> tuple[dict[str, Any], dict[str, torch.Tensor]]:
-    """``(metadata, state_dict)`` of a ``save_checkpoint`` file whose metadata has format ``fmt``;
-    ``CheckpointError`` naming the file for a missing, truncated or foreign one (``what``: the kind, for it)."""
-    file = Path(path)
-    if not file.is_file():
-        raise CheckpointError(f"{path}: {'not a file' if file.exists() else 'no such file'}")
-    try:
-        saved = torch.load(file, map_location="cpu", weights_only=True)
-        metadata, state_dict = json.loads(saved["metadata"]), saved["state_dict"]
-        if metadata.get("format") != fmt:
-            raise ValueError(f"format {metadata.get('format')!r}, expected {fmt!r}")
-    except (OSError, RuntimeError, EOFError, pickle.UnpicklingError, KeyError, TypeError, ValueError,
-            AttributeError) as exc:
-        raise CheckpointError(f"{path}: not a cardboard {what} checkpoint, or a truncated one "
-                              f"({type(exc).__name__}: {exc})") from None
-    return metadata, state_dict
+    """``(metadata, state_dict)`` (CPU tensors) of a ``save_checkpoint`` file whose metadata has format ``fmt``;
+    ``CheckpointError`` naming the file for a missing, empty, truncated, random or foreign one, and for a
+    ``torch.save`` checkpoint of cardboard before issue 33, which is no longer read (``what``: the kind, for it)."""
+    return checkpoints.read(path, fmt, what, framework="pt")
 
 
 def load_weights(net: nn.Module, state_dict: dict[str, torch.Tensor], path: str | Path) -> Any:
-    """``net`` with ``state_dict`` loaded, in eval mode; ``CheckpointError`` when the weights do not fit."""
+    """``net`` with ``state_dict`` loaded, in eval mode; ``CheckpointError`` when the weights do not fit (a name
+    missing or unexpected, a shape that differs)."""
     try:
         net.load_state_dict(state_dict)
     except RuntimeError as exc:

@@ -9,6 +9,7 @@ editable install does not leak in: ``cardboard`` must come from the wheel.
 """
 from __future__ import annotations
 
+import fnmatch
 import json
 import os
 import shutil
@@ -88,6 +89,9 @@ def test_wheel_holds_only_the_cardboard_package(wheel):
         assert f"{pkg.replace('.', '/')}/__init__.py" in names, f"{pkg} is missing from the wheel"
     readmes = [f"cardboard/envs/{d.name}/README.md" for d in (ROOT / "envs").iterdir() if (d / "README.md").exists()]
     assert set(readmes) <= set(names), "a game's README is missing from the wheel"
+    zoo = [f"cardboard/policies/models/{f.name}" for f in (ROOT / "policies" / "models").iterdir()
+           if f.suffix in (".safetensors", ".md")]
+    assert zoo and set(zoo) <= set(names), "the model zoo's weights or cards are missing from the wheel"
     assert not [n for n in names if "__pycache__" in n or n.endswith((".nbi", ".nbc", ".pyc"))]
     with zipfile.ZipFile(wheel) as zf:
         armies = json.loads(zf.read(DATA_FILE))
@@ -98,7 +102,8 @@ def test_wheel_holds_only_the_cardboard_package(wheel):
     assert f"Version: {version}" in metadata and "License-Expression: MIT" in metadata
     requires = [line.split(":", 1)[1].strip() for line in metadata.splitlines() if line.startswith("Requires-Dist:")]
     assert any(r.startswith("numpy") for r in requires)
-    heavy = [r for r in requires if r.startswith(("torch", "stable-baselines3", "sb3-contrib")) and "extra ==" not in r]
+    heavy = [r for r in requires if r.startswith(("torch", "safetensors", "stable-baselines3", "sb3-contrib"))
+             and "extra ==" not in r]
     assert not heavy, f"must stay optional extras: {heavy}"
 
 
@@ -142,9 +147,18 @@ def test_installed_console_script(installed):
 def test_games_import_without_torch():
     code = ("import sys, cardboard.envs.lords_of_war, cardboard.envs.hearth.features, cardboard; "
             "cardboard.new_state('lords_of_war', seed=0); cardboard.new_state('hearth', seed=0); "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'stable_baselines3', 'sb3_contrib')))")
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('torch', 'safetensors', 'stable_baselines3', 'sb3_contrib')))")
     out = _run([sys.executable, "-c", code], cwd=ROOT).stdout.strip()
     assert out == "[]", f"importing a game pulls in: {out}"
+
+
+def test_model_zoo_files_are_package_data():
+    """A shipped model's weights and card match the models package's data globs (the wheel test above checks
+    the files present ship; with no model trained yet, these globs are what will ship them)."""
+    globs = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    for name in ("lords_of_war-v1.safetensors", "lords_of_war-v1.md"):
+        assert any(fnmatch.fnmatch(name, g) for g in globs["cardboard.policies.models"]), name
 
 
 def test_version_is_declared_once():

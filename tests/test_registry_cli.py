@@ -19,7 +19,7 @@ from cardboard.evaluation.match import play_match
 
 GAME_SPECIFIC_AGENTS = {"greedy_h": "hearth", "pandemic_default": "pandemic", "pandemic_mutator": "pandemic",
                         "default_ai": "fifth_aeon", "berserker": "fifth_aeon"}  # refuse other games
-NOT_AUTOMATIC = {"human", "sb3", "cardplay"}  # a person at the terminal; trained checkpoints (path=...)
+NOT_AUTOMATIC = {"human", "sb3", "cardplay", "zoo"}  # a person at the terminal; trained checkpoints (path=...)
 
 
 @pytest.fixture(autouse=True)
@@ -146,6 +146,9 @@ def test_parse_agent_spec():
     assert registry.parse_agent_spec("greedy:samples=2") == ("greedy", {"samples": "2"})
     assert registry.parse_agent_spec(" random ") == ("random", {})
     assert registry.parse_agent_spec("x:a=1, b = 2") == ("x", {"a": "1", "b": "2"})
+    assert registry.parse_agent_spec("zoo:lords_of_war") == ("zoo", {"model": "lords_of_war"})  # its one parameter
+    with pytest.raises(InvalidParameterError, match="'lords_of_war' is not key=value"):
+        registry.parse_agent_spec("ismcts:lords_of_war")  # many parameters: which one is not guessed
 
 
 # ---- the command line --------------------------------------------------------------------------

@@ -1,0 +1,254 @@
+"""Issue 33: checkpoints as safetensors (bad files are typed errors at every agent that loads one, nothing written
+on failure, round trips) and the model zoo (listing, loading by name, its agents, typed errors naming what exists),
+the zoo tested on tiny models written into a temporary models folder."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+from safetensors.torch import save_file
+
+import cardboard
+from cardboard.cli import main
+from cardboard.envs.errors import CheckpointError, InvalidParameterError
+from cardboard.envs.hearth import features as hf
+from cardboard.policies import checkpoints, zoo
+from cardboard.policies.card_play import CardPlayCNNMerge, CardPlayDNNMerge, CardPlayNet, make_card_play_net
+from cardboard.policies.network import PolicyValueNet, save_checkpoint
+
+LOW = "lords_of_war"
+PV_SPECS = ("net:path={}", "ismcts:iterations=4,net={}", "duct:iterations=4,net={}")  # on Lords of War
+CARD_SPEC = "cardplay:path={}"  # on Hearth
+
+
+@pytest.fixture(scope="module")
+def low():
+    return cardboard.make_game(LOW)
+
+
+@pytest.fixture(scope="module")
+def hearth():
+    return cardboard.make_game("hearth", decks="handlock")
+
+
+@pytest.fixture
+def bad_files(tmp_path, low, hearth):
+    """name -> path of every kind of file that is not a loadable checkpoint for the agent at hand: missing,
+    empty, random, truncated, an old torch.save one, safetensors without cardboard's metadata, and cardboard's
+    checkpoint of the other kind (``foreign_pv`` for the card-play agent, ``foreign_card`` for the others)."""
+    pv, card = tmp_path / "pv.safetensors", tmp_path / "card.safetensors"
+    PolicyValueNet(low.info, hidden=(8,)).save(pv)
+    make_card_play_net("dnn_140k", hf.features_for(hearth).K).save(card)
+    files = {name: tmp_path / f"{name}.safetensors" for name in
+             ("missing", "empty", "random", "cut_pv", "cut_card", "torch_save", "plain", "bad_json")}
+    files["empty"].write_bytes(b"")
+    files["random"].write_bytes(np.random.default_rng(0).bytes(4096))
+    files["cut_pv"].write_bytes(pv.read_bytes()[: pv.stat().st_size // 2])
+    files["cut_card"].write_bytes(card.read_bytes()[: card.stat().st_size // 2])
+    torch.save({"metadata": "{}", "state_dict": {"w": torch.zeros(3)}}, files["torch_save"])
+    save_file({"w": torch.zeros(3)}, files["plain"])
+    save_file({"w": torch.zeros(3)}, files["bad_json"], metadata={checkpoints.METADATA_KEY: "{not json"})
+    return files | {"foreign_pv": pv, "foreign_card": card}
+
+
+WHY = {"missing": "no such file", "empty": "an empty file", "random": "not a safetensors file",
+       "torch_save": "torch.save", "plain": "without cardboard's metadata", "bad_json": "not JSON"}
+
+
+def _refused(spec: str, path, game, why: str) -> None:
+    before = sorted(path.parent.iterdir())
+    with pytest.raises(CheckpointError, match=path.name) as err:
+        cardboard.make_agent(spec.format(path), game)
+    assert why in str(err.value)
+    assert sorted(path.parent.iterdir()) == before  # nothing written
+
+
+@pytest.mark.parametrize("spec", PV_SPECS)
+def test_bad_files_given_to_a_policy_value_agent_are_checkpoint_errors(spec, bad_files, low):
+    for name, path in bad_files.items():
+        if name != "foreign_pv":
+            _refused(spec, path, low, WHY.get(name, "cardboard.card_play_net/1" if name == "foreign_card" else ""))
+
+
+def test_bad_files_given_to_the_card_play_agent_are_checkpoint_errors(bad_files, hearth):
+    for name, path in bad_files.items():
+        if name != "foreign_card":
+            _refused(CARD_SPEC, path, hearth, WHY.get(name, "cardboard.policy_value_net/1" if name == "foreign_pv"
+                                                       else ""))
+
+
+def test_an_old_torch_save_checkpoint_is_named(bad_files):
+    with pytest.raises(CheckpointError, match="torch.save .* no longer read"):
+        PolicyValueNet.load(bad_files["torch_save"])
+    with pytest.raises(CheckpointError, match="empty file"):
+        CardPlayNet.load(bad_files["empty"])
+
+
+def test_a_failed_save_leaves_the_old_file_whole_and_nothing_else(tmp_path, low, monkeypatch):
+    path = tmp_path / "net.safetensors"
+    net = PolicyValueNet(low.info, hidden=(8,))
+    net.save(path)
+    data = path.read_bytes()
+    with pytest.raises(TypeError):
+        save_checkpoint(net, {"format": "x", "bad": object()}, path)
+
+    def broken_replace(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(checkpoints.os, "replace", broken_replace)
+    with pytest.raises(OSError, match="disk full"):
+        PolicyValueNet(low.info, hidden=(4,)).save(path)
+    assert path.read_bytes() == data and [p.name for p in tmp_path.iterdir()] == [path.name]
+
+
+def _same_weights(a: torch.nn.Module, b: torch.nn.Module) -> None:
+    sa, sb = a.state_dict(), b.state_dict()
+    assert sa.keys() == sb.keys() and all(torch.equal(sa[k], sb[k]) for k in sa)
+
+
+def test_policy_value_net_round_trip_is_safetensors(tmp_path, low):
+    torch.manual_seed(1)
+    net = PolicyValueNet(low.info, hidden=(16, 8), options={"armies": ["orcs", "dwarves"]})
+    net.save(tmp_path / "net.safetensors")
+    metadata, tensors = checkpoints.read(tmp_path / "net.safetensors", None, "any", framework="numpy")
+    assert metadata["game"] == LOW and set(tensors) == set(net.state_dict())
+    loaded = PolicyValueNet.load(tmp_path / "net.safetensors", low.info)
+    _same_weights(net, loaded)
+    assert loaded.hidden == (16, 8) and loaded.options == {"armies": ["orcs", "dwarves"]} and not loaded.training
+
+
+@pytest.mark.parametrize("kind", [CardPlayCNNMerge, CardPlayDNNMerge])
+def test_card_play_net_round_trip(kind, tmp_path, hearth):
+    torch.manual_seed(2)
+    k = hf.features_for(hearth).K
+    net = kind(k)
+    net.save(tmp_path / "card.safetensors", training={"games": 3})
+    loaded = kind.load(tmp_path / "card.safetensors", num_cards=k)
+    _same_weights(net, loaded)
+    assert CardPlayNet.metadata(tmp_path / "card.safetensors")["training"] == {"games": 3}
+
+
+# -- the zoo ----------------------------------------------------------------------------------------------------
+@pytest.fixture
+def models(tmp_path, monkeypatch):
+    """An empty models folder standing in for the package's."""
+    folder = tmp_path / "models"
+    monkeypatch.setattr(zoo, "MODELS_DIR", folder)
+    return folder
+
+
+def _ship(game, name: str, tmp_path, agent: str | None = None, seed: int = 0) -> zoo.ZooModel:
+    torch.manual_seed(seed)
+    source = tmp_path / f"source-{name}.safetensors"
+    PolicyValueNet(game.info, hidden=(8,)).save(source)
+    card = zoo.model_card(name, command=f"cardboard expert-iteration {game.info.name} --smoke", data="4 games",
+                          cpu_hours=0.01, strength=[zoo.Strength("random", 0.625, 0.3, 0.9, 8, "equal time")],
+                          agent=agent)
+    return zoo.ship(source, name, card, agent=agent)
+
+
+def test_an_empty_zoo_lists_nothing_and_says_so(models, low, capsys):
+    assert zoo.models() == []
+    with pytest.raises(InvalidParameterError, match="no zoo model of game 'lords_of_war'; shipped: none yet"):
+        zoo.find(LOW)
+    with pytest.raises(InvalidParameterError, match="none yet"):
+        cardboard.make_agent("zoo", low)
+    assert main(["agents"]) == 0
+    assert "zoo: no models shipped yet" in capsys.readouterr().out
+
+
+def test_shipped_models_are_listed_found_and_loaded(models, low, hearth, tmp_path, capsys):
+    _ship(low, "lords_of_war-v1", tmp_path, agent="ismcts:iterations=8")
+    _ship(low, "lords_of_war-v2", tmp_path, seed=1)
+    _ship(hearth, "hearth-v1", tmp_path, agent="net:mode=sample")
+    listed = zoo.models()
+    assert [(m.name, m.game, m.version) for m in listed] == [
+        ("hearth-v1", "hearth", 1), ("lords_of_war-v1", LOW, 1), ("lords_of_war-v2", LOW, 2)]
+    assert {m.name: m.spec for m in listed} == {
+        "hearth-v1": "net:mode=sample,model=hearth-v1",
+        "lords_of_war-v1": "ismcts:iterations=8,net=zoo:lords_of_war-v1",
+        "lords_of_war-v2": "net:model=lords_of_war-v2"}  # no agent: the raw policy
+    card = listed[1].card
+    assert card.startswith("# lords_of_war-v1") and "`cardboard expert-iteration lords_of_war --smoke`" in card
+    assert "| random | equal time | 8 | 62.5% | 30.0–90.0% |" in card and "0.01 CPU-hours" in card
+    assert zoo.find(LOW).name == "lords_of_war-v2" and zoo.find("lords_of_war-v1", LOW).version == 1
+    net = zoo.load("lords_of_war-v1", low.info)
+    _same_weights(net, PolicyValueNet.load(listed[1].path))
+    assert main(["agents"]) == 0
+    out = capsys.readouterr().out
+    assert "zoo models" in out and "lords_of_war-v1  game lords_of_war\n" in out and "iterations=" not in out
+    assert main(["agents", "-v"]) == 0
+    assert "lords_of_war-v1  game lords_of_war  plays ismcts:iterations=8,net=zoo:lords_of_war-v1  card " \
+        f"{listed[1].card_path}\n" in capsys.readouterr().out
+
+
+def test_zoo_agents_play_legal_moves(models, low, tmp_path):
+    _ship(low, "lords_of_war-v1", tmp_path, agent="ismcts:iterations=8")
+    state = low.new_state(3)
+    for spec in ("zoo", "zoo:lords_of_war", "zoo:lords_of_war-v1", "net:model=lords_of_war-v1",
+                 "net:path=zoo:lords_of_war", "ismcts:iterations=8,net=zoo:lords_of_war-v1",
+                 "duct:iterations=8,net=zoo:lords_of_war"):
+        agent = cardboard.make_agent(spec, low)
+        assert agent.name == spec and agent.act(state, np.random.default_rng(0)) in state.legal_actions(), spec
+    assert main(["play", LOW, "--agents", "zoo:lords_of_war,random", "--games", "2", "--quiet"]) == 0
+
+
+def test_unknown_and_wrong_game_models_name_what_exists(models, low, hearth, tmp_path):
+    _ship(low, "lords_of_war-v1", tmp_path)
+    _ship(hearth, "hearth-v1", tmp_path)
+    cases = {"zoo:lords_of_war-v3": "no zoo model 'lords_of_war-v3'; shipped: hearth-v1, lords_of_war-v1",
+             "zoo:chess": "zoo model 'chess' is for game 'chess', not 'lords_of_war'; lords_of_war's shipped "
+                          "models: lords_of_war-v1",
+             "zoo:hearth-v1": "is for game 'hearth', not 'lords_of_war'; lords_of_war's shipped models: "
+                              "lords_of_war-v1",
+             "net:model=hearth": "is for game 'hearth', not 'lords_of_war'",
+             "ismcts:net=zoo:hearth-v1": "is for game 'hearth', not 'lords_of_war'",
+             "net:model=lords_of_war-v1,path=x.safetensors": "give one network"}
+    for spec, message in cases.items():
+        with pytest.raises(InvalidParameterError, match=message):
+            cardboard.make_agent(spec, low)
+    with pytest.raises(InvalidParameterError, match="no zoo model of game 'pandemic'; shipped: hearth-v1, "):
+        zoo.find("pandemic")
+    with pytest.raises(InvalidParameterError, match="'lords_of_war' is for game 'lords_of_war', not 'hearth'"):
+        cardboard.make_agent("zoo:lords_of_war", hearth)
+    with pytest.raises(InvalidParameterError, match="zoo needs a model"):
+        cardboard.make_agent("zoo")
+
+
+def test_a_model_of_another_game_or_a_bad_file_in_the_zoo_is_a_checkpoint_error(models, low, hearth, tmp_path):
+    _ship(hearth, "hearth-v1", tmp_path)
+    (models / "hearth-v1.safetensors").rename(models / "lords_of_war-v1.safetensors")
+    with pytest.raises(CheckpointError, match="lords_of_war-v1.safetensors: the network of game 'hearth' under a "
+                                              "name of game 'lords_of_war'"):
+        zoo.models()
+    (models / "lords_of_war-v1.safetensors").rename(models / "lords_of_war.safetensors")
+    with pytest.raises(CheckpointError, match="<game>-v<N>"):
+        zoo.models()
+    (models / "lords_of_war.safetensors").write_bytes(b"junk")
+    (models / "lords_of_war.safetensors").rename(models / "lords_of_war-v1.safetensors")
+    with pytest.raises(CheckpointError, match="lords_of_war-v1.safetensors"):
+        cardboard.make_agent("zoo:lords_of_war", low)
+
+
+def test_ship_refuses_a_wrong_name_game_or_agent(models, low, tmp_path):
+    source = tmp_path / "net.safetensors"
+    PolicyValueNet(low.info, hidden=(8,)).save(source)
+    for name, agent, message in (("lords_of_war", None, "expected <game>-v<N>"),
+                                 ("lords_of_war-v0", None, "expected <game>-v<N>"),
+                                 ("hearth-v1", None, "a network of game 'lords_of_war', not of 'hearth'"),
+                                 ("lords_of_war-v1", "ismcts:net=x", "names a network itself")):
+        with pytest.raises(InvalidParameterError, match=message):
+            zoo.ship(source, name, "# card\n", agent=agent)
+    assert not models.exists() or not any(models.iterdir())
+    shipped = zoo.ship(source, "lords_of_war-v1", "# card\n")
+    assert shipped.agent is None and "agent" not in shipped.metadata and shipped.card == "# card\n"
+
+
+def test_every_shipped_model_has_a_card_and_plays_its_game():
+    """The package's own models (none until the training runs ship them)."""
+    for model in zoo.models():
+        game = cardboard.make_game(model.game)
+        assert model.card.startswith(f"# {model.name}"), f"{model.name}: no model card"
+        state = game.new_state(0)
+        agent = cardboard.make_agent(f"zoo:{model.name}", game)
+        assert agent.act(state, np.random.default_rng(0)) in state.legal_actions()
