@@ -18,8 +18,10 @@ from cardboard.envs.errors import (CardboardError, CardDataError, IllegalActionE
 from cardboard.envs.protocol import (CHANCE, HOOKS, TERMINAL, Agent, Game, GameInfo, GameState, Hook, determinize,
                                      hook, require_hooks, sample_chance)
 from cardboard.envs.registration import register_agent, register_game
+from cardboard.envs.structure import Attached, Globals, Graph, ObservationStructure, Planes, Tokens, structure_of
 
-__all__ = ["CHANCE", "HOOKS", "TERMINAL", "Agent", "CardDataError", "CardboardError", "CompiledModel", "Game",
-           "GameInfo", "GameState", "Hook", "IllegalActionError", "InvalidParameterError", "ProtocolError",
-           "ResultsFileError", "UnknownNameError", "determinize", "hook", "register_agent", "register_game",
-           "require_hooks", "sample_chance"]
+__all__ = ["CHANCE", "HOOKS", "TERMINAL", "Agent", "Attached", "CardDataError", "CardboardError", "CompiledModel",
+           "Game", "GameInfo", "GameState", "Globals", "Graph", "Hook", "IllegalActionError", "InvalidParameterError",
+           "ObservationStructure", "Planes", "ProtocolError", "ResultsFileError", "Tokens", "UnknownNameError",
+           "determinize", "hook", "register_agent", "register_game", "require_hooks", "sample_chance",
+           "structure_of"]

@@ -101,6 +101,12 @@ the slow path does, random draws included (``random_playout`` draws its stream
 with ``kernels.seed_stream``; ``compiled_model``'s kernels are the methods they
 name): seeded searches give the same trees either way.
 
+A network reads ``observation(p)`` as one flat vector unless the game says what its parts are: the hook
+``observation_structure()`` returns an ``envs.structure.ObservationStructure`` whose parts (``Planes``,
+``Tokens``, ``Graph``, ``Attached``, ``Globals``) tile the vector exactly, each named, with its shape and
+meaning; ``policies.trunks`` builds convolutions, set encoders, message passing and an MLP from it. It is data
+about the observation only: a game declaring it imports no torch.
+
 Agents
 ------
 An ``Agent`` has a ``name``, ``act(state, rng) -> action`` for
@@ -301,6 +307,11 @@ HOOKS: dict[str, Hook] = {h.name if h.keyword is None else h.keyword: h for h in
          "paper 000 2.7's board complexity Cx1 .. Cx4 seen by the player to move, raw (normalised by the "
          "experiment); Cx0, the number of legal actions, is generic (search agents' per-decision log, "
          "search.final.Decision)"),
+    Hook("observation_structure", "observation_structure() -> ObservationStructure",
+         "the named parts of observation(p)'s vector, tiling it exactly (envs.structure): board planes [C, H, W], "
+         "sets of tokens [N, F] with a presence mask, per-node features over a fixed graph, flat globals; "
+         "policies.trunks shapes a network by it (PolicyValueNet(info, structure=structure_of(game))), a game "
+         "without it gets an MLP over the flat vector"),
     Hook("compiled_model", "compiled_model() -> CompiledModel",
          "the state's flat array, the game's static table and numba kernels doing exactly what determinize, "
          "legal_actions, action_key, apply, random_playout, current_player, turn, returns and heuristic do "

@@ -27,7 +27,9 @@ from torch.nn import functional as F
 
 from ..envs.errors import CheckpointError, InvalidParameterError
 from ..envs.protocol import GameInfo
+from ..envs.structure import ObservationStructure
 from . import checkpoints
+from .trunks import StructuredTrunk
 
 FORMAT = "cardboard.policy_value_net/1"
 SHAPE_FIELDS = ("observation_shape", "num_actions", "num_players", "min_return", "max_return")
@@ -43,30 +45,39 @@ DEFAULT_HIDDEN = (176, 176)  # 279,124 parameters on Lords of War
 
 
 class PolicyValueNet(nn.Module):
-    """An MLP policy-value network for the game described by ``info``.
+    """A policy-value network for the game described by ``info``: an MLP over the flat observation, or with
+    ``structure`` (the game's ``ObservationStructure``, ``envs.structure.structure_of(game)``) a trunk shaped by
+    it (``policies.trunks``: convolutions, set encoders, message passing, an MLP over the joined parts).
 
-    ``hidden``: the trunk's layer widths (ReLU after each; the default gives Lords of War about 280k parameters,
-    the size of issue 17's reference MLP); ``options``: the game's options, recorded in checkpoints so that a
-    network can be matched to the game it was trained on.
+    ``hidden``: the widths of the MLP (ReLU after each; the default gives Lords of War about 280k parameters, the
+    size of issue 17's reference MLP), over the joined parts with a structure; ``options``: the game's options.
+    Both, and the structure, are recorded in checkpoints, so that ``load`` rebuilds the network without the game.
     """
 
     def __init__(self, info: GameInfo, hidden: Sequence[int] = DEFAULT_HIDDEN,
-                 options: Mapping[str, Any] | None = None):
+                 options: Mapping[str, Any] | None = None, structure: ObservationStructure | None = None):
         super().__init__()
         hidden = tuple(hidden)
         if not hidden or not all(isinstance(h, int) and h > 0 for h in hidden):
             raise InvalidParameterError(f"hidden={hidden!r}: expected one or more positive layer widths")
-        self.info, self.hidden, self.options = info, hidden, dict(options or {})
+        if structure is not None and structure.observation_shape != tuple(info.observation_shape):
+            raise InvalidParameterError(f"an observation structure of shape {structure.observation_shape} for game "
+                                        f"{info.name!r}, whose observations have {tuple(info.observation_shape)}")
+        self.info, self.hidden, self.options, self.structure = info, hidden, dict(options or {}), structure
         self.observation_size = int(np.prod(info.observation_shape))
         layers: list[nn.Module] = []
-        width = self.observation_size
-        for h in hidden:
-            layers += [nn.Linear(width, h), nn.ReLU()]
-            width = h
-        self.trunk = nn.Sequential(*layers)
+        if structure is None:
+            width = self.observation_size
+            for h in hidden:
+                layers += [nn.Linear(width, h), nn.ReLU()]
+                width = h
+            self.trunk = nn.Sequential(*layers)
+        else:
+            self.trunk = StructuredTrunk(structure, hidden)
+            width = self.trunk.out_features
         self.policy_head = nn.Linear(width, info.num_actions)
         self.value_head = nn.Linear(width, info.num_players)
-        self._layers = (*layers[::2], self.policy_head, self.value_head)  # the Linear layers, for ``forward``
+        self._layers = (*layers[::2], self.policy_head, self.value_head)  # the MLP's Linear layers, for ``forward``
         self.register_buffer("value_mid", torch.tensor((info.max_return + info.min_return) / 2))
         self.register_buffer("value_half", torch.tensor((info.max_return - info.min_return) / 2))
 
@@ -75,9 +86,11 @@ class PolicyValueNet(nn.Module):
 
         The layers are applied as functions of their current weights (read from each layer's parameter dict):
         a module call and each attribute read through ``nn.Module`` cost microseconds of Python, which a search
-        evaluating a few states at a time pays on every pass."""
+        evaluating a few states at a time pays on every pass. A structured trunk is one module call."""
         *trunk, policy, value = ((m._parameters["weight"], m._parameters["bias"]) for m in self._layers)
         features = observations.reshape(observations.shape[0], self.observation_size)
+        if self.structure is not None:
+            features = self.trunk(features)
         for weight, bias in trunk:  # each Linear of the trunk is followed by a ReLU
             features = F.relu(F.linear(features, weight, bias))
         values = self.value_mid + self.value_half * torch.tanh(F.linear(features, *value))
@@ -91,6 +104,7 @@ class PolicyValueNet(nn.Module):
         """What a checkpoint records beside the weights (JSON-serializable)."""
         return {"format": FORMAT, "game": self.info.name, "options": self.options,
                 "info": dataclasses.asdict(self.info), "hidden": list(self.hidden),
+                "structure": None if self.structure is None else self.structure.to_dict(),
                 "torch": torch.__version__}
 
     def save(self, path: str | Path) -> None:
@@ -106,13 +120,15 @@ class PolicyValueNet(nn.Module):
             fields = dict(metadata["info"], observation_shape=tuple(metadata["info"]["observation_shape"]))
             saved_info = GameInfo(**fields)
             hidden = tuple(metadata["hidden"])
+            structure = metadata.get("structure")
+            structure = None if structure is None else ObservationStructure.from_dict(structure)
         except (KeyError, TypeError, ValueError) as exc:
             raise CheckpointError(f"{path}: not a cardboard policy-value checkpoint, or a truncated one "
                                   f"({type(exc).__name__}: {exc})") from None
         if info is not None and any(getattr(info, f) != getattr(saved_info, f) for f in SHAPE_FIELDS):
             raise CheckpointError(f"{path}: the network of game {saved_info.name!r} ({_shapes(saved_info)}) does "
                                   f"not match game {info.name!r} ({_shapes(info)})")
-        return load_weights(cls(info or saved_info, hidden, metadata.get("options")), state_dict, path)
+        return load_weights(cls(info or saved_info, hidden, metadata.get("options"), structure), state_dict, path)
 
 
 def save_checkpoint(weights: nn.Module | Mapping[str, torch.Tensor], metadata: dict[str, Any],

@@ -3,7 +3,7 @@
 With N cards in the pool (138 bundled) the blocks are, in order:
 
 ====================  =====================================================================================
-globals (24)          phase one-hot (choice, target, play1, block, order, play2), the observer acts, the
+globals (29)          phase one-hot (choice, target, play1, block, order, play2), the observer acts, the
                       observer is the turn player, turn / 200, both players' life / 60, energy / 20, maximum
                       energy / 20, the four resource counts / 10, resource played, hand size / 12, deck size / 50
 hand (12 x N)         the observer's hand, one one-hot card row per slot (the actions name slots)
@@ -26,16 +26,18 @@ With ``perfect=True`` the opponent's whole hand is shown (the hidden count is 0)
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..structure import Attached, Globals, ObservationStructure, Tokens
 from .constants import BOARD_SLOTS, HARD_HAND_LIMIT
 
 if TYPE_CHECKING:
     from .state import FifthAeonState
 
-GLOBALS = 24
+GLOBALS = 29  # 6 phases, who acts, whose turn, the turn, then 10 per side
 FEATURES = 16
 KINDS = ("replace", "discard", "search", "unbury", "consume")
 
@@ -43,6 +45,30 @@ KINDS = ("replace", "discard", "search", "unbury", "consume")
 def observation_length(n_cards: int) -> int:
     return (GLOBALS + HARD_HAND_LIMIT * n_cards + HARD_HAND_LIMIT * 2 + 2 * BOARD_SLOTS * (n_cards + FEATURES)
             + n_cards + 1 + n_cards + 2 * n_cards + 2 * n_cards + len(KINDS) + n_cards + 1 + 2 * n_cards)
+
+
+@lru_cache(maxsize=None)
+def observation_structure(n: int) -> ObservationStructure:
+    """The parts of the observation with ``n`` cards in the pool."""
+    hand, bonus = GLOBALS, GLOBALS + HARD_HAND_LIMIT * n
+    board = bonus + HARD_HAND_LIMIT * 2
+    rest = board + 2 * BOARD_SLOTS * (n + FEATURES)
+    tail = ((n + 1, "opponent_hand", "seen opponent's hand cards by card, the unseen count"),
+            (n, "own_deck", "cards left in the own deck"), (2 * n, "crypts", "own, then the enemy crypt by card"),
+            (2 * n + len(KINDS), "choice", "the pending choice's options, picks and kind"),
+            (n + 1, "pending", "the card being played, its host chosen"),
+            (2 * n, "deck_tops", "the next card of each deck (perfect)"))
+    parts = [Globals("globals", 0, GLOBALS, meaning="phase, who acts, turn, life, energy, resources, sizes"),
+             Tokens("hand", hand, HARD_HAND_LIMIT, n, presence=(0, n), meaning="the observer's hand by slot (card)"),
+             Attached("hand_bonus", bonus, "hand", HARD_HAND_LIMIT, 2, meaning="Research AI's attack / life bonus"),
+             Tokens("permanents", board, BOARD_SLOTS, n + FEATURES, presence=(0, n),
+                    meaning="the observer's permanents by slot: card, then its state"),
+             Tokens("enemy_permanents", board + BOARD_SLOTS * (n + FEATURES), BOARD_SLOTS, n + FEATURES,
+                    presence=(0, n), meaning="the enemy's permanents by slot")]
+    for size, name, meaning in tail:
+        parts.append(Globals(name, rest, size, meaning=meaning))
+        rest += size
+    return ObservationStructure(tuple(parts), (observation_length(n),))
 
 
 def observe(state: "FifthAeonState", player: int, perfect: bool) -> np.ndarray:

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..errors import IllegalActionError, InvalidParameterError, ProtocolError, UnknownNameError
 from ..protocol import TERMINAL, GameInfo
+from ..structure import ObservationStructure
 from . import layout as L
 from . import moves
 from .cards import CardPool, Deck, bundled_pool, load_deck, load_pool
@@ -259,6 +260,13 @@ class FifthAeonState:
         from .observation import observe
 
         return observe(self, self._check_player(player), bool(perfect))
+
+    def observation_structure(self) -> ObservationStructure:
+        """The named parts of ``observation(p)`` (``envs.structure``): the hand and both boards as card
+        tokens, the rest as globals."""
+        from .observation import observation_structure
+
+        return observation_structure(len(self.game.pool.index))
 
     def state_key(self) -> Hashable:
         """Everything of the match, hidden parts included."""

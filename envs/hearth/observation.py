@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from ..structure import Globals, ObservationStructure, Tokens
 from .layout import (
     BOARD_LIMIT, FL_DIVINE_SHIELD, FL_EXHAUSTED, FL_FROZEN, FL_SILENCED, FL_STEALTH, FL_TAUNT, G_PENDING_CARD,
     G_PENDING_KIND, G_PHASE, G_PLAYER, G_TURN, HAND_LIMIT, HERO_JARAXXUS, M_ATTACKS, M_CARD, M_FLAGS, M_HP,
@@ -42,6 +43,22 @@ HAND_SLOT = NUM_CARDS + 4
 MINION_SLOT = NUM_CARDS + 11
 OBS_LEN = GLOBAL_BLOCK + PENDING_BLOCK + 2 * HERO_BLOCK + 2 * HAND_LIMIT * HAND_SLOT \
     + 2 * BOARD_LIMIT * MINION_SLOT + 2 * NUM_CARDS
+_HANDS = GLOBAL_BLOCK + PENDING_BLOCK + 2 * HERO_BLOCK
+_BOARDS = _HANDS + 2 * HAND_LIMIT * HAND_SLOT
+_ORIGIN = (NUM_CARDS + 1, NUM_CARDS + 4)  # every held card shows its origin, even a hidden one
+STRUCTURE = ObservationStructure((
+    Globals("global", 0, GLOBAL_BLOCK, meaning="phase, observer to move, turn"),
+    Globals("pending", GLOBAL_BLOCK, PENDING_BLOCK, meaning="the card waiting for a target or a position"),
+    Globals("heroes", GLOBAL_BLOCK + PENDING_BLOCK, 2 * HERO_BLOCK, meaning="own, then the enemy hero"),
+    Tokens("hand", _HANDS, HAND_LIMIT, HAND_SLOT, presence=_ORIGIN, meaning="the observer's hand by slot"),
+    Tokens("opponent_hand", _HANDS + HAND_LIMIT * HAND_SLOT, HAND_LIMIT, HAND_SLOT, presence=_ORIGIN,
+           meaning="the opponent's hand; a card unknown to the observer shows only its origin"),
+    Tokens("minions", _BOARDS, BOARD_LIMIT, MINION_SLOT, presence=(0, NUM_CARDS),
+           meaning="the observer's minions, left to right"),
+    Tokens("enemy_minions", _BOARDS + BOARD_LIMIT * MINION_SLOT, BOARD_LIMIT, MINION_SLOT, presence=(0, NUM_CARDS),
+           meaning="the enemy's minions, left to right"),
+    Globals("decks", OBS_LEN - 2 * NUM_CARDS, 2 * NUM_CARDS, meaning="copies left by card: own deck, unseen pool"),
+), (OBS_LEN,))
 
 
 @njit(cache=True, nogil=True)

@@ -19,13 +19,14 @@ from ..compiled_model import CompiledModel
 from ..flat_state import FlatState
 from ..kernels import seed_stream
 from ..protocol import CHANCE, TERMINAL, GameInfo
+from ..structure import ObservationStructure
 from . import layout as L
 from . import model as M
 from . import rollout_policy as HLR
 from . import rules as R
 from .cards import Deck, build_card_table, load_deck, load_pool
 from .evaluation import heuristic
-from .observation import OBS_LEN, observe
+from .observation import OBS_LEN, STRUCTURE, observe
 
 ROLLOUTS = ("sensible", "no_pass", "uniform")  # the compiled playout's decisions: HearthState.random_playout
 _BUFFER = 128  # legal ids and chance outcomes per call (at most NUM_ACTIONS / MAX_OUTCOMES)
@@ -314,6 +315,11 @@ class HearthState(FlatState):
         """This state's array and the rules kernels as a ``CompiledModel`` (``model``): DUCT and UCT run whole
         iterations compiled, chance nodes and ``sensible_actions`` pruning included."""
         return M.compiled_model(self.s, self.cards, self.game.no_pass, self.game.prune)
+
+    def observation_structure(self) -> ObservationStructure:
+        """The named parts of ``observation(p)`` (``envs.structure``): hands and minions as card tokens,
+        heroes, the pending card and the decks as globals."""
+        return STRUCTURE
 
     def played_card(self, action: int) -> int:
         """The card id that decision ``action`` plays from the hand of the player to move (``PLAY + slot`` in the

@@ -19,10 +19,12 @@ from __future__ import annotations
 
 from numba import njit
 
+from ..structure import Globals, ObservationStructure, Planes, Tokens
 from .layout import (
     ARMY_SIZE,
     ATT,
     BOARD,
+    COLS,
     DECK,
     EXTRA,
     F_ATK,
@@ -48,6 +50,7 @@ from .layout import (
     PH_OVER,
     PHASE,
     PLACED,
+    ROWS,
     TURN,
     WIN_COMMAND,
     WIN_ELIMINATED,
@@ -65,6 +68,16 @@ OBS_OPP_HAND = OBS_HAND + HAND_SIZE * CARD_FEATURES
 OBS_NEXT = OBS_OPP_HAND + HAND_SIZE * CARD_FEATURES
 OBS_GLOBAL = OBS_NEXT + 2 * CARD_FEATURES
 OBS_LEN = OBS_GLOBAL + GLOBAL_FEATURES
+STRUCTURE = ObservationStructure((
+    Planes("board", OBS_BOARD, BOARD_CHANNELS, ROWS, COLS, channels_last=True,
+           meaning="the mat in the observer's frame (row 0 = own edge), square by square"),
+    Tokens("hand", OBS_HAND, HAND_SIZE, CARD_FEATURES, presence=(0, 1),
+           meaning="the observer's hand; the deploy actions name its slots"),
+    Tokens("opponent_hand", OBS_OPP_HAND, HAND_SIZE, CARD_FEATURES, presence=(0, 1),
+           meaning="the opponent's cards the observer knows"),
+    Globals("next_cards", OBS_NEXT, 2 * CARD_FEATURES, meaning="the own, then the opponent's top card (perfect)"),
+    Globals("global", OBS_GLOBAL, GLOBAL_FEATURES, meaning="phase, losses, hand and deck sizes, turn, observer"),
+), (OBS_LEN,))
 
 
 @njit(cache=True, nogil=True)

@@ -22,6 +22,7 @@ from ..compiled_model import CompiledModel
 from ..flat_state import FlatState
 from ..kernels import seed_stream
 from ..protocol import TERMINAL, GameInfo
+from ..structure import ObservationStructure
 from . import heuristics as H
 from . import layout as L
 from . import rules as R
@@ -44,7 +45,7 @@ from .layout import (
     NUM_ACTIONS,
     NUM_SQUARES,
 )
-from .observation import OBS_LEN, observe
+from .observation import OBS_LEN, STRUCTURE, observe
 
 H4_SCALE = 24.0  # h4 differences beyond +-24 cards are clipped
 H4 = H.heuristic_index("h4")  # the heuristic ``heuristic`` scales
@@ -190,6 +191,11 @@ class LordsOfWarState(FlatState):
         stream = seed_stream(rng) if extrapolate else np.ones(1, dtype=np.uint64)
         H.values_after(self.s, self.cards, H.HEAT_MAPS, H.SCALES, mode, actions, which, bool(extrapolate), stream, out)
         return out
+
+    def observation_structure(self) -> ObservationStructure:
+        """The named parts of ``observation(p)`` (``envs.structure``): the mat as planes, both hands as card
+        tokens, the rest as globals."""
+        return STRUCTURE
 
     # -- moves --------------------------------------------------------------------------------------
     def _apply_checked(self, a: int) -> int:

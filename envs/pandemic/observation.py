@@ -28,9 +28,11 @@ from __future__ import annotations
 
 from numba import njit
 
+from ..structure import Attached, Globals, Graph, ObservationStructure
+from .board import BOARD
 from .layout import (
-    ACTIONS_LEFT, CUBES, CURE_COLOUR, CURE_LEFT, CURED, DECIDER, EPIDEMIC, EPIDEMICS_DRAWN, GROUP_ORDERED,
-    GROUP_START, HAND, IBOT, IDECK, IDISCARD, MAX_PLAYERS, NGROUPS, NUM_CITIES, NUM_COLOURS, NUM_SEATS,
+    ACTIONS_LEFT, B_DEGREE, B_NEIGHBOURS, CUBES, CURE_COLOUR, CURE_LEFT, CURED, DECIDER, EPIDEMIC, EPIDEMICS_DRAWN,
+    GROUP_ORDERED, GROUP_START, HAND, IBOT, IDECK, IDISCARD, MAX_PLAYERS, NGROUPS, NUM_CITIES, NUM_COLOURS, NUM_SEATS,
     OPS_MOVED, OUTBREAKS, PAWN, PDECK, PDISCARD, PEND, PHASE, PHASE_NAMES, PILE_END, PLAYER, PLAYER_DECK_MAX,
     PTOP, ROLE, ROLE_NAMES, STATION, SUPPLY,
 )
@@ -53,6 +55,28 @@ O_SEATS = O_GROUPS + NUM_CITIES
 O_NEXT_PLAYER = O_SEATS + 3 * MAX_PLAYERS + len(PHASE_NAMES) + NUM_COLOURS
 O_NEXT_INFECTION = O_NEXT_PLAYER + NEXT_PLAYER_CARDS * (NUM_CITIES + 1)
 OBS_LEN = O_NEXT_INFECTION + NEXT_INFECTIONS * NUM_CITIES
+_EDGES = tuple((a, int(b)) for a in range(NUM_CITIES) for b in BOARD[a, B_NEIGHBOURS:B_NEIGHBOURS + BOARD[a, B_DEGREE]]
+               if a < b)  # drive / ferry links
+STRUCTURE = ObservationStructure((
+    Graph("cities", O_CUBES, NUM_CITIES, NUM_COLOURS, _EDGES, meaning="cubes of each colour on each city / 3"),
+    Attached("stations", O_STATIONS, "cities", NUM_CITIES, 1, meaning="research stations"),
+    Attached("pawns", O_PAWNS, "cities", NUM_CITIES, MAX_PLAYERS, node_major=False, meaning="seat x city pawns"),
+    Globals("roles", O_ROLES, MAX_PLAYERS * _NR, meaning="seat x role"),
+    Attached("hands", O_HANDS, "cities", NUM_CITIES, MAX_PLAYERS, node_major=False,
+             meaning="seat x city card held"),
+    Globals("colours", O_COLOURS, 3 * NUM_COLOURS, meaning="cured, eradicated, supply per colour"),
+    Globals("counters", O_COUNTERS, 9,
+            meaning="outbreaks, epidemics, rate, deck, top pile and its epidemics, actions, station move, cure cards"),
+    Attached("player_discard", O_PDISCARD, "cities", NUM_CITIES, 1, meaning="city cards discarded"),
+    Attached("infection_discard", O_IDISCARD, "cities", NUM_CITIES, 1, meaning="infection cards discarded"),
+    Attached("infection_groups", O_GROUPS, "cities", NUM_CITIES, 1,
+             meaning="1 / (1 + group) of a city's infection card in the deck (top group = 1)"),
+    Globals("seats", O_SEATS, O_NEXT_PLAYER - O_SEATS, meaning="turn seat, decider, observer, phase, cure colour"),
+    Globals("next_player_cards", O_NEXT_PLAYER, NEXT_PLAYER_CARDS * (NUM_CITIES + 1),
+            meaning="the next 2 player cards, city or epidemic one-hot (perfect)"),
+    Attached("next_infections", O_NEXT_INFECTION, "cities", NUM_CITIES, NEXT_INFECTIONS, node_major=False,
+             meaning="the next 9 infection cards, as far as their order is drawn (perfect)"),
+), (OBS_LEN,))
 
 
 @njit(cache=True, nogil=True)

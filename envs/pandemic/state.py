@@ -16,6 +16,7 @@ from ..errors import InvalidParameterError, ProtocolError
 from ..flat_state import FlatState
 from ..kernels import seed_stream
 from ..protocol import CHANCE, TERMINAL, GameInfo
+from ..structure import ObservationStructure
 from . import layout as L
 from . import macro as M
 from . import rules as R
@@ -23,7 +24,7 @@ from .default_policy import play_default
 from .board import BOARD, CITY_COLOURS, CITY_NAMES
 from .fitness import evaluation
 from .model import compiled_model
-from .observation import OBS_LEN, observe
+from .observation import OBS_LEN, STRUCTURE, observe
 
 
 def _option_list(value: object) -> list[str]:
@@ -335,6 +336,11 @@ class PandemicState(FlatState):
         """This state's array and the rules kernels as a ``CompiledModel`` (``model``): UCT, ISMCTS and DUCT run
         whole iterations compiled, on the state's action layer, with the game's rollout policy."""
         return compiled_model(self.s, self.cards, self._MACROS, self.game.rollout == "default_policy")
+
+    def observation_structure(self) -> ObservationStructure:
+        """The named parts of ``observation(p)`` (``envs.structure``): per-city features over the drive /
+        ferry map, the rest as globals."""
+        return STRUCTURE
 
     # -- information ---------------------------------------------------------------------------------
     def determinize(self, player: int, rng: np.random.Generator) -> "PandemicState":
