@@ -42,6 +42,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from cardboard import registry
 from cardboard.envs.errors import DataError, InvalidParameterError
+from cardboard.envs.structure import structure_of
 from cardboard.training.script import run_script
 from cardboard.training.selfplay import load_runs
 
@@ -61,6 +62,9 @@ class Args:
     lr: float = 1e-3
     hidden: tuple[int, ...] = (176, 176)
     """the trunk's layer widths"""
+    trunk: str = "structured"
+    """structured: a trunk shaped by the game's declared observation structure (the MLP where it declares none);
+    mlp: the MLP over the flat observation"""
     val_fraction: float = 0.1
     """share of the games held out for validation (0: none; early stopping then watches the training loss)"""
     patience: int = 5
@@ -77,6 +81,9 @@ class Args:
     """the torch device to train on (cpu, cuda, cuda:N); model.pt loads on any device"""
     quiet: bool = False
     """no progress bar"""
+
+
+TRUNKS = ("structured", "mlp")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -106,6 +113,8 @@ def to_args(namespace: argparse.Namespace) -> Args:
     """``Args`` from parsed arguments, checked (other attributes, such as the CLI's ``command``, are ignored)."""
     args = Args(**{f.name: getattr(namespace, f.name) for f in dataclasses.fields(Args)})
     args.hidden = tuple(args.hidden)
+    if args.trunk not in TRUNKS:
+        raise InvalidParameterError(f"--trunk {args.trunk!r}: expected one of {', '.join(TRUNKS)}")
     for name in ("epochs", "batch_size", "patience", "torch_threads"):
         if getattr(args, name) < 1:
             raise InvalidParameterError(f"--{name.replace('_', '-')} must be >= 1, got {getattr(args, name)}")
@@ -235,7 +244,8 @@ def train(args: Args, console: Console) -> dict[str, Any]:
     n_train, n_val = len(train_set["obs"]), len(val_set["obs"])
     if n_train == 0:
         raise DataError(f"{', '.join(folders)}: no training records (games without a searched decision?)")
-    net = PolicyValueNet(game.info, args.hidden, options).to(device)
+    structure = structure_of(game) if args.trunk == "structured" else None
+    net = PolicyValueNet(game.info, args.hidden, options, structure).to(device)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
