@@ -36,6 +36,7 @@ import numpy as np
 from ..envs.errors import InvalidParameterError
 from ..envs.protocol import CHANCE, Agent, Game, GameState, determinize, hook, sample_chance
 from ..envs.registration import AGENTS
+from .mcts import SearchResult
 
 Genome = list[list[int]]
 Fitness = Callable[[GameState, int], float]
@@ -242,6 +243,7 @@ class RHEAAgent:
         self.template, self.game = template, game
         self.names = {"fitness": fitness, "repair": repair, "mutator": mutator}
         self.planners: dict[str, RHEA] = {}
+        self.last: SearchResult | None = None
         if game is not None:
             self._build(game.new_state(0), game)
 
@@ -264,6 +266,7 @@ class RHEAAgent:
 
     def reset(self) -> None:
         """Policies with memory (a plan in progress) start clean."""
+        self.last = None
         for planner in self.planners.values():
             planner.repair.reset()
             planner.mutator.policy.reset()
@@ -272,7 +275,19 @@ class RHEAAgent:
         return self.planner(state).plan(state, rng)
 
     def act(self, state: GameState, rng: np.random.Generator) -> int:
-        return self.planner(state).act(state, rng)
+        """The first action of the best plan; ``last`` records the decision as a ``SearchResult`` (the action as the
+        one visited key and the policy, the evaluations run), None after a forced move: self-play records RHEA's
+        decisions as it records a tree search's."""
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            self.last = None
+            return int(legal[0])
+        start = time.perf_counter()
+        found = self.plan(state, rng)
+        key = state.action_key(found.action)
+        self.last = SearchResult(found.action, {key: 1}, found.evaluations_run, time.perf_counter() - start,
+                                 policy={key: 1.0})
+        return found.action
 
 
 def rhea_agent(game: Game | None = None, horizon: int = 5, generations: int = 100, evaluations: int = 5,

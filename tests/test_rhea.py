@@ -296,3 +296,23 @@ def test_a_game_offers_its_own_fitness_and_a_registered_agent_serves_as_policy(m
     assert lazy.act(TTT.new_state(), np.random.default_rng(0)) == 8
     with pytest.raises(InvalidParameterError, match="fitness 'centre' is not available for game 'nim"):
         cardboard.make_agent("rhea:fitness=centre", nim.NimGame())
+
+
+def test_the_agent_hands_back_its_decision_for_self_play_records(tmp_path):
+    from cardboard.training.selfplay import generate
+
+    agent = cardboard.make_agent("rhea:generations=5,horizon=2")
+    state = tictactoe.TicTacToeGame().new_state()
+    action = agent.act(state, np.random.default_rng(0))
+    key = state.action_key(action)
+    assert agent.last.action == action and agent.last.visits == {key: 1} and agent.last.policy == {key: 1.0}
+    assert agent.last.iterations > 0
+    agent.reset()
+    assert agent.last is None
+    generate("lords_of_war", ["rhea:generations=2,horizon=1"], games=1, seed=0, out=tmp_path)
+    shard = np.load(next(tmp_path.glob("shard-*.npz")))
+    searched = shard["searched"]
+    assert searched.any()  # RHEA's decisions are recorded, each policy on the move played (and its soft-key twins)
+    rows = np.flatnonzero(searched)
+    assert (shard["policy"][rows, shard["action"][rows]] > 0).all()
+    assert shard["policy"][rows].sum(axis=1) == pytest.approx(1.0)

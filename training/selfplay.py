@@ -24,7 +24,7 @@ Playout-cap randomisation (KataGo, arXiv 1902.10565 §3.1)
     them apart: the learner fits the policy to full records only, the value to all.
 
 Records
-    One per decision of an agent that searches (it has a ``last`` ``SearchResult``, as ``SearchAgent``); other
+    One per decision of an agent that searches (it has a ``last`` ``SearchResult``, as ``SearchAgent`` and ``rhea``); other
     agents' decisions (``random``, ``greedy``) are played but not recorded. A forced move (one legal action) is
     played without a search: its record has a one-hot policy and ``searched`` False (so has a fast decision whose
     fast agent does not search). Fields, N records:
@@ -156,7 +156,8 @@ def key_policy(keys: Sequence[Any], legal: np.ndarray, weights: dict[Any, float]
 
 
 def _searches(agent: Agent) -> bool:
-    return hasattr(agent, "last") and hasattr(agent, "searcher")
+    """Whether ``agent`` hands back its decisions as a ``last`` ``SearchResult`` (search agents, RHEA)."""
+    return hasattr(agent, "last")
 
 
 def cap_stream(seed: int, index: int, players: int) -> np.random.Generator:
