@@ -8,8 +8,8 @@ writes them into each checkpoint's metadata; every model of a folder must hold o
 is the first decision of a turn with 1-10 mana (001: "ten states per game, one at each of 1..10 available mana";
 here every turn start of the test games). Its target is the turn-card set the self-play generator played.
 
-- A network (``<folder>/<model>/model.pt``) predicts the cards with probability > 0.5 among those the player
-  holds (``card_play_learn.decode``).
+- A network (``<folder>/<model>/model.safetensors``) predicts the cards with probability > 0.5 among those the
+  player holds (``card_play_learn.decode``).
 - A baseline agent (a registry spec, e.g. ``greedy_h``, ``lookahead:turns=3``) plays the rest of the turn on a
   copy of the state (chance drawn with ``--seed``); its set is the cards it played.
 - ``nothing`` always predicts the empty set: the share of turns that play no card, the floor to beat.
@@ -36,7 +36,7 @@ from cardboard.envs.errors import DataError
 from cardboard.envs.protocol import CHANCE, sample_chance
 from cardboard.evaluation.match import wilson_interval
 from cardboard.training.card_play_data import encoder_of, turn_card_sets
-from cardboard.training.card_play_learn import decode, predict, strict_accuracy
+from cardboard.training.card_play_learn import MODEL, decode, predict, strict_accuracy
 from cardboard.training.script import run_script
 from cardboard.training.selfplay import load_data, replay_game
 
@@ -61,7 +61,7 @@ def test_games(folder: Path, models: Sequence[str]) -> np.ndarray:
 
     found = None
     for model in models:
-        held = np.array(CardPlayNet.metadata(folder / model / "model.pt").get("training", {}).get("games", {})
+        held = np.array(CardPlayNet.metadata(folder / model / MODEL).get("training", {}).get("games", {})
                         .get("test", []), dtype=np.int64)
         if found is not None and not np.array_equal(found, held):
             raise DataError(f"{folder}: the models hold out different test games ({models[0]} vs {model})")
@@ -75,7 +75,7 @@ def network_hits(folder: Path, model: str, samples: dict[str, np.ndarray], rows:
                  ) -> np.ndarray:
     from cardboard.policies.card_play import CardPlayNet
 
-    net = CardPlayNet.load(folder / model / "model.pt", num_cards=encoder.K)
+    net = CardPlayNet.load(folder / model / MODEL, num_cards=encoder.K)
     probs, held = predict(net, samples, rows, encoder)
     return strict_accuracy(decode(probs, held), samples["target"][rows])
 

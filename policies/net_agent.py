@@ -7,13 +7,16 @@ Specs::
     ismcts:net=PATH[,prior=1][,value=1][,netrollout=0][,cpuct=1.25][,leaves=1][,device=cpu][,iterations=...,...]
     duct:net=PATH[,prior=1][,value=1][,netrollout=0][,cpuct=1.25][,leaves=1][,device=cpu][,worlds=...,...]
 
-``net`` without ``path`` plays an untrained network of the game (weights seeded 0: a baseline, and self-play's
-first generation). ``net:model=NAME`` is the shipped model ``NAME`` of ``cardboard.policies.zoo`` (``<game>-v<N>``,
-or ``<game>`` for its latest version), the same as ``path=zoo:NAME``; a ``zoo:NAME`` path works wherever a
-checkpoint path does (``ismcts:net=zoo:NAME``), and a model of another game than the one played raises
-``InvalidParameterError`` naming the models shipped. ``net`` plays the network's masked policy for the player
-to move: ``greedy`` the legal action of highest prior, ``sample`` a draw from the priors with the match's ``rng``
-(one seed replays the same games).
+``PATH`` is a ``PolicyValueNet`` checkpoint, one safetensors file (``cardboard train --out DIR`` writes
+``DIR/model.safetensors``). ``net`` without ``path`` plays an untrained network of the game (weights seeded 0: a
+baseline, and self-play's first generation): the network ``cardboard train`` trains by default, its trunk shaped
+by the game's observation structure where it declares one (``envs.structure.structure_of``), the MLP otherwise.
+``net:model=NAME`` is the shipped model ``NAME`` of ``cardboard.policies.zoo`` (``<game>-v<N>``, or ``<game>`` for
+its latest version), the same as ``path=zoo:NAME``; a ``zoo:NAME`` path works wherever a checkpoint path does
+(``ismcts:net=zoo:NAME``), and a model of another game than the one played raises ``InvalidParameterError``
+naming the models shipped. ``net`` plays the network's masked policy for the player to move: ``greedy`` the
+legal action of highest prior, ``sample`` a draw from the priors with the match's ``rng`` (one seed replays the
+same games).
 
 ``ismcts`` / ``duct`` with ``net=PATH`` (the search agents of ``cardboard.search.agents``; their other
 parameters keep their meaning) replace strategies of the ``SearchConfig``:
@@ -33,7 +36,7 @@ parameters keep their meaning) replace strategies of the ``SearchConfig``:
 
 Defaults with ``net``: ``prior=1,value=1,netrollout=0``. Refused with ``InvalidParameterError``: ``value=1`` with
 ``depth`` > 0 or ``netrollout=1``, and all three off. A missing, foreign or truncated checkpoint, or one of
-another game's shapes, raises ``CheckpointError`` when the agent is built.
+another game (another name, or other shapes), raises ``CheckpointError`` when the agent is built.
 
 Hidden information. The network only ever sees ``state.observation(player)`` of the player to act: in search
 ``state`` is the determinized world the iteration plays in, so the value and prior are those of the world's
@@ -67,6 +70,7 @@ import numpy as np
 
 from ..envs.errors import InvalidParameterError
 from ..envs.protocol import CHANCE, TERMINAL, Game, GameInfo, GameState
+from ..envs.structure import ObservationStructure, structure_of
 from ..search.core import unit_values
 from ..search.mcts import SearchConfig
 from ..search.strategies import PUCT, Evaluation, PolicyRollout
@@ -103,9 +107,12 @@ def load_evaluator(path: str, info: GameInfo | None = None, device: str = "cpu")
     return found[1]
 
 
-def untrained_evaluator(info: GameInfo, device: str = "cpu") -> BatchedEvaluator:
-    """A ``BatchedEvaluator`` over a fresh ``PolicyValueNet(info)`` whose weights are drawn with seed 0 (torch's
-    global generator is left as it was): the same untrained network in every process. Imports torch."""
+def untrained_evaluator(info: GameInfo, device: str = "cpu",
+                        structure: ObservationStructure | None = None) -> BatchedEvaluator:
+    """A ``BatchedEvaluator`` over a fresh ``PolicyValueNet(info, structure=structure)`` whose weights are drawn
+    with seed 0 (torch's global generator is left as it was): the same untrained network in every process.
+    ``structure``: the game's observation structure (``envs.structure.structure_of(game)``: the network
+    ``cardboard train`` trains by default); None builds the MLP. Imports torch."""
     import torch
 
     from .evaluator import BatchedEvaluator
@@ -113,7 +120,7 @@ def untrained_evaluator(info: GameInfo, device: str = "cpu") -> BatchedEvaluator
 
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(0)
-        net = PolicyValueNet(info)
+        net = PolicyValueNet(info, structure=structure)
     return BatchedEvaluator(net, device=device)
 
 
@@ -236,13 +243,15 @@ class NetAgent:
         self.mode, self.path, self.device = mode, path or (model and zoo.PREFIX + model), device
         self.evaluator: BatchedEvaluator | None = None
         if self.path or game is not None:
-            self._build(None if game is None else game.info)
+            self._build(game)
 
-    def _build(self, info: GameInfo | None) -> None:
+    def _build(self, game: Game | GameState | None) -> None:
+        """The network: the checkpoint (checked against ``game``'s info where known), or without a path the
+        untrained network of ``game`` (a game or one of its states), shaped by its observation structure."""
         if self.path:
-            self.evaluator = load_evaluator(self.path, info, self.device)
+            self.evaluator = load_evaluator(self.path, None if game is None else game.info, self.device)
         else:
-            self.evaluator = untrained_evaluator(info, self.device)
+            self.evaluator = untrained_evaluator(game.info, self.device, structure_of(game))
         self.policy = NetworkPolicy(self.evaluator, sample=self.mode == "sample")
 
     def reset(self) -> None:
@@ -250,5 +259,5 @@ class NetAgent:
 
     def act(self, state: GameState, rng: np.random.Generator) -> int:
         if self.evaluator is None:  # built without a game and without a path: the network of this state's game
-            self._build(state.info)
+            self._build(state)
         return self.policy(state, rng)

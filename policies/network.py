@@ -1,14 +1,19 @@
-"""Policy-value networks for any registered game, built from its ``GameInfo`` alone (issue 17).
+"""Policy-value networks for any registered game (issue 17), shaped by the game where it declares how (issue 33).
 
-``PolicyValueNet(info)`` is an MLP over the flattened ``state.observation(player)`` vector with two heads:
-``info.num_actions`` policy logits (``masked_policy`` turns them into priors over the legal actions) and one
-value per player, ``tanh`` scaled to [``info.min_return``, ``info.max_return``].
+``PolicyValueNet(info, hidden, options, structure)`` maps ``state.observation(player)`` to two heads:
+``info.num_actions`` policy logits (``masked_policy`` turns them into priors over the legal actions) and one value
+per player, ``tanh`` scaled to [``info.min_return``, ``info.max_return``]. Its trunk is built from the game's
+``ObservationStructure`` (``envs.structure.structure_of(game)``: ``policies.trunks``' convolutions over board
+planes, set encoders over card tokens, message passing over a map, an MLP over the joined parts) where one is
+given, and is an MLP over the flattened observation otherwise. ``cardboard train`` (``--trunk structured``, the
+default) and the untrained ``net`` agent give every game that declares a structure the structured trunk.
 
-Checkpoints are one safetensors file (``policies.checkpoints``): the state dict and a JSON string of metadata
-(game name and options, every ``GameInfo`` field, the layer sizes, torch's version) in its header; nothing is
-unpickled. A missing, truncated or foreign file, a ``torch.save`` checkpoint of cardboard before issue 33 (no
-longer read), or a network whose shapes differ from the game it is loaded for, raises ``CheckpointError``
-naming the file and what is wrong.
+Checkpoints are one safetensors file (``policies.checkpoints``; cardboard's training commands name it
+``model.safetensors``): the state dict and a JSON string of metadata (game name and options, every ``GameInfo``
+field, the layer sizes, the observation structure, torch's version) in its header; nothing is unpickled, and
+``load`` rebuilds the network without the game. A missing, truncated or foreign file, a ``torch.save`` checkpoint
+of cardboard before issue 33 (no longer read), or a network of another game (another name, or shapes that differ
+from the game it is loaded for), raises ``CheckpointError`` naming the file and what is wrong.
 
 This module imports torch: the registry never imports it (``import cardboard`` stays torch-free).
 """
@@ -108,13 +113,16 @@ class PolicyValueNet(nn.Module):
                 "torch": torch.__version__}
 
     def save(self, path: str | Path) -> None:
-        """Write the weights and ``metadata()`` to ``path`` (one file, loadable with ``weights_only=True``)."""
+        """Write the weights and ``metadata()`` to ``path``: one safetensors file (``save_checkpoint``: CPU tensors,
+        the metadata as JSON in its header, written through a temporary file), which ``load`` reads back on the CPU
+        without unpickling anything (``model.safetensors`` by cardboard's training commands' convention)."""
         save_checkpoint(self, self.metadata(), path)
 
     @classmethod
     def load(cls, path: str | Path, info: GameInfo | None = None) -> "PolicyValueNet":
-        """The network saved at ``path`` (on the CPU, in eval mode). With ``info``, its shapes must match that
-        game's (``CheckpointError`` naming both otherwise); without it, the checkpoint's own ``GameInfo``."""
+        """The network saved at ``path`` (on the CPU, in eval mode). With ``info``, it must be a network of that
+        game: the same name and shapes (``CheckpointError`` naming both games otherwise, also when only the names
+        differ); without it, the checkpoint's own ``GameInfo``."""
         metadata, state_dict = read_checkpoint(path, FORMAT, "policy-value")
         try:
             fields = dict(metadata["info"], observation_shape=tuple(metadata["info"]["observation_shape"]))
@@ -125,6 +133,9 @@ class PolicyValueNet(nn.Module):
         except (KeyError, TypeError, ValueError) as exc:
             raise CheckpointError(f"{path}: not a cardboard policy-value checkpoint, or a truncated one "
                                   f"({type(exc).__name__}: {exc})") from None
+        if info is not None and info.name != saved_info.name:
+            raise CheckpointError(f"{path}: the network of game {saved_info.name!r} does not match game "
+                                  f"{info.name!r}: a network of another game (whatever its shapes)")
         if info is not None and any(getattr(info, f) != getattr(saved_info, f) for f in SHAPE_FIELDS):
             raise CheckpointError(f"{path}: the network of game {saved_info.name!r} ({_shapes(saved_info)}) does "
                                   f"not match game {info.name!r} ({_shapes(info)})")

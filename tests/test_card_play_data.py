@@ -109,11 +109,11 @@ def test_training_writes_a_checkpoint_with_its_held_out_games_and_curves(run, tm
     out = tmp_path / "dnn"
     log = train(str(run), "dnn_140k", str(out), epochs=3, patience=5, test_fraction=0.25, val_fraction=0.34,
                 quiet=True)
-    assert {p.name for p in out.iterdir()} == {"model.pt", "log.json", "curve.png"}
-    meta = CardPlayNet.metadata(out / "model.pt")
+    assert {p.name for p in out.iterdir()} == {"model.safetensors", "log.json", "curve.png"}
+    meta = CardPlayNet.metadata(out / "model.safetensors")
     assert meta["training"]["games"]["test"] == log["games"]["test"] and len(log["games"]["test"]) == 1
     assert json.loads((out / "log.json").read_text())["history"][0]["epoch"] == 1
-    assert CardPlayNet.load(out / "model.pt", num_cards=27).num_cards == 27
+    assert CardPlayNet.load(out / "model.safetensors", num_cards=27).num_cards == 27
     history = log["history"]
     assert history[-1]["train_bce"] < history[0]["train_bce"] or len(history) < 2
 
@@ -170,4 +170,4 @@ def test_the_pipeline_plays_trains_and_writes_table_4_2(tmp_path):
                  "--presets", "dnn_140k"]) == 0
     table = json.loads((out / "table_4_2.json").read_text())
     assert set(table["folders"]) == {"mech_mage", "handlock", "face_hunter"}
-    assert all((out / deck / "dnn_140k" / "model.pt").exists() for deck in table["folders"])
+    assert all((out / deck / "dnn_140k" / "model.safetensors").exists() for deck in table["folders"])

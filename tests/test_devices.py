@@ -233,10 +233,10 @@ def test_learner_trains_on_the_device_and_saves_a_checkpoint_that_loads_on_the_c
     selfplay.generate(GAME, ["ismcts:iterations=5"], 3, 0, tmp_path / "data")
     learn.train(learn.Args(game=GAME, data=str(tmp_path / "data"), out=str(tmp_path / "net"), epochs=2,
                            hidden=(16,), device=device, quiet=True), Console(quiet=True))
-    saved = torch.load(tmp_path / "net" / "model.pt", weights_only=True)["state_dict"]  # no map_location
-    assert all(t.device.type == "cpu" for t in saved.values())
-    net = PolicyValueNet.load(tmp_path / "net" / "model.pt", registry.make_game(GAME).info)
-    assert all(p.device.type == "cpu" for p in net.parameters())
+    assert {p.name for p in (tmp_path / "net").iterdir()} == {"model.safetensors", "log.json"}
+    net = PolicyValueNet.load(tmp_path / "net" / "model.safetensors", registry.make_game(GAME).info)
+    assert all(p.device.type == "cpu" for p in net.parameters())  # trained on the device, loaded on the CPU
+    assert all(b.device.type == "cpu" for b in net.buffers())
 
 
 def test_expert_iteration_refuses_a_bad_device_before_writing(tmp_path):

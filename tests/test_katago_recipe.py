@@ -227,7 +227,7 @@ def test_fast_records_wrong_policies_do_not_change_training(capped, tmp_path):
     for name in ("train_loss", "train_policy", "train_value", "val_loss", "val_policy"):
         assert [e[name] for e in logs[0]["epochs"]] == [e[name] for e in logs[1]["epochs"]], name
     info = registry.make_game(GAME).info
-    weights = [PolicyValueNet.load(tmp_path / f"net{i}" / "model.pt", info).state_dict() for i in (0, 1)]
+    weights = [PolicyValueNet.load(tmp_path / f"net{i}" / "model.safetensors", info).state_dict() for i in (0, 1)]
     for key, tensor in weights[0].items():
         assert torch.equal(tensor, weights[1][key]), key
 

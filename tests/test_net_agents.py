@@ -16,9 +16,10 @@ import torch
 import cardboard
 from cardboard.envs.errors import CheckpointError, InvalidParameterError
 from cardboard.envs.protocol import CHANCE, sample_chance
+from cardboard.envs.structure import structure_of
 from cardboard.evaluation.match import play_match_specs
 from cardboard.policies.evaluator import BatchedEvaluator
-from cardboard.policies.net_agent import NetworkEvaluator
+from cardboard.policies.net_agent import NetworkEvaluator, untrained_evaluator
 from cardboard.policies.network import PolicyValueNet
 from cardboard.search.mcts import SearchConfig, TreeSearch
 from cardboard.search.strategies import PUCT
@@ -261,9 +262,18 @@ def test_bad_knob_combinations_are_refused(game, untrained):
 
 def test_net_without_a_path_is_a_seeded_untrained_network(game):
     state = decision_state(game)
-    actions = {cardboard.make_agent(spec, g).act(state, np.random.default_rng(0))
-               for spec, g in (("net", game), ("net", None), ("net:mode=greedy", game))}
+    agents = [cardboard.make_agent(spec, g) for spec, g in (("net", game), ("net", None), ("net:mode=greedy", game))]
+    actions = {agent.act(state, np.random.default_rng(0)) for agent in agents}
     assert len(actions) == 1 and state.action_mask()[actions.pop()]
+    # the network `cardboard train` trains by default: the trunk shaped by the game's declared structure
+    structure = structure_of(game)
+    assert structure is not None
+    for agent in agents:
+        net = agent.evaluator.net
+        assert net.structure == structure and net.hidden == PolicyValueNet(game.info).hidden
+    assert untrained_evaluator(game.info).net.structure is None  # without a structure: the MLP
+    weights = [untrained_evaluator(game.info, structure=structure).net.state_dict() for _ in range(2)]
+    assert all(torch.equal(weights[0][k], weights[1][k]) for k in weights[0])  # seeded: the same in every process
 
 
 def test_search_agents_without_net_are_unchanged(game):

@@ -147,6 +147,15 @@ def test_bad_checkpoints_are_typed(low, tmp_path):
         PolicyValueNet.load(tmp_path / "net.pt", cardboard.make_game("hearth").info)
 
 
+def test_a_network_of_another_game_is_refused_even_with_the_same_shapes(low, tmp_path):
+    net = low[0]
+    net.save(tmp_path / "net.safetensors")
+    twin = replace(net.info, name="low_twin")  # every shape field the same, another game
+    with pytest.raises(CheckpointError, match="net.safetensors.*'lords_of_war' does not match game 'low_twin'"):
+        PolicyValueNet.load(tmp_path / "net.safetensors", twin)
+    assert PolicyValueNet.load(tmp_path / "net.safetensors", net.info).info == net.info
+
+
 def test_bad_inputs_are_typed(low):
     net, evaluator, obs, masks = low
     with pytest.raises(InvalidParameterError, match="observations of shape"):

@@ -211,10 +211,28 @@ def test_learner_reduces_training_loss_and_writes_its_outputs(tmp_path):
     assert log["epochs"][-1]["train_loss"] < log["initial_train_loss"]["loss"] - 0.1
     assert set(log["games"]["train"]).isdisjoint(log["games"]["val"]) and len(log["games"]["val"]) == 6
     assert (tmp_path / "net" / "curve.png").stat().st_size > 1000
-    net = PolicyValueNet.load(tmp_path / "net" / "model.pt", registry.make_game(GAME).info)
+    net = PolicyValueNet.load(tmp_path / "net" / "model.safetensors", registry.make_game(GAME).info)
     assert net.hidden == (64,)
     saved = json.loads((tmp_path / "net" / "log.json").read_text())
     assert saved["best_epoch"] == log["best_epoch"] >= 1
+
+
+def test_the_learner_builds_the_trunk_it_is_told(reference, tmp_path, monkeypatch):
+    from rich.console import Console
+
+    from cardboard.envs.structure import Globals, ObservationStructure
+    from cardboard.policies.network import PolicyValueNet
+    from cardboard.training import learn
+
+    info = registry.make_game(GAME).info
+    size = int(np.prod(info.observation_shape))
+    structure = ObservationStructure((Globals("all", 0, size),), info.observation_shape)  # as if the game declared it
+    monkeypatch.setattr(learn, "structure_of", lambda game: structure)
+    monkeypatch.setattr(learn, "plot", lambda *args: None)
+    for trunk, expected in (("structured", structure), ("mlp", None)):
+        learn.train(learn.Args(game=GAME, data=str(reference), out=str(tmp_path / trunk), epochs=1, hidden=(8,),
+                               trunk=trunk, quiet=True), Console(quiet=True))
+        assert PolicyValueNet.load(tmp_path / trunk / "model.safetensors", info).structure == expected
 
 
 def _namespace(module, **values):
@@ -238,6 +256,6 @@ def test_cli_selfplay_then_train(tmp_path, capsys):
     assert main(["selfplay", GAME, "--agents", SPEC, "--games", "4", "--seed", "2", "--out", data, "--quiet"]) == 2
     assert "another run" in capsys.readouterr().out
     assert main(["train", GAME, "--data", data, "--out", net, "--epochs", "2", "--hidden", "16", "--quiet"]) == 0
-    assert (tmp_path / "net" / "model.pt").exists()
+    assert {p.name for p in (tmp_path / "net").iterdir()} == {"model.safetensors", "log.json", "curve.png"}
     assert main(["train", "demo_pig3", "--data", data, "--out", net, "--quiet"]) == 2
     assert "demo_tricks" in capsys.readouterr().out

@@ -9,7 +9,7 @@ turn plays), splits the GAMES three ways with ``--seed`` (``split``: ``--test-fr
 (``policies.card_play.PRESETS``) with binary cross-entropy on the K sigmoid outputs, Adam (lr 1e-3, β = 0.9 /
 0.999, ε = 1e-8; 001 §4.5) and mini-batches of 200. The thesis's "decay √(t/3)" has no agreed meaning and is not
 applied. After each epoch the validation BCE decides: the best network so far is kept, training stops after
-``--patience`` epochs without improvement, and ``<out>/model.pt`` (``CardPlayNet.save``; metadata ``training``:
+``--patience`` epochs without improvement, and ``<out>/model.safetensors`` (``CardPlayNet.save``; metadata ``training``:
 data, split, seed, epochs, losses), ``log.json`` and ``curve.png`` (BCE and validation turn-start accuracy
 against epochs) are written, each to a temporary name and renamed. ``--device cuda`` trains on the GPU (the
 checkpoint loads on any device); an unknown or unavailable device is refused before anything is written.
@@ -35,7 +35,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from cardboard.envs.errors import DataError, InvalidParameterError
 from cardboard.training.card_play_data import encoder_of, features, turn_card_sets
-from cardboard.training.learn import BestSoFar
+from cardboard.training.learn import MODEL, BestSoFar
 from cardboard.training.script import run_script
 
 BATCH = 200  # 001 §4.5
@@ -88,7 +88,7 @@ def train(data: str, preset: str, out: str, *, epochs: int = 200, patience: int 
           lr: float = LR, test_fraction: float = 0.15, val_fraction: float = 0.1, seed: int = 0,
           max_train_games: int | None = None, torch_threads: int = 1, device: str = "cpu", quiet: bool = False,
           console: Console | None = None) -> dict[str, Any]:
-    """Train (see the module) and write model.pt, log.json and curve.png in ``out``; returns the log.
+    """Train (see the module) and write model.safetensors, log.json and curve.png in ``out``; returns the log.
     ``max_train_games``: train on at most that many of the training games (drawn with ``seed``; the validation
     and test games stay the same): how accuracy grows with data."""
     import torch
@@ -181,16 +181,16 @@ def train(data: str, preset: str, out: str, *, epochs: int = 200, patience: int 
                     samples=dict(train=len(rows["train"]), val=len(rows["val"])), epochs=len(history),
                     best_epoch=best_epoch, val_bce=chosen["val_bce"], val_accuracy=chosen["val_accuracy"],
                     lr=lr, batch_size=batch_size)
-    tmp = folder / ".model.pt.tmp"
+    tmp = folder / f".{MODEL}.tmp"
     net.save(tmp, training)
-    os.replace(tmp, folder / "model.pt")
+    os.replace(tmp, folder / MODEL)
     log = dict(training, history=history, parameters=net.num_parameters(), data_header=header)
     tmp = folder / ".log.json.tmp"
     tmp.write_text(json.dumps(log, indent=2, allow_nan=True) + "\n", encoding="utf-8")
     os.replace(tmp, folder / "log.json")
     plot(history, folder / "curve.png", f"{preset} on {Path(data).name}")
     console.print(f"best epoch {best_epoch} of {len(history)}: validation BCE {best:.4f}, turn-start accuracy "
-                  f"{chosen['val_accuracy']:.3f}; model.pt, log.json, curve.png in {folder}/", highlight=False)
+                  f"{chosen['val_accuracy']:.3f}; {MODEL}, log.json, curve.png in {folder}/", highlight=False)
     return log
 
 

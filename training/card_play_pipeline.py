@@ -9,7 +9,8 @@ Steps, each resumable (run the same command again after a kill: finished games, 
 1. ``cardboard selfplay hearth --agents GENERATOR --games G --seed SEED --option decks=D --out OUT/D`` for each
    mirror D (the generator: open-hand search, ``uct`` on the true state with RESULTS.md's strongest DUCT
    configuration, ``GENERATOR``);
-2. ``cardboard train-card-play OUT/D --preset P`` for each preset (skipped when ``OUT/D/P/model.pt`` exists);
+2. ``cardboard train-card-play OUT/D --preset P`` for each preset (skipped when ``OUT/D/P/model.safetensors``
+   exists; a folder holding only an older ``model.pt``, a ``torch.save`` file no longer read, is trained again);
 3. ``python -m cardboard.evaluation.card_play_accuracy`` over the three folders: ``OUT/table_4_2.json``.
 
 A model trained before its data grew is kept: delete ``OUT/D/P`` to train it again on the larger set.
@@ -41,7 +42,7 @@ def pipeline(budget: str, out: str, workers: int, seed: int, games: int | None, 
     """Steps 1-3 of the module for every mirror (``generator``: the self-play agent spec)."""
     from cardboard.evaluation.card_play_accuracy import main as accuracy
     from cardboard.training import selfplay
-    from cardboard.training.card_play_learn import train
+    from cardboard.training.card_play_learn import MODEL, train
 
     count = games or BUDGETS[budget]
     for deck in MIRRORS:
@@ -50,7 +51,7 @@ def pipeline(budget: str, out: str, workers: int, seed: int, games: int | None, 
         selfplay.generate("hearth", [generator], count, seed, folder, options={"decks": deck}, workers=workers,
                           shard_games=5)
         for preset in presets:
-            if not (folder / preset / "model.pt").exists():
+            if not (folder / preset / MODEL).exists():
                 train(str(folder), preset, str(folder / preset), console=console)
     accuracy([str(Path(out) / d) for d in MIRRORS] + ["--models", *presets, "--out", str(Path(out) / "table_4_2.json")])
 

@@ -21,9 +21,10 @@ The loop
        (``training.selfplay``, seed ``S + 1000 K``). With ``--fast-iterations F`` (playout-cap randomisation,
        KataGo), a decision is the expert's with probability ``--full-fraction`` (default 0.25), else the same
        expert's with F iterations (without a network: plain ``ismcts:iterations=F[,SEARCH_KNOBS]``).
-    2. ``net/``: a network trained (``training.learn``, seed ``S + K``, ``--epochs``, ``--hidden``,
-       ``--value-mix``) on the data of the last ``--window`` generations (``window_generations``: K - W + 1 .. K,
-       default W = 2), their ``data/`` folders read as one record set.
+    2. ``net/``: a network trained into ``net/model.safetensors`` (``training.learn``, seed ``S + K``,
+       ``--epochs``, ``--hidden``, ``--trunk``: ``structured``, the default, shapes it by the game's observation
+       structure, ``mlp`` is the MLP; ``--value-mix``) on the data of the last ``--window`` generations
+       (``window_generations``: K - W + 1 .. K, default W = 2), their ``data/`` folders read as one record set.
     3. ``eval.jsonl``: a match of ``--eval-games`` games (seats alternating, seed ``S + 1000 K + 500``) of the new
        network's expert (agent 0) against the current best expert. The new network becomes the best if it scores
        strictly more than 50% (win 1, draw 1/2); a tie or less keeps the old one.
@@ -37,17 +38,20 @@ The loop
 
 Resuming
     Run the same command again: every step resumes from its files, generation by generation. Self-play plays only
-    the missing games (``selfplay.generate``), a network with ``model.pt`` and ``log.json`` is not trained again,
-    the matches play only the games missing from their results files. So a kill at any point loses at most the
+    the missing games (``selfplay.generate``), a network with ``model.safetensors`` and ``log.json`` is not trained
+    again, the matches play only the games missing from their results files. So a kill at any point loses at most the
     games in progress and the network being trained; nothing is played twice. Deleting a step's files (a shard,
     ``net/``, a results file) redoes that step only: every step is seeded, and training on one CPU thread is
     deterministic, so a redone step gives the same result (a retrained network whose weights differ from the
     recorded hash is reported and its generation's matches replayed). More ``--generations`` extend a finished
     run. A ``state.json`` written with other arguments (anything but ``--generations``, ``--workers``,
     ``--concurrent``, ``--torch-threads`` and ``--quiet``) raises ``StateMismatchError``: use another ``--out``.
-    Agent specs name the networks by their path under ``--out`` as typed (``DIR/gen-K/net/model.pt``), and the
-    results files record those specs: resume from the same working folder with the same ``--out`` text (a relative
-    ``--out`` lets the whole folder move).
+    Agent specs name the networks by their path under ``--out`` as typed (``DIR/gen-K/net/model.safetensors``), and
+    the results files record those specs: resume from the same working folder with the same ``--out`` text (a
+    relative ``--out`` lets the whole folder move). A run whose networks are ``gen-K/net/model.pt`` files (written
+    before checkpoints were safetensors files named ``model.safetensors``; its specs, results and self-play headers
+    name those files) cannot be resumed: ``CheckpointError`` naming the folder and a network, before anything is
+    written; start it again with another ``--out``.
 """
 from __future__ import annotations
 
@@ -64,7 +68,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from cardboard import registry
-from cardboard.envs.errors import DataError, InvalidParameterError
+from cardboard.envs.errors import CheckpointError, DataError, InvalidParameterError
 from cardboard.evaluation.match import agent_score, error_bars, play_match_specs, wilson_interval
 from cardboard.training import learn, selfplay
 
@@ -72,9 +76,13 @@ FORMAT = "cardboard.expert_iteration/1"
 STATE = "state.json"
 UNMATCHED = ("generations", "workers", "concurrent", "torch_threads", "quiet")  # a resumed run may change these
 NET_KNOBS = "prior=1,value=1"
-# flags newer than the format: a state written before them had their defaults
+# flags newer than the format: a state written before them had their defaults (a state without ``trunk`` that
+# trained a network holds model.pt files, refused first by ``legacy_networks``; one that trained none resumes with
+# the learner's default trunk)
 ADDED = {"search_knobs": "", "net_knobs": NET_KNOBS, "target_temperature": 1.0, "value_weight": 1.0, "device": "cpu",
-         "first": None, "fast_iterations": None, "full_fraction": selfplay.FULL_FRACTION, "value_mix": 0.0}
+         "first": None, "fast_iterations": None, "full_fraction": selfplay.FULL_FRACTION, "value_mix": 0.0,
+         "trunk": learn.Args.trunk}
+LEGACY_MODEL = "model.pt"  # the networks' file name before they were safetensors files (issue 33)
 
 
 class StateMismatchError(DataError):
@@ -107,6 +115,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--window", type=int, default=2, help="train on the data of the last W generations")
     parser.add_argument("--epochs", type=int, default=20, help="training epochs at most (early stopping)")
     parser.add_argument("--hidden", type=int, nargs="+", default=list(learn.Args.hidden), help="trunk widths")
+    parser.add_argument("--trunk", choices=learn.TRUNKS, default=learn.Args.trunk,
+                        help="the networks' trunk: structured (shaped by the game's declared observation structure, "
+                             "the MLP where it declares none) or mlp (default structured)")
     parser.add_argument("--target-temperature", type=float, default=learn.Args.target_temperature,
                         help="policy targets visits^(1/T) (1: the visits; 0: the moves played)")
     parser.add_argument("--value-weight", type=float, default=learn.Args.value_weight,
@@ -125,8 +136,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def config_of(args: argparse.Namespace) -> dict[str, Any]:
     names = ("game", "games_per_generation", "iterations", "search_knobs", "net_knobs", "eval_games", "random_games",
-             "window", "epochs", "hidden", "target_temperature", "value_weight", "seed", "option", "device", "first",
-             "fast_iterations", "full_fraction", "value_mix")
+             "window", "epochs", "hidden", "trunk", "target_temperature", "value_weight", "seed", "option", "device",
+             "first", "fast_iterations", "full_fraction", "value_mix")
     return json.loads(json.dumps({n: getattr(args, n) for n in names}))
 
 
@@ -165,12 +176,41 @@ def load_state(out: Path, config: dict[str, Any]) -> dict[str, Any]:
         raise DataError(f"{path}: unreadable ({type(exc).__name__}: {exc})") from None
     if not isinstance(state, dict) or state.get("format") != FORMAT:
         raise StateMismatchError(f"{path}: not an expert-iteration state ({FORMAT})")
+    legacy = legacy_networks(out, state)
+    if legacy:
+        raise CheckpointError(f"{out}: an expert-iteration run from before networks were safetensors files named "
+                              f"{learn.MODEL}: its networks are {LEGACY_MODEL} files ({_legacy_kind(legacy[0])}), "
+                              f"and its agent specs, results files and self-play headers name them, so it cannot be "
+                              f"resumed; start it again with another --out")
     old = dict(ADDED) | state.get("config", {})
     diff = [f"{k}: {old.get(k)!r} there, {config[k]!r} now" for k in config if old.get(k) != config[k]]
     if diff:
         raise StateMismatchError(f"{path}: written by a run with other arguments ({'; '.join(diff)}); rerun with "
                                  "those arguments or use another --out")
     return state
+
+
+def legacy_networks(out: Path, state: dict[str, Any]) -> list[Path]:
+    """The networks of a run from before ``model.safetensors``: the ``model.pt`` paths its state records and the
+    ``gen-K/net/model.pt`` files under ``out``."""
+    recorded = [Path(e["net"]["path"]) for e in state.get("generations", [])
+                if isinstance(e, dict) and str(e.get("net", {}).get("path", "")).endswith(LEGACY_MODEL)]
+    return recorded + sorted(set(out.glob(f"gen-*/net/{LEGACY_MODEL}")) - set(recorded))
+
+
+def _legacy_kind(path: Path) -> str:
+    """What the old network at ``path`` is, for the refusal: a ``torch.save`` file cardboard no longer reads, or a
+    safetensors file that still loads as a network (``net:path=``) outside the run."""
+    from cardboard.policies.checkpoints import TORCH_SAVE_STARTS
+
+    try:
+        with path.open("rb") as handle:
+            start = handle.read(4)
+    except OSError:
+        return f"{path}, no longer there"
+    if start.startswith(TORCH_SAVE_STARTS):
+        return f"{path}: a torch.save file, which cardboard no longer reads"
+    return f"{path}, which still loads as a network, e.g. net:path={path}"
 
 
 def expert(iterations: int, net: str | None, knobs: str = NET_KNOBS, search_knobs: str = "",
@@ -257,14 +297,15 @@ def run_loop(args: argparse.Namespace, console: Console) -> dict[str, Any]:
             progress.update(overall, completed=4 * k + 1)
             # 2. training
             net_dir = gen_dir / "net"
-            model = net_dir / "model.pt"
+            model = net_dir / learn.MODEL
             window = window_generations(k, args.window)
             if not (model.exists() and (net_dir / "log.json").exists()):
                 step(k, "training")
                 (net_dir / "log.json").unlink(missing_ok=True)
                 learn.train(learn.Args(game=args.game, data=[str(out / f"gen-{g}" / "data") for g in window],
                                        out=str(net_dir), option=list(args.option), epochs=args.epochs,
-                                       hidden=tuple(args.hidden), target_temperature=args.target_temperature,
+                                       hidden=tuple(args.hidden), trunk=args.trunk,
+                                       target_temperature=args.target_temperature,
                                        value_weight=args.value_weight, value_mix=args.value_mix,
                                        seed=args.seed + k, device=args.device, quiet=True), console)
             log = json.loads((net_dir / "log.json").read_text(encoding="utf-8"))

@@ -17,10 +17,11 @@ randomisation) train the value only. The value target is the final returns, the 
 root's value (KataGo): ``(1 - λ) outcome + λ root_value`` with ``λ = --value-mix`` (``value_targets``).
 The policy's illegal actions get probability 0; the value head predicts every seat's return from the acting
 seat's observation. On ``--device`` (``cuda`` trains on the GPU; an unknown or unavailable device is refused
-before anything is read or written). After each epoch the validation loss decides: the best network so far is written to
-``<out>/model.pt`` (``PolicyValueNet.save``; its metadata add ``training``: data folders, epochs, best epoch,
-losses), and training stops after ``--patience`` epochs without improvement. ``log.json`` holds every epoch's
-losses, ``curve.png`` the learning curves.
+before anything is read or written). After each epoch the validation loss decides: the best network so far is
+written to ``<out>/model.safetensors`` (``PolicyValueNet.save``, a safetensors file; its metadata add ``training``:
+data folders, epochs, best epoch, losses), and training stops after ``--patience`` epochs without improvement.
+``log.json`` holds every epoch's losses, ``curve.png`` the learning curves. ``--trunk structured`` (the default)
+shapes the network by the game's observation structure (``envs.structure.structure_of``), ``mlp`` is the MLP.
 """
 from __future__ import annotations
 
@@ -78,12 +79,13 @@ class Args:
     seed: int = 0
     torch_threads: int = 1
     device: str = "cpu"
-    """the torch device to train on (cpu, cuda, cuda:N); model.pt loads on any device"""
+    """the torch device to train on (cpu, cuda, cuda:N); model.safetensors loads on any device"""
     quiet: bool = False
     """no progress bar"""
 
 
 TRUNKS = ("structured", "mlp")
+MODEL = "model.safetensors"  # the network's file in --out
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -214,7 +216,8 @@ class BestSoFar:
 
 
 def train(args: Args, console: Console) -> dict[str, Any]:
-    """Train, keep the best network by validation loss, write model.pt / log.json / curve.png; return the log."""
+    """Train, keep the best network by validation loss, write model.safetensors / log.json / curve.png; return the
+    log."""
     import torch
 
     from cardboard.policies.evaluator import resolve_device
@@ -302,10 +305,10 @@ def train(args: Args, console: Console) -> dict[str, Any]:
     training = dict(data=folders, epochs=len(history), best_epoch=best_epoch, best_loss=best,
                     train_loss=history[best_epoch - 1]["train_loss"], val_loss=history[best_epoch - 1]["val_loss"],
                     seed=args.seed, lr=args.lr, batch_size=args.batch_size)
-    _save(net, out / "model.pt", training)
+    _save(net, out / MODEL, training)
     (out / "log.json").write_text(json.dumps(log, indent=2, allow_nan=True) + "\n", encoding="utf-8")
     plot(history, out / "curve.png", args)
-    console.print(f"best epoch {best_epoch} of {len(history)}: loss {best:.4f}; model.pt, log.json and curve.png "
+    console.print(f"best epoch {best_epoch} of {len(history)}: loss {best:.4f}; {MODEL}, log.json and curve.png "
                   f"in {out}/", highlight=False)
     return log
 

@@ -2,9 +2,10 @@
 
     cardboard selfplay lords_of_war --agents ismcts:iterations=100 --games 200 --seed 1 --out runs/selfplay/low
     cardboard selfplay hearth --agents duct:iterations=300,lookahead:turns=3 --games 50 --out DIR --workers 2
-    cardboard selfplay lords_of_war --agents ismcts:iterations=200,net=NET.pt --games 256 --concurrent 64 --out DIR
-    cardboard selfplay lords_of_war --agents ismcts:iterations=600,net=N.pt --fast ismcts:iterations=100,net=N.pt \
-        --full-fraction 0.25 --games 256 --out DIR
+    cardboard selfplay lords_of_war --agents ismcts:iterations=200,net=NET.safetensors --games 256 --concurrent 64 \
+        --out DIR
+    cardboard selfplay lords_of_war --agents ismcts:iterations=600,net=NET.safetensors \
+        --fast ismcts:iterations=100,net=NET.safetensors --full-fraction 0.25 --games 256 --out DIR
 
 Games
     ``--agents`` gives one spec for every seat or one spec per seat. Game ``i`` seats the specs by
