@@ -265,7 +265,7 @@ PARAMETERS = {  # one line per spec parameter: the search agents' docstrings (``
                 "(search.compiled: the same trees as 0, faster)",
     "gumbel": "Gumbel policy improvement (search.gumbel; Danihelka et al. 2022): Gumbel-top-m root candidates, "
               "sequential halving of the iterations, completed-Q interior steps; the result's policy is the "
-              "improved policy (1: on; iterations must be set)",
+              "improved policy (1: on; with seconds, the simulations that fit are planned from the first round)",
     "m": "with gumbel=1: root candidates sampled by Gumbel-top-k",
     "cvisit": "with gumbel=1: sigma's visit offset c_visit",
     "cscale": "with gumbel=1: sigma's scale c_scale",

@@ -214,7 +214,7 @@ class RootCandidates:
     actions are the same in every world of a game whose ``determinize`` keeps the player's information; a key that
     is not is skipped there)."""
 
-    def __init__(self, tree: FlatTree, state: GameState, gumbel: Gumbel, n: int, rng: np.random.Generator):
+    def __init__(self, tree: FlatTree, state: GameState, gumbel: Gumbel, n: int | None, rng: np.random.Generator):
         legal = np.asarray(state.legal_actions())
         ids = legal_ids(tree.table, state, legal, True)
         self.ids, first = np.unique(ids, return_index=True)
@@ -225,7 +225,12 @@ class RootCandidates:
         prior = self.statistics()[2]
         self.logits = np.log(np.maximum(prior / max(prior.sum(), TINY), TINY))
         self.noise = rng.gumbel(size=len(self.ids))
-        self.schedule = considered_visits(min(gumbel.m, len(self.ids)), n)
+        self.first = min(gumbel.m, len(self.ids))  # every schedule's first simulations visit each candidate once
+        self.plan(n if n is not None else self.first)
+
+    def plan(self, n: int) -> None:
+        """Split ``n`` simulations by sequential halving (a time budget re-plans after the first ones)."""
+        self.schedule = considered_visits(self.first, n)
 
     def statistics(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(N, Q, prior) of each candidate at the root (0 where it has no edge yet; Q 0 where unvisited)."""
@@ -263,15 +268,14 @@ class RootCandidates:
 
 
 class GumbelSearch(TreeSearch):
-    """Tree search with Gumbel policy improvement (module docstring): ``config.selection`` is a ``Gumbel``, the budget
-    is ``iterations`` simulations (``seconds``, when set too, stops them early), ``worlds`` 'uct', 'ismcts' or 'duct'.
-    Not with tree reuse, pruning or chance-node bucketing (refused)."""
+    """Tree search with Gumbel policy improvement (module docstring): ``config.selection`` is a ``Gumbel``, ``worlds``
+    'uct', 'ismcts' or 'duct'. The budget: ``iterations`` simulations split by sequential halving; with ``seconds``,
+    the simulations that fit, planned from the time the first ones took (one per candidate: every schedule starts
+    so), ``iterations`` then a cap. Not with tree reuse, pruning or chance-node bucketing (refused)."""
 
     def __init__(self, config: SearchConfig, worlds: str = "ismcts", num_worlds: int = 1):
         if not isinstance(config.selection, Gumbel):
             raise InvalidParameterError(f"GumbelSearch needs selection=Gumbel(...), got {config.selection!r}")
-        if config.iterations is None:
-            raise InvalidParameterError("Gumbel search splits its simulations by sequential halving: give iterations")
         clash = [knob for knob, on in (("prune", config.prune), ("pruning", config.pruning is not None),
                                        ("bucketing", config.bucketing is not None)) if on]
         if clash:
@@ -284,7 +288,7 @@ class GumbelSearch(TreeSearch):
     def steps(self, state: GameState, rng: np.random.Generator, iterations: int | None = None,
               root: Node | None = None) -> Steps[SearchResult]:
         """``TreeSearch.steps`` with Gumbel's root and interior steps: the root is evaluated first (not counted as a
-        simulation), then ``iterations`` (default: the configured) simulations."""
+        simulation), then ``iterations`` (default: the configured budget) simulations."""
         me = state.current_player
         if me < 0:
             raise InvalidParameterError(f"search needs a decision node, current_player is {me}")
@@ -292,20 +296,21 @@ class GumbelSearch(TreeSearch):
             raise InvalidParameterError("Gumbel search starts a new tree every decision (no root=)")
         if iterations is None:
             self.warm_up(state)
-        cfg, gumbel = self.config, self.config.selection
+        cfg = self.config
         n = iterations if iterations is not None else cfg.iterations
+        seconds = None if iterations is not None else cfg.seconds
         start = time.perf_counter()
-        node = new_root(state, n)
-        tree = node.tree
+        tree = new_root(state, n).tree
         fixed = [cfg.determinizer(state, me, rng) for _ in range(self.num_worlds)] if self.worlds == "duct" else []
         resumable = getattr(cfg.rollout, "steps", None) if cfg.depth != 0 else None
         raw: dict[int, float] = {}
         world = self._world(state, me, rng, fixed, 0)
-        legal = world.legal_actions()
-        yield from self._finish([self._leaf(tree, [], 0, world, legal, rng, resumable)], raw)
-        candidates = RootCandidates(tree, state, gumbel, n, rng)
+        yield from self._finish([self._leaf(tree, [], 0, world, world.legal_actions(), rng, resumable)], raw)
+        candidates = RootCandidates(tree, state, cfg.selection, n, rng)
+        planned, began = seconds is None, time.perf_counter()
         done, waiting = 0, []
-        while done < n and not (cfg.seconds is not None and time.perf_counter() - start >= cfg.seconds):
+        while (done < len(candidates.schedule) or not planned) and not (
+                seconds is not None and time.perf_counter() - start >= seconds):
             world = self._world(state, me, rng, fixed, done + 1)
             legal = np.asarray(world.legal_actions())
             ids = legal_ids(tree.table, world, legal, True)
@@ -315,9 +320,14 @@ class GumbelSearch(TreeSearch):
             world.apply(int(legal[np.flatnonzero(ids == candidates.ids[j])[0]]))
             done += 1
             waiting.append(self._simulate(tree, [(0, edge)], edge, world, rng, raw, stamp, resumable))
-            if len(waiting) >= cfg.leaves:
+            if len(waiting) >= cfg.leaves or (not planned and done == candidates.first):
                 yield from self._finish(waiting, raw)
                 waiting = []
+            if not planned and done == candidates.first:  # the time the first round took plans the rest
+                now = time.perf_counter()
+                fits = done + int((seconds - (now - start)) * done / max(now - began, 1e-9))
+                candidates.plan(max(done, fits if n is None else min(n, fits)))
+                planned = True
         if waiting:
             yield from self._finish(waiting, raw)
         self._stamp += done

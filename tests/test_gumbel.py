@@ -161,6 +161,19 @@ def test_hidden_information_gumbel_bets_the_right_card():
     assert duct.search(state, np.random.default_rng(0)).action == hidden_cards.right_move(state)
 
 
+def test_a_time_budget_plans_the_halving_from_the_first_round():
+    state = nim.NimGame((9,)).new_state()
+    engine = GumbelSearch(SearchConfig(iterations=None, seconds=0.3, depth=0, evaluator=uniform, selection=Gumbel(4)),
+                          "uct")
+    result = engine.search(state, np.random.default_rng(0))
+    assert result.seconds < 3.0 and result.iterations > 4  # the first round (four candidates) and more
+    visits = sorted(result.visits.values())
+    assert len(visits) == 4 and visits[-1] > visits[0]  # halving: the best candidates got more
+    capped = GumbelSearch(SearchConfig(iterations=6, seconds=5.0, depth=0, evaluator=uniform, selection=Gumbel(4)),
+                          "uct")
+    assert capped.search(state, np.random.default_rng(0)).iterations == 6  # iterations cap a time budget
+
+
 def test_same_seed_same_search():
     state = nim.NimGame((2, 3, 4)).new_state()
     first, second = (gumbel_search(24, leaves=4).search(state, np.random.default_rng(5)) for _ in range(2))
@@ -170,8 +183,6 @@ def test_same_seed_same_search():
 def test_the_tree_search_refuses_gumbel_and_gumbel_refuses_what_it_cannot_do():
     with pytest.raises(InvalidParameterError, match="GumbelSearch"):
         TreeSearch(SearchConfig(selection=Gumbel()))
-    with pytest.raises(InvalidParameterError, match="iterations"):
-        GumbelSearch(SearchConfig(iterations=None, seconds=1.0, selection=Gumbel()))
     with pytest.raises(InvalidParameterError, match="m must be"):
         Gumbel(0)
 
