@@ -180,6 +180,19 @@ def test_header_mismatch_is_a_data_error(reference, tmp_path):
         learn.check_header(header, GAME, {"decks": "handlock"}, str(reference))
 
 
+def test_mixed_options_take_other_options_of_the_same_shapes_only():
+    from cardboard import registry
+    from cardboard.training import learn
+
+    hearth = registry.make_game("hearth").info
+    learn.check_header({"game": "hearth", "options": {"decks": "handlock"}}, "hearth", {}, "H", hearth)
+    with pytest.raises(DataError, match="options"):  # without mixed options: refused
+        learn.check_header({"game": "hearth", "options": {"decks": "handlock"}}, "hearth", {}, "H")
+    pandemic = registry.make_game("pandemic").info
+    with pytest.raises(DataError, match="same shapes"):  # another number of players: other shapes
+        learn.check_header({"game": "pandemic", "options": {"players": 2}}, "pandemic", {}, "P", pandemic)
+
+
 def test_sharpened_targets_power_the_visits_or_take_the_move_played():
     from cardboard.envs.errors import InvalidParameterError
     from cardboard.training.learn import sharpened

@@ -3,9 +3,11 @@
     cardboard train lords_of_war --data runs/selfplay/low --out runs/learn/low
     cardboard train lords_of_war --data runs/exit/gen-3/data runs/exit/gen-4/data --value-mix 0.2 --out DIR
     python -m cardboard.training.learn hearth --data DIR --out DIR --option decks=face_hunter --epochs 20
+    cardboard train hearth --data MECH HANDLOCK FACE --mixed-options --out DIR    # one network, three mirrors
 
 Loads the shards of the ``--data`` folders (``training.selfplay``, several as one record set: ``load_runs``; each
-header's game and options must be GAME and its ``--option``s), splits them by game index into training and
+header's game and options must be GAME and its ``--option``s, or with ``--mixed-options`` any options of GAME of the
+same observation and action shapes), splits them by game index into training and
 validation games (``--val-fraction`` of the games, drawn with ``--seed``), and trains with Adam on
 
     loss = cross-entropy(policy target, masked policy) over the full records
@@ -43,6 +45,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from cardboard import registry
 from cardboard.envs.errors import DataError, InvalidParameterError
+from cardboard.envs.protocol import GameInfo
 from cardboard.envs.structure import structure_of
 from cardboard.training.script import run_script
 from cardboard.training.selfplay import load_runs
@@ -58,6 +61,9 @@ class Args:
     """output folder (default runs/learn/GAME)"""
     option: list[str] = field(default_factory=list)
     """game options as KEY=VALUE (repeatable); must equal the data's"""
+    mixed_options: bool = False
+    """take data played with other options of GAME (Hearth's three mirrors) whose observations and actions have
+    the shapes of GAME with --option's: one network for them all"""
     epochs: int = 50
     batch_size: int = 256
     lr: float = 1e-3
@@ -140,11 +146,19 @@ def split_games(games: np.ndarray, fraction: float, seed: int) -> tuple[np.ndarr
     return np.sort(shuffled[n_val:]), np.sort(shuffled[:n_val])
 
 
-def check_header(header: dict[str, Any], game: str, options: dict[str, Any], folder: str) -> None:
-    """``DataError`` unless the data were played on ``game`` with ``options``."""
-    if header.get("game") != game or header.get("options", {}) != json.loads(json.dumps(options)):
+def check_header(header: dict[str, Any], game: str, options: dict[str, Any], folder: str,
+                 shapes: GameInfo | None = None) -> None:
+    """``DataError`` unless the data were played on ``game`` with ``options``, or (``shapes``: mixed options) with
+    any options of ``game`` whose observations and actions have the shapes of ``shapes``."""
+    played = header.get("options", {})
+    same = played == json.loads(json.dumps(options))
+    if not same and shapes is not None and header.get("game") == game:
+        info = registry.make_game(game, **played).info
+        same = all(getattr(info, f) == getattr(shapes, f) for f in ("observation_shape", "num_actions", "num_players"))
+    if header.get("game") != game or not same:
         raise DataError(f"{Path(folder) / 'header.json'}: the data are of game {header.get('game')!r} with options "
-                        f"{header.get('options')!r}, not {game!r} with {options!r}")
+                        f"{played!r}, not {game!r} with {options!r}"
+                        + (" or other options of the same shapes" if shapes is not None else ""))
 
 
 def sharpened(policy: np.ndarray, action: np.ndarray, temperature: float) -> np.ndarray:
@@ -229,7 +243,7 @@ def train(args: Args, console: Console) -> dict[str, Any]:
     folders = [args.data] if isinstance(args.data, str) else list(args.data)
     headers, data = load_runs(folders)
     for header, folder in zip(headers, folders):
-        check_header(header, args.game, options, folder)
+        check_header(header, args.game, options, folder, game.info if args.mixed_options else None)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.torch_threads)
     train_games, val_games = split_games(data["games"], args.val_fraction, args.seed)
