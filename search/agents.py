@@ -320,12 +320,13 @@ def _tree_agent(game: Game | None, worlds: str, num_worlds: int, iterations: int
     check_parallel(parallel, workers, vl)  # also when parallel=none
     if gumbel:
         clash = [knob for knob, on in ((f"turn={turn}", turn), ("reuse=1", reuse), (f"parallel={parallel}",
-                                       parallel != "none"), ("cnb=1", cnb), (f"prune={prune}", sensible or pruning))
+                                       parallel != "none"), ("cnb=1", cnb), (f"prune={prune}", pruning))
                  if on]
         if clash:
             raise InvalidParameterError(f"gumbel=1 cannot be combined with {clash[0]}")
         config = replace(config, selection=Gumbel(m, cvisit, cscale))
-        return SearchAgent(GumbelSearch(config, worlds, num_worlds), worlds, knob_hooks(accuracy=accuracy), game)
+        return SearchAgent(GumbelSearch(config, worlds, num_worlds), worlds,
+                           knob_hooks(prune=sensible, accuracy=accuracy), game)
     engine = TreeSearch(replace(config, final=final, compiled=compiled), worlds, num_worlds, reuse)
     searcher = TurnBudget(engine, turn, policy) if turn else engine
     if parallel != "none":

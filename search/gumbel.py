@@ -208,15 +208,21 @@ def visit_edge(node, k, stamp, visits, num_keys, node_player, node_size, edge_no
 
 
 # ---- the search ---------------------------------------------------------------------------------------------
+def moves(state: GameState, prune: bool) -> np.ndarray:
+    """The actions searched at ``state``: its sensible ones (``prune``, the game's move filter) or all legal ones."""
+    return np.asarray(state.sensible_actions() if prune else state.legal_actions())
+
+
 class RootCandidates:
     """The root's distinct legal keys (ids in the tree's key table) and their logits from the root's expansion, the
     Gumbel noise and the halving schedule. A simulation takes only a key legal in its world (the root player's legal
     actions are the same in every world of a game whose ``determinize`` keeps the player's information; a key that
     is not is skipped there)."""
 
-    def __init__(self, tree: FlatTree, state: GameState, gumbel: Gumbel, n: int | None, rng: np.random.Generator):
-        legal = np.asarray(state.legal_actions())
-        ids = legal_ids(tree.table, state, legal, True)
+    def __init__(self, tree: FlatTree, state: GameState, gumbel: Gumbel, n: int | None, rng: np.random.Generator,
+                 prune: bool = False):
+        legal = moves(state, prune)
+        ids = legal_ids(tree.table, state, legal, not prune)
         self.ids, first = np.unique(ids, return_index=True)
         order = np.argsort(first)  # the legal order
         self.ids, self.actions = self.ids[order], legal[first[order]]
@@ -271,12 +277,13 @@ class GumbelSearch(TreeSearch):
     """Tree search with Gumbel policy improvement (module docstring): ``config.selection`` is a ``Gumbel``, ``worlds``
     'uct', 'ismcts' or 'duct'. The budget: ``iterations`` simulations split by sequential halving; with ``seconds``,
     the simulations that fit, planned from the time the first ones took (one per candidate: every schedule starts
-    so), ``iterations`` then a cap. Not with tree reuse, pruning or chance-node bucketing (refused)."""
+    so), ``iterations`` then a cap. ``prune`` searches the game's ``sensible_actions`` instead of all legal ones. Not
+    with tree reuse, hard pruning or chance-node bucketing (refused)."""
 
     def __init__(self, config: SearchConfig, worlds: str = "ismcts", num_worlds: int = 1):
         if not isinstance(config.selection, Gumbel):
             raise InvalidParameterError(f"GumbelSearch needs selection=Gumbel(...), got {config.selection!r}")
-        clash = [knob for knob, on in (("prune", config.prune), ("pruning", config.pruning is not None),
+        clash = [knob for knob, on in (("pruning", config.pruning is not None),
                                        ("bucketing", config.bucketing is not None)) if on]
         if clash:
             raise InvalidParameterError(f"Gumbel search does not take {clash[0]}")
@@ -305,15 +312,15 @@ class GumbelSearch(TreeSearch):
         resumable = getattr(cfg.rollout, "steps", None) if cfg.depth != 0 else None
         raw: dict[int, float] = {}
         world = self._world(state, me, rng, fixed, 0)
-        yield from self._finish([self._leaf(tree, [], 0, world, world.legal_actions(), rng, resumable)], raw)
-        candidates = RootCandidates(tree, state, cfg.selection, n, rng)
+        yield from self._finish([self._leaf(tree, [], 0, world, moves(world, cfg.prune), rng, resumable)], raw)
+        candidates = RootCandidates(tree, state, cfg.selection, n, rng, cfg.prune)
         planned, began = seconds is None, time.perf_counter()
         done, waiting = 0, []
         while (done < len(candidates.schedule) or not planned) and not (
                 seconds is not None and time.perf_counter() - start >= seconds):
             world = self._world(state, me, rng, fixed, done + 1)
-            legal = np.asarray(world.legal_actions())
-            ids = legal_ids(tree.table, world, legal, True)
+            legal = moves(world, cfg.prune)
+            ids = legal_ids(tree.table, world, legal, not cfg.prune)
             j = candidates.next(raw[0], done, np.isin(candidates.ids, ids))
             stamp = self._stamp + done + 1
             _, edge = tree.step(visit_edge, 1, 0, int(candidates.ids[j]), stamp, 1.0)
@@ -358,12 +365,12 @@ class GumbelSearch(TreeSearch):
                 node, link = tree.step(chance_edge, 1, node, link, outcome)
                 world.apply(outcome)
                 continue
-            legal = world.legal_actions()
+            legal = moves(world, cfg.prune)
             if link >= 0:
                 node, link = tree.child(link, player), -1
             if tree.node_size[node] == 0:
                 return self._leaf(tree, path, node, world, legal, rng, resumable)
-            ids = legal_ids(tree.table, world, legal, True)
+            ids = legal_ids(tree.table, world, legal, not cfg.prune)
             node, i, link, _ = tree.step(select_gumbel, len(ids), node, player, ids, gumbel.c_visit, gumbel.c_scale,
                                          raw[node], stamp, 1.0)
             world.apply(int(legal[i]))
@@ -372,7 +379,7 @@ class GumbelSearch(TreeSearch):
 
     def _leaf(self, tree: FlatTree, path: list[tuple[int, int]], node: int, world: GameState, legal: np.ndarray,
               rng: np.random.Generator, resumable) -> Leaf:
-        ids = legal_ids(tree.table, world, legal, True)
+        ids = legal_ids(tree.table, world, legal, not self.config.prune)
         return self._expansion(Leaf(tree, path, node, ids.copy(), np.array(legal)), world, rng, resumable)
 
     def _finish(self, leaves: list[Leaf], raw: dict[int, float]) -> Steps[None]:

@@ -7,6 +7,7 @@ import pytest
 
 from cardboard import registry
 from cardboard.envs.errors import InvalidParameterError
+from cardboard.envs.protocol import sample_chance
 from cardboard.search.core import PRIOR, TOTAL, VISITS
 from cardboard.search.gumbel import (Gumbel, GumbelSearch, considered_visits, improved_policy, interior_choice,
                                      mixed_value, root_scores, select_gumbel, sigma)
@@ -15,6 +16,8 @@ from cardboard.search.strategies import Evaluation
 
 from .games import hidden_cards, nim
 from .trees import hand_tree
+
+RNG = np.random.default_rng(0)
 
 
 def test_considered_visits_halves_the_candidates():
@@ -174,6 +177,17 @@ def test_a_time_budget_plans_the_halving_from_the_first_round():
     assert capped.search(state, np.random.default_rng(0)).iterations == 6  # iterations cap a time budget
 
 
+def test_prune_searches_the_sensible_actions_only():
+    game = registry.make_game("fifth_aeon")
+    state = game.new_state(2)
+    while len(state.sensible_actions()) == len(state.legal_actions()) or state.current_player < 0:
+        state.apply(int(state.legal_actions()[0]) if state.current_player >= 0 else sample_chance(state, RNG))
+    agent = registry.make_agent("ismcts:gumbel=1,prune=1,heuristic=1,iterations=8", game)
+    action = agent.act(state, np.random.default_rng(0))
+    sensible = {state.action_key(int(a)) for a in state.sensible_actions()}
+    assert state.action_key(action) in sensible and set(agent.last.policy) == sensible
+
+
 def test_same_seed_same_search():
     state = nim.NimGame((2, 3, 4)).new_state()
     first, second = (gumbel_search(24, leaves=4).search(state, np.random.default_rng(5)) for _ in range(2))
@@ -189,7 +203,7 @@ def test_the_tree_search_refuses_gumbel_and_gumbel_refuses_what_it_cannot_do():
 
 @pytest.mark.parametrize("spec, error", [("ismcts:gumbel=1,reuse=1", "reuse"), ("ismcts:gumbel=1,cnb=1", "cnb"),
                                          ("ismcts:gumbel=1,parallel=tree", "parallel"),
-                                         ("ismcts:gumbel=1,prune=1", "prune")])
+                                         ("ismcts:gumbel=1,prune=h4", "prune")])
 def test_gumbel_knobs_refuse_what_they_cannot_combine(spec, error):
     with pytest.raises(InvalidParameterError, match=error):
         registry.make_agent(spec, registry.make_game("lords_of_war"))
