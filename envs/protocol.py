@@ -104,8 +104,10 @@ name): seeded searches give the same trees either way.
 A network reads ``observation(p)`` as one flat vector unless the game says what its parts are: the hook
 ``observation_structure()`` returns an ``envs.structure.ObservationStructure`` whose parts (``Planes``,
 ``Tokens``, ``Graph``, ``Attached``, ``Globals``) tile the vector exactly, each named, with its shape and
-meaning; ``policies.trunks`` builds convolutions, set encoders, message passing and an MLP from it. It is data
-about the observation only: a game declaring it imports no torch.
+meaning; ``policies.trunks`` builds convolutions, set encoders, message passing and an MLP from it. It may also
+map ranges of the action ids onto the parts (``ActionPairs``: one id per token slot x board square,
+``ActionCells``: per square, ``ActionNodes``: per node of a graph), whose logits ``policies.heads`` then computes
+from those elements. It is data: a game declaring it imports no torch.
 
 Agents
 ------
@@ -311,7 +313,8 @@ HOOKS: dict[str, Hook] = {h.name if h.keyword is None else h.keyword: h for h in
          "the named parts of observation(p)'s vector, tiling it exactly (envs.structure): board planes [C, H, W], "
          "sets of tokens [N, F] with a presence mask, per-node features over a fixed graph, flat globals; "
          "policies.trunks shapes a network by it (PolicyValueNet(info, structure=structure_of(game))), a game "
-         "without it gets an MLP over the flat vector"),
+         "without it gets an MLP over the flat vector; optional action ranges (ActionPairs, ActionCells, "
+         "ActionNodes) map action ids onto its squares, slots and nodes for the policy head (policies.heads)"),
     Hook("compiled_model", "compiled_model() -> CompiledModel",
          "the state's flat array, the game's static table and numba kernels doing exactly what determinize, "
          "legal_actions, action_key, apply, random_playout, current_player, turn, returns and heuristic do "

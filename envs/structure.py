@@ -19,6 +19,24 @@ kind           shape                  meaning
                                       feature by feature, as a seat x city block)
 ``Globals``    [F]                    flat features
 =============  =====================  ===================================================================
+
+A structure may also say how ranges of the game's action ids (``num_actions`` of them) map onto its parts, so
+that a network scores those actions from the parts' elements (``policies.heads``) instead of learning each id
+on its own; ids no range covers keep the flat policy head. The ranges must lie in ``range(num_actions)`` and not
+overlap:
+
+================  ==========================  ==============================================================
+action range      ids                         one action per
+================  ==========================  ==============================================================
+``ActionPairs``   offset + slot * (H * W)     (slot of the ``Tokens`` part ``tokens``, square of the
+                  + row * W + column          ``Planes`` part ``planes``): "deploy the card of slot k on s"
+``ActionCells``   offset + row * W + column   square of the ``Planes`` part ``planes``: "shoot at s"
+``ActionNodes``   offset + node               node of the ``Graph`` part ``graph``: "drive to city c"
+================  ==========================  ==============================================================
+
+A square is numbered as the planes' [H, W] grid reads it row by row (``row * W + column``, whatever the
+storage): a game declares a range only where its action ids number the squares (and slots, nodes) exactly as the
+observation of the player to move shows them (the same frame: a network scores a move from what that player sees).
 """
 from __future__ import annotations
 
@@ -185,16 +203,94 @@ Part = Union[Planes, Tokens, Graph, Attached, Globals]
 KINDS: dict[str, type] = {k.kind: k for k in (Planes, Tokens, Graph, Attached, Globals)}
 
 
+def _offset(action: Any) -> None:
+    _require(isinstance(action.offset, int) and not isinstance(action.offset, bool) and action.offset >= 0,
+             f"{type(action).__name__}: offset={action.offset!r}, expected a non-negative int")
+
+
+@dataclass(frozen=True)
+class ActionPairs:
+    """Action ids ``offset + slot * (H * W) + square``: one per (slot of the ``Tokens`` part ``tokens``, square
+    ``row * W + column`` of the ``Planes`` part ``planes`` [C, H, W])."""
+
+    kind: ClassVar[str] = "pairs"
+    offset: int
+    tokens: str
+    planes: str
+    meaning: str = ""
+
+    def __post_init__(self) -> None:
+        _offset(self)
+
+    @property
+    def parts(self) -> tuple[tuple[str, type], ...]:
+        return ((self.tokens, Tokens), (self.planes, Planes))
+
+    def size(self, structure: "ObservationStructure") -> int:
+        board = structure.part(self.planes)
+        return structure.part(self.tokens).count * board.height * board.width
+
+
+@dataclass(frozen=True)
+class ActionCells:
+    """Action ids ``offset + square``: one per square ``row * W + column`` of the ``Planes`` part ``planes``."""
+
+    kind: ClassVar[str] = "cells"
+    offset: int
+    planes: str
+    meaning: str = ""
+
+    def __post_init__(self) -> None:
+        _offset(self)
+
+    @property
+    def parts(self) -> tuple[tuple[str, type], ...]:
+        return ((self.planes, Planes),)
+
+    def size(self, structure: "ObservationStructure") -> int:
+        board = structure.part(self.planes)
+        return board.height * board.width
+
+
+@dataclass(frozen=True)
+class ActionNodes:
+    """Action ids ``offset + node``: one per node of the ``Graph`` part ``graph``."""
+
+    kind: ClassVar[str] = "nodes"
+    offset: int
+    graph: str
+    meaning: str = ""
+
+    def __post_init__(self) -> None:
+        _offset(self)
+
+    @property
+    def parts(self) -> tuple[tuple[str, type], ...]:
+        return ((self.graph, Graph),)
+
+    def size(self, structure: "ObservationStructure") -> int:
+        return structure.part(self.graph).nodes
+
+
+ActionRange = Union[ActionPairs, ActionCells, ActionNodes]
+ACTION_KINDS: dict[str, type] = {k.kind: k for k in (ActionPairs, ActionCells, ActionNodes)}
+
+
 @dataclass(frozen=True)
 class ObservationStructure:
-    """Parts that tile an observation of ``observation_shape`` exactly (``InvalidParameterError`` otherwise)."""
+    """Parts that tile an observation of ``observation_shape`` exactly (``InvalidParameterError`` otherwise), and
+    optionally ``actions``: ranges of the game's ``num_actions`` action ids scored from the parts' elements
+    (``ActionPairs``, ``ActionCells``, ``ActionNodes``), inside ``range(num_actions)`` and without overlaps."""
 
     parts: tuple[Part, ...]
     observation_shape: tuple[int, ...]
+    actions: tuple[ActionRange, ...] = ()
+    num_actions: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "parts", tuple(self.parts))
         object.__setattr__(self, "observation_shape", tuple(int(d) for d in self.observation_shape))
+        object.__setattr__(self, "actions", tuple(self.actions))
         names = [p.name for p in self.parts]
         _require(len(set(names)) == len(names), f"part names repeat: {sorted(n for n in names if names.count(n) > 1)}")
         end, after = 0, "the start"
@@ -211,6 +307,42 @@ class ObservationStructure:
                 _require(isinstance(owner, (Tokens, Graph)) and owner.count == p.count,
                          f"part {p.name!r} is attached to {p.of!r}, which is no Tokens or Graph part of {p.count} "
                          "elements")
+        self._check_actions()
+
+    def _check_actions(self) -> None:
+        n = self.num_actions
+        _require(n is None or (isinstance(n, int) and not isinstance(n, bool) and n > 0),
+                 f"num_actions={n!r}, expected a positive int (or None without action ranges)")
+        _require(n is not None or not self.actions, "action ranges need num_actions, the size of the action space")
+        names = {p.name: p for p in self.parts}
+        for a in self.actions:
+            _require(isinstance(a, tuple(ACTION_KINDS.values())),
+                     f"{a!r} is no ActionPairs, ActionCells or ActionNodes")
+            for name, kind in a.parts:
+                _require(isinstance(names.get(name), kind),
+                         f"{type(a).__name__} at offset {a.offset} names {name!r}, which is no {kind.__name__} part")
+        end, after = 0, None
+        for a, ids in sorted(zip(self.actions, self.action_ids()), key=lambda x: x[1].start):
+            _require(ids.stop <= n, f"{type(a).__name__} at offset {a.offset} covers ids {ids.start}..{ids.stop - 1}, "
+                                    f"outside the {n} actions")
+            _require(ids.start >= end, f"{type(a).__name__} at offset {a.offset} (ids {ids.start}..{ids.stop - 1}) "
+                                       f"overlaps {after}")
+            end, after = ids.stop, f"{type(a).__name__} at offset {a.offset} (ids {a.offset}..{ids.stop - 1})"
+
+    def action_ids(self) -> tuple[range, ...]:
+        """The ids of each action range, in declaration order."""
+        return tuple(range(a.offset, a.offset + a.size(self)) for a in self.actions)
+
+    def flat_actions(self) -> np.ndarray:
+        """The action ids no range covers (the flat policy head's), in increasing order."""
+        covered = np.zeros(self.num_actions or 0, dtype=bool)
+        for ids in self.action_ids():
+            covered[ids.start:ids.stop] = True
+        return np.flatnonzero(~covered)
+
+    def without_actions(self) -> "ObservationStructure":
+        """The same parts, with no action ranges (a network with the flat policy head)."""
+        return ObservationStructure(self.parts, self.observation_shape)
 
     def part(self, name: str) -> Part:
         """The part called ``name``."""
@@ -242,7 +374,8 @@ class ObservationStructure:
     def to_dict(self) -> dict[str, Any]:
         """JSON-serializable form (``from_dict`` reads it back)."""
         return {"observation_shape": list(self.observation_shape),
-                "parts": [{"kind": p.kind, **asdict(p)} for p in self.parts]}
+                "parts": [{"kind": p.kind, **asdict(p)} for p in self.parts],
+                "actions": [{"kind": a.kind, **asdict(a)} for a in self.actions], "num_actions": self.num_actions}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "ObservationStructure":
@@ -253,7 +386,11 @@ class ObservationStructure:
             if kind is Graph:
                 fields["edges"] = tuple(tuple(e) for e in fields["edges"])
             parts.append(kind(**fields))
-        return cls(tuple(parts), tuple(data["observation_shape"]))
+        actions = []
+        for fields in data.get("actions", ()):  # none in checkpoints from before action ranges
+            fields = dict(fields)
+            actions.append(ACTION_KINDS[fields.pop("kind")](**fields))
+        return cls(tuple(parts), tuple(data["observation_shape"]), tuple(actions), data.get("num_actions"))
 
 
 def structure_of(game_or_state: Game | GameState) -> ObservationStructure | None:
@@ -266,4 +403,7 @@ def structure_of(game_or_state: Game | GameState) -> ObservationStructure | None
     _require(structure.observation_shape == tuple(probe.info.observation_shape),
              f"game {probe.info.name!r} declares an observation structure of shape {structure.observation_shape}, "
              f"its observations have {tuple(probe.info.observation_shape)}")
+    _require(structure.num_actions is None or structure.num_actions == probe.info.num_actions,
+             f"game {probe.info.name!r} declares action ranges over {structure.num_actions} actions, it has "
+             f"{probe.info.num_actions}")
     return structure

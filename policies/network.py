@@ -5,8 +5,12 @@
 per player, ``tanh`` scaled to [``info.min_return``, ``info.max_return``]. Its trunk is built from the game's
 ``ObservationStructure`` (``envs.structure.structure_of(game)``: ``policies.trunks``' convolutions over board
 planes, set encoders over card tokens, message passing over a map, an MLP over the joined parts) where one is
-given, and is an MLP over the flattened observation otherwise. ``cardboard train`` (``--trunk structured``, the
-default) and the untrained ``net`` agent give every game that declares a structure the structured trunk.
+given, and is an MLP over the flattened observation otherwise. Where the structure also maps ranges of action ids
+onto its parts (``ActionPairs``, ``ActionCells``, ``ActionNodes``), the policy logits of those ids come from the
+trunk's square, slot and node features (``policies.heads.StructuredPolicyHead``: a deployment is a card x square
+pair) and a linear layer gives the others; without ranges one linear layer gives them all. ``cardboard train``
+(``--trunk structured``, the default) and the untrained ``net`` agent give every game that declares a structure
+the structured trunk (and its action ranges' heads; ``cardboard train --policy-head flat`` keeps the linear layer).
 
 Checkpoints are one safetensors file (``policies.checkpoints``; cardboard's training commands name it
 ``model.safetensors``): the state dict and a JSON string of metadata (game name and options, every ``GameInfo``
@@ -34,6 +38,7 @@ from ..envs.errors import CheckpointError, InvalidParameterError
 from ..envs.protocol import GameInfo
 from ..envs.structure import ObservationStructure
 from . import checkpoints
+from .heads import StructuredPolicyHead
 from .trunks import StructuredTrunk
 
 FORMAT = "cardboard.policy_value_net/1"
@@ -52,7 +57,8 @@ DEFAULT_HIDDEN = (176, 176)  # 279,124 parameters on Lords of War
 class PolicyValueNet(nn.Module):
     """A policy-value network for the game described by ``info``: an MLP over the flat observation, or with
     ``structure`` (the game's ``ObservationStructure``, ``envs.structure.structure_of(game)``) a trunk shaped by
-    it (``policies.trunks``: convolutions, set encoders, message passing, an MLP over the joined parts).
+    it (``policies.trunks``: convolutions, set encoders, message passing, an MLP over the joined parts), and the
+    policy logits of the action ranges the structure declares from the parts' elements (``policies.heads``).
 
     ``hidden``: the widths of the MLP (ReLU after each; the default gives Lords of War about 280k parameters, the
     size of issue 17's reference MLP), over the joined parts with a structure; ``options``: the game's options.
@@ -68,6 +74,9 @@ class PolicyValueNet(nn.Module):
         if structure is not None and structure.observation_shape != tuple(info.observation_shape):
             raise InvalidParameterError(f"an observation structure of shape {structure.observation_shape} for game "
                                         f"{info.name!r}, whose observations have {tuple(info.observation_shape)}")
+        if structure is not None and structure.actions and structure.num_actions != info.num_actions:
+            raise InvalidParameterError(f"an observation structure with action ranges over {structure.num_actions} "
+                                        f"actions for game {info.name!r}, which has {info.num_actions}")
         self.info, self.hidden, self.options, self.structure = info, hidden, dict(options or {}), structure
         self.observation_size = int(np.prod(info.observation_shape))
         layers: list[nn.Module] = []
@@ -80,9 +89,13 @@ class PolicyValueNet(nn.Module):
         else:
             self.trunk = StructuredTrunk(structure, hidden)
             width = self.trunk.out_features
-        self.policy_head = nn.Linear(width, info.num_actions)
+        self.structured_policy = structure is not None and bool(structure.actions)
+        if self.structured_policy:
+            self.policy_head = StructuredPolicyHead(structure, width, self.trunk.element_features)
+        else:
+            self.policy_head = nn.Linear(width, info.num_actions)
         self.value_head = nn.Linear(width, info.num_players)
-        self._layers = (*layers[::2], self.policy_head, self.value_head)  # the MLP's Linear layers, for ``forward``
+        self._layers = (*layers[::2], self.value_head)  # the MLP's Linear layers, for ``forward``
         self.register_buffer("value_mid", torch.tensor((info.max_return + info.min_return) / 2))
         self.register_buffer("value_half", torch.tensor((info.max_return - info.min_return) / 2))
 
@@ -91,15 +104,22 @@ class PolicyValueNet(nn.Module):
 
         The layers are applied as functions of their current weights (read from each layer's parameter dict):
         a module call and each attribute read through ``nn.Module`` cost microseconds of Python, which a search
-        evaluating a few states at a time pays on every pass. A structured trunk is one module call."""
-        *trunk, policy, value = ((m._parameters["weight"], m._parameters["bias"]) for m in self._layers)
+        evaluating a few states at a time pays on every pass. A structured trunk is one module call (its structured
+        policy head another)."""
+        *trunk, value = ((m._parameters["weight"], m._parameters["bias"]) for m in self._layers)
         features = observations.reshape(observations.shape[0], self.observation_size)
-        if self.structure is not None:
-            features = self.trunk(features)
-        for weight, bias in trunk:  # each Linear of the trunk is followed by a ReLU
-            features = F.relu(F.linear(features, weight, bias))
+        if self.structured_policy:
+            features, elements = self.trunk(features, elements=True)
+            logits = self.policy_head(features, elements)
+        else:
+            if self.structure is not None:
+                features = self.trunk(features)
+            for weight, bias in trunk:  # each Linear of the trunk is followed by a ReLU
+                features = F.relu(F.linear(features, weight, bias))
+            policy = self.policy_head._parameters
+            logits = F.linear(features, policy["weight"], policy["bias"])
         values = self.value_mid + self.value_half * torch.tanh(F.linear(features, *value))
-        return F.linear(features, *policy), values
+        return logits, values
 
     def num_parameters(self) -> int:
         """The number of trainable parameters."""

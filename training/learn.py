@@ -23,7 +23,9 @@ before anything is read or written). After each epoch the validation loss decide
 written to ``<out>/model.safetensors`` (``PolicyValueNet.save``, a safetensors file; its metadata add ``training``:
 data folders, epochs, best epoch, losses), and training stops after ``--patience`` epochs without improvement.
 ``log.json`` holds every epoch's losses, ``curve.png`` the learning curves. ``--trunk structured`` (the default)
-shapes the network by the game's observation structure (``envs.structure.structure_of``), ``mlp`` is the MLP.
+shapes the network by the game's observation structure (``envs.structure.structure_of``), ``mlp`` is the MLP;
+with it, ``--policy-head structured`` (the default) scores the action ranges the game declares from the squares
+and slots they name (``policies.heads``), ``flat`` keeps one linear layer over every action.
 """
 from __future__ import annotations
 
@@ -72,6 +74,9 @@ class Args:
     trunk: str = "structured"
     """structured: a trunk shaped by the game's declared observation structure (the MLP where it declares none);
     mlp: the MLP over the flat observation"""
+    policy_head: str = "structured"
+    """structured: with the structured trunk, the action ranges the game declares are scored from the board's
+    squares and the hand's slots (policies.heads), the other actions by a linear layer; flat: one linear layer"""
     val_fraction: float = 0.1
     """share of the games held out for validation (0: none; early stopping then watches the training loss)"""
     patience: int = 5
@@ -91,6 +96,7 @@ class Args:
 
 
 TRUNKS = ("structured", "mlp")
+POLICY_HEADS = ("structured", "flat")
 MODEL = "model.safetensors"  # the network's file in --out
 
 
@@ -123,6 +129,9 @@ def to_args(namespace: argparse.Namespace) -> Args:
     args.hidden = tuple(args.hidden)
     if args.trunk not in TRUNKS:
         raise InvalidParameterError(f"--trunk {args.trunk!r}: expected one of {', '.join(TRUNKS)}")
+    if args.policy_head not in POLICY_HEADS:
+        raise InvalidParameterError(f"--policy-head {args.policy_head!r}: expected one of "
+                                    f"{', '.join(POLICY_HEADS)}")
     for name in ("epochs", "batch_size", "patience", "torch_threads"):
         if getattr(args, name) < 1:
             raise InvalidParameterError(f"--{name.replace('_', '-')} must be >= 1, got {getattr(args, name)}")
@@ -262,6 +271,8 @@ def train(args: Args, console: Console) -> dict[str, Any]:
     if n_train == 0:
         raise DataError(f"{', '.join(folders)}: no training records (games without a searched decision?)")
     structure = structure_of(game) if args.trunk == "structured" else None
+    if structure is not None and args.policy_head == "flat":
+        structure = structure.without_actions()
     net = PolicyValueNet(game.info, args.hidden, options, structure).to(device)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     out = Path(args.out)

@@ -14,13 +14,21 @@ next cards (2 x 24)    the top card of the own, then the opponent's deck (``perf
 global (16)            phase one-hot (5), eliminated own / enemy / 20, Command lost own / enemy / 4,
                        hand sizes / 6, deck sizes / 36, extra turn earned, turn / 400, observer id
 =====================  ===========================================================================
+
+``STRUCTURE`` (``observation_structure()``) names these parts and maps the actions onto them: deploy ids
+``k * 42 + e`` as (hand slot k, board square e) pairs, shoot-at and recall ids as one per board square; the
+board's square ``row * COLS + column`` in the observer's frame is the action's square in the acting player's
+frame (both ``rules.ego``), so the network scores a move from the square and card it names.
 """
 from __future__ import annotations
 
 from numba import njit
 
-from ..structure import Globals, ObservationStructure, Planes, Tokens
+from ..structure import ActionCells, ActionPairs, Globals, ObservationStructure, Planes, Tokens
 from .layout import (
+    A_DEPLOY,
+    A_RECALL,
+    A_TARGET,
     ARMY_SIZE,
     ATT,
     BOARD,
@@ -46,6 +54,7 @@ from .layout import (
     NDECK,
     NHAND,
     NSQ,
+    NUM_ACTIONS,
     NUM_PHASES,
     PH_OVER,
     PHASE,
@@ -77,7 +86,13 @@ STRUCTURE = ObservationStructure((
            meaning="the opponent's cards the observer knows"),
     Globals("next_cards", OBS_NEXT, 2 * CARD_FEATURES, meaning="the own, then the opponent's top card (perfect)"),
     Globals("global", OBS_GLOBAL, GLOBAL_FEATURES, meaning="phase, losses, hand and deck sizes, turn, observer"),
-), (OBS_LEN,))
+), (OBS_LEN,), actions=(
+    # the actions' squares are in the acting player's frame, the board's in the observer's (the same ``ego``
+    # map): square row * COLS + column of the planes is the action's square for the player to move
+    ActionPairs(A_DEPLOY, tokens="hand", planes="board", meaning="deploy the card of hand slot k on square e"),
+    ActionCells(A_TARGET, planes="board", meaning="shoot at square e"),
+    ActionCells(A_RECALL, planes="board", meaning="recall the unit on square e"),
+), num_actions=NUM_ACTIONS)  # A_HOLD_FIRE and A_DRAW keep the flat head
 
 
 @njit(cache=True, nogil=True)
