@@ -203,13 +203,18 @@ Part = Union[Planes, Tokens, Graph, Attached, Globals]
 KINDS: dict[str, type] = {k.kind: k for k in (Planes, Tokens, Graph, Attached, Globals)}
 
 
-def _offset(action: Any) -> None:
-    _require(isinstance(action.offset, int) and not isinstance(action.offset, bool) and action.offset >= 0,
-             f"{type(action).__name__}: offset={action.offset!r}, expected a non-negative int")
+class _ActionRange:
+    """What every action range shares: its ``offset`` is checked when it is made."""
+
+    offset: int
+
+    def __post_init__(self) -> None:
+        _require(isinstance(self.offset, int) and not isinstance(self.offset, bool) and self.offset >= 0,
+                 f"{type(self).__name__}: offset={self.offset!r}, expected a non-negative int")
 
 
 @dataclass(frozen=True)
-class ActionPairs:
+class ActionPairs(_ActionRange):
     """Action ids ``offset + slot * (H * W) + square``: one per (slot of the ``Tokens`` part ``tokens``, square
     ``row * W + column`` of the ``Planes`` part ``planes`` [C, H, W])."""
 
@@ -218,9 +223,6 @@ class ActionPairs:
     tokens: str
     planes: str
     meaning: str = ""
-
-    def __post_init__(self) -> None:
-        _offset(self)
 
     @property
     def parts(self) -> tuple[tuple[str, type], ...]:
@@ -232,16 +234,13 @@ class ActionPairs:
 
 
 @dataclass(frozen=True)
-class ActionCells:
+class ActionCells(_ActionRange):
     """Action ids ``offset + square``: one per square ``row * W + column`` of the ``Planes`` part ``planes``."""
 
     kind: ClassVar[str] = "cells"
     offset: int
     planes: str
     meaning: str = ""
-
-    def __post_init__(self) -> None:
-        _offset(self)
 
     @property
     def parts(self) -> tuple[tuple[str, type], ...]:
@@ -253,16 +252,13 @@ class ActionCells:
 
 
 @dataclass(frozen=True)
-class ActionNodes:
+class ActionNodes(_ActionRange):
     """Action ids ``offset + node``: one per node of the ``Graph`` part ``graph``."""
 
     kind: ClassVar[str] = "nodes"
     offset: int
     graph: str
     meaning: str = ""
-
-    def __post_init__(self) -> None:
-        _offset(self)
 
     @property
     def parts(self) -> tuple[tuple[str, type], ...]:
