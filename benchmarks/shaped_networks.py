@@ -1,0 +1,120 @@
+"""Game-shaped networks and Gumbel search (issue 33): what a network call and a decision cost, in one process.
+
+Part 1, states/s of ``BatchedEvaluator.evaluate`` on each game's real observations (the decision states of random
+games from ``new_state(seed=s)``, random moves from ``default_rng(0)``, 256 of them), torch at one thread, CPU:
+for each game the MLP (``PolicyValueNet(info)``), the structured trunk with the flat head (``structure`` without its
+action ranges) and, where the game declares action ranges, the structured trunk with structured heads; batch 1
+(one call per state) and batch 64. Ratios: each structured row over the MLP row of the same game and batch.
+
+Part 2, decisions/s on Lords of War with the shipped network (``lords_of_war-v1``): Gumbel search at 16
+simulations (``gumbel=1,m=16,iterations=16,leaves=16``) against PUCT at 128 (``iterations=128,leaves=8``, the
+compiled network driver), both over the same decision states (the first 32 of a random game).
+
+Usage: ``.venv/bin/python benchmarks/shaped_networks.py [--seconds 2] [--rounds 3] [--json PATH]``
+"""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import torch
+from rich.console import Console
+from rich.table import Table
+
+from harness import Comparison, compare, interleaved_rates, machine, print_machine_and_notes, ratio_table, \
+    timing_arguments
+from cardboard import registry
+from cardboard.envs.protocol import CHANCE, sample_chance
+from cardboard.envs.structure import structure_of
+from cardboard.policies.evaluator import BatchedEvaluator
+from cardboard.policies.network import PolicyValueNet
+
+GAMES = ("lords_of_war", "hearth", "pandemic", "fifth_aeon")
+STATES = 256
+
+
+def decision_states(game, count: int) -> list:
+    """The first ``count`` decision states of random games, seeds 0, 1, ..."""
+    rng, states, seed = np.random.default_rng(0), [], 0
+    while len(states) < count:
+        state = game.new_state(seed)
+        seed += 1
+        while not state.is_terminal() and len(states) < count:
+            if state.current_player == CHANCE:
+                state.apply(sample_chance(state, rng))
+                continue
+            states.append(state.clone())
+            legal = state.legal_actions()
+            state.apply(int(legal[rng.integers(len(legal))]))
+    return states
+
+
+def network_rows(name: str) -> dict:
+    """``{row: work}`` for one game: each network at batch 1 and 64 over the game's observations."""
+    game = registry.make_game(name)
+    states = decision_states(game, STATES)
+    obs = np.stack([s.observation(s.current_player) for s in states]).astype(np.float32)
+    masks = np.stack([s.action_mask() for s in states])
+    structure = structure_of(game)
+    nets = {"mlp": PolicyValueNet(game.info), "trunk": PolicyValueNet(game.info, structure=structure.without_actions())}
+    if structure.actions:
+        nets["heads"] = PolicyValueNet(game.info, structure=structure)
+    rows = {}
+    for label, net in nets.items():
+        evaluator = BatchedEvaluator(net.eval(), max_batch=64)
+        for batch in (1, 64):
+            def work(i: int, evaluator=evaluator, batch=batch) -> int:
+                first = (i * batch) % (STATES - batch + 1)
+                evaluator.evaluate(obs[first:first + batch], masks[first:first + batch])
+                return batch
+            rows[f"{name}/{label}/b{batch}"] = work
+    return rows
+
+
+def search_rows() -> dict:
+    """Lords of War decisions of Gumbel-16 and PUCT-128 over the shipped network."""
+    game = registry.make_game("lords_of_war")
+    states = decision_states(game, 32)
+    rows = {}
+    for label, spec in (("gumbel16", "ismcts:net=zoo:lords_of_war-v1,gumbel=1,m=16,iterations=16,leaves=16"),
+                        ("puct128", "ismcts:net=zoo:lords_of_war-v1,iterations=128,leaves=8")):
+        agent, rng = registry.make_agent(spec, game), np.random.default_rng(1)
+
+        def work(i: int, agent=agent, rng=rng) -> int:
+            agent.act(states[i % len(states)], rng)
+            return 1
+        rows[f"lords_of_war/{label}"] = work
+    return rows
+
+
+def main() -> None:
+    parser = timing_arguments(__doc__.splitlines()[0], rounds=3)
+    parser.add_argument("--json", default=None, help="write the rates and ratios here")
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    console = Console()
+    rows = {k: v for name in GAMES for k, v in network_rows(name).items()}
+    rates = interleaved_rates(rows, args.seconds * len(rows), args.rounds)
+    search = interleaved_rates(search_rows(), 2 * args.seconds, args.rounds)
+    table = Table(title="states/s (networks) and decisions/s (search), torch at 1 thread, CPU")
+    table.add_column("row")
+    table.add_column("rate", justify="right")
+    for row, rate in {**rates, **search}.items():
+        table.add_row(row, f"{rate:,.0f}" if rate >= 100 else f"{rate:,.1f}")
+    console.print(table)
+    comparisons = [Comparison(f"{g}/{kind}/b{b}", f"{g}/mlp/b{b}", None, f"{g}: {kind} over the MLP, batch {b}")
+                   for g in GAMES for kind in ("trunk", "heads") for b in (1, 64)]
+    comparisons.append(Comparison("lords_of_war/gumbel16", "lords_of_war/puct128", None,
+                                  "Gumbel-16 decisions/s over PUCT-128's"))
+    results = compare({**rates, **search}, comparisons)
+    console.print(ratio_table(results, "states/s"))
+    info = machine(["torch", "numpy", "numba"])
+    print_machine_and_notes(console, info, ["no GPU row: this machine has no CUDA device"] if not
+                            torch.cuda.is_available() else [])
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({"rates": rates, "search": search, "ratios": results, "machine": info}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
