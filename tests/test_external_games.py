@@ -28,7 +28,8 @@ PLUGIN_GAMES = (TWO, THREE)
 CLI = str(Path(sys.executable).with_name("cardboard"))
 BUDGET = {"iterations": 30, "worlds": 2}  # small search budgets, where an agent has the knob
 NOT_AUTOMATIC = {"human": "reads a person's moves from the terminal", "sb3": "plays a trained checkpoint (path=...)",
-                 "cardplay": "plays a trained card-play checkpoint (path=...)"}
+                 "cardplay": "plays a trained card-play checkpoint (path=...)",
+                 "zoo": "plays a model shipped for its game (none is shipped for a plugin game)"}
 GAME_SPECIFIC = {"greedy_h", "pandemic_default", "pandemic_mutator", "default_ai", "berserker"}  # built for one game each
 
 
