@@ -245,7 +245,7 @@ def test_ship_refuses_a_wrong_name_game_or_agent(models, low, tmp_path):
 
 
 def test_every_shipped_model_has_a_card_and_plays_its_game():
-    """The package's own models (none until the training runs ship them)."""
+    """The package's own models: each has a card, and its agent plays a legal move."""
     for model in zoo.models():
         game = cardboard.make_game(model.game)
         assert model.card.startswith(f"# {model.name}"), f"{model.name}: no model card"
