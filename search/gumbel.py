@@ -36,9 +36,9 @@ from .core import PRIOR, TOTAL, VISITS, FlatTree, edge_of, flat_edges, has_room,
 from .mcts import Leaf, SearchConfig, SearchResult, TreeSearch
 from .tree import Node, chance_edge, legal_ids, new_root
 
-C_VISIT = 50.0  # σ's visit offset c_visit (Danihelka et al. 2022, §4, Eq. 8)
-C_SCALE = 1.0  # σ's scale c_scale (Danihelka et al. 2022, §4, Eq. 8; mctx's default value_scale is 0.1)
-CANDIDATES = 16  # m, the root's sampled actions (Danihelka et al. 2022, §6: m = 16)
+C_VISIT = 50.0  # σ's visit offset c_visit (Danihelka et al. 2022, σ's definition; mctx's maxvisit_init)
+C_SCALE = 1.0  # σ's scale c_scale (Danihelka et al. 2022, σ's definition; mctx's default value_scale is 0.1)
+CANDIDATES = 16  # m, the root's sampled actions (Danihelka et al. 2022; mctx's max_num_considered_actions)
 LOW_LOGIT = -1e9  # a floor under a root score (mctx's ``score_considered``)
 TINY = 1e-30  # the prior of an action the evaluator gave none: its logit stays finite
 SPAN = 1e-8  # the smallest Q range min-max rescaling divides by (mctx's epsilon)
