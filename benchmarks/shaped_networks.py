@@ -94,7 +94,7 @@ def main() -> None:
     torch.set_num_threads(1)
     console = Console()
     rows = {k: v for name in GAMES for k, v in network_rows(name).items()}
-    rates = interleaved_rates(rows, args.seconds * len(rows), args.rounds)
+    rates = interleaved_rates(rows, args.seconds, args.rounds)
     search = interleaved_rates(search_rows(), 2 * args.seconds, args.rounds)
     table = Table(title="states/s (networks) and decisions/s (search), torch at 1 thread, CPU")
     table.add_column("row")
