@@ -34,7 +34,7 @@ from ..envs.protocol import CHANCE, TERMINAL, GameState
 from .batching import Steps
 from .core import PRIOR, TOTAL, VISITS, FlatTree, edge_of, flat_edges, has_room, mark_available
 from .mcts import Leaf, SearchConfig, SearchResult, TreeSearch
-from .tree import Node, chance_edge, legal_ids, new_root
+from .tree import Node, chance_edge, legal_ids, moves, new_root
 
 C_VISIT = 50.0  # σ's visit offset c_visit (Danihelka et al. 2022, σ's definition; mctx's maxvisit_init)
 C_SCALE = 1.0  # σ's scale c_scale (Danihelka et al. 2022, σ's definition; mctx's default value_scale is 0.1)
@@ -62,9 +62,6 @@ class Gumbel:
             raise InvalidParameterError(f"m must be an int >= 1 (root candidates), got {self.m!r}")
         if not (self.c_visit >= 0 and self.c_scale > 0):
             raise InvalidParameterError(f"need c_visit >= 0 and c_scale > 0, got {self.c_visit}, {self.c_scale}")
-
-    def constant(self, config: SearchConfig) -> float:
-        return self.c_scale
 
 
 # ---- the formulas (each one compiled once, called from Python and from the tree step) ------------------------
@@ -208,11 +205,6 @@ def visit_edge(node, k, stamp, visits, num_keys, node_player, node_size, edge_no
 
 
 # ---- the search ---------------------------------------------------------------------------------------------
-def moves(state: GameState, prune: bool) -> np.ndarray:
-    """The actions searched at ``state``: its sensible ones (``prune``, the game's move filter) or all legal ones."""
-    return np.asarray(state.sensible_actions() if prune else state.legal_actions())
-
-
 class RootCandidates:
     """The root's distinct legal keys (ids in the tree's key table) and their logits from the root's expansion, the
     Gumbel noise and the halving schedule. A simulation takes only a key legal in its world (the root player's legal

@@ -60,7 +60,7 @@ from .chance import ChanceBucketing
 from .final import FinalSelection, max_child, robust_child  # max_child: re-exported
 from .pruning import HardPruning, memory_at
 from .strategies import UCB1, Evaluator, GameRollout, Rollout, Selection, evaluation, leaf_prior
-from .tree import VISITS, Node, Uniforms, chance_edge, expand, legal_ids, legal_keys, new_root
+from .tree import VISITS, Node, Uniforms, chance_edge, expand, legal_ids, legal_keys, moves, new_root
 from .warm_up import WarmUp
 
 Determinizer = Callable[[GameState, int, np.random.Generator], GameState]
@@ -215,7 +215,7 @@ def descend(tree: FlatTree, root: int, state: GameState, rng: np.random.Generato
                 node, link = tree.step(chance_edge, 1, node, link, outcome)
             state.apply(outcome)
             continue
-        legal = state.sensible_actions() if cfg.prune else state.legal_actions()
+        legal = moves(state, cfg.prune)
         with lock:
             ids = legal_ids(table, state, legal, not cfg.prune)
             if link >= 0 and (by_node or cfg.pruning is not None):  # the node is read before the step

@@ -34,6 +34,12 @@ def legal_ids(table: KeyTable, state: GameState, legal: np.ndarray, complete: bo
     return np.array(keys if table.dense else [table.id(k) for k in keys], dtype=np.int64)
 
 
+def moves(state: GameState, prune: bool) -> np.ndarray:
+    """The actions a tree step searches at ``state``: its sensible ones (``prune``, the game's move filter) or all
+    legal ones."""
+    return np.asarray(state.sensible_actions() if prune else state.legal_actions())
+
+
 def legal_keys(state: GameState) -> list[Hashable]:
     """``action_key`` of every legal action of ``state``, in order: one compiled call where the game offers the
     ``legal_action_keys`` hook."""
