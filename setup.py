@@ -5,7 +5,8 @@ ship as package data. Everything else about the build is in pyproject.toml."""
 from setuptools import find_namespace_packages, setup
 
 ROOTS = {"cardboard": "cardboard", "cardboard.envs": "envs", "cardboard.policies": "policies",
-         "cardboard.search": "search", "cardboard.training": "training", "cardboard.evaluation": "evaluation"}
+         "cardboard.search": "search", "cardboard.training": "training", "cardboard.evaluation": "evaluation",
+         "cardboard.jobs": "jobs"}
 EXCLUDE = ("tests", "*.tests", "tests.*", "*.tests.*", "__pycache__", "*.__pycache__")
 
 

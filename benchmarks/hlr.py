@@ -31,8 +31,8 @@ from harness import (Comparison, compare, interleaved_rates, machine, print_mach
                      timing_arguments)
 from hearth import DECKS, position
 from cardboard.envs.hearth import layout as L
-from cardboard.policies.card_play import make_card_play_net
-from cardboard.policies.hlr import CardScorer, HLRRollout, num_card_ids
+from cardboard.evaluation.papers.p001_hearthstone.card_play import make_card_play_net
+from cardboard.evaluation.papers.p001_hearthstone.hlr import CardScorer, HLRRollout, num_card_ids
 from cardboard.search.agents import duct
 from cardboard.search.batching import run_together
 from cardboard.search.mcts import SearchConfig

@@ -7,7 +7,8 @@ The protocol page (``cardboard.envs.protocol``, and the README's summary)
 states what a state must offer, the rules search relies on and the optional
 hooks (``HOOKS``). A game registers itself with ``register_game(name, factory,
 summary=...)`` when its module is imported, or through an entry point of the
-group ``cardboard.games`` (an agent: ``register_agent`` / ``cardboard.agents``)
+group ``cardboard.games`` (an agent: ``register_agent`` / ``cardboard.agents``; a command of the
+``cardboard`` CLI: ``register_command`` / ``cardboard.commands``)
 so that ``cardboard`` finds it in every process, the CLI's and match workers'
 included. The conformance suite (``tests/test_conformance.py``) runs over every
 registered game.
@@ -17,11 +18,11 @@ from cardboard.envs.errors import (CardboardError, CardDataError, IllegalActionE
                                    ProtocolError, ResultsFileError, UnknownNameError)
 from cardboard.envs.protocol import (CHANCE, HOOKS, TERMINAL, Agent, Game, GameInfo, GameState, Hook, determinize,
                                      hook, require_hooks, sample_chance)
-from cardboard.envs.registration import register_agent, register_game
+from cardboard.envs.registration import register_agent, register_command, register_game
 from cardboard.envs.structure import Attached, Globals, Graph, ObservationStructure, Planes, Tokens, structure_of
 
 __all__ = ["CHANCE", "HOOKS", "TERMINAL", "Agent", "Attached", "CardDataError", "CardboardError", "CompiledModel",
            "Game", "GameInfo", "GameState", "Globals", "Graph", "Hook", "IllegalActionError", "InvalidParameterError",
            "ObservationStructure", "Planes", "ProtocolError", "ResultsFileError", "Tokens", "UnknownNameError",
-           "determinize", "hook", "register_agent", "register_game", "require_hooks", "sample_chance",
-           "structure_of"]
+           "determinize", "hook", "register_agent", "register_command", "register_game", "require_hooks",
+           "sample_chance", "structure_of"]

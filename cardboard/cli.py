@@ -7,10 +7,13 @@
         [--workers 4] [--out DIR]
     cardboard show lords_of_war --seed 1 [--agents greedy,random] [--open]
     cardboard compare a.jsonl b.jsonl [a2.jsonl b2.jsonl ...] [--range 200:400] [--confidence 0.95]
-    cardboard train-ppo lords_of_war --opponent random [--timesteps N] [--smoke]   (see cardboard.training.ppo)
-    cardboard pandemic-testbed --out runs/pandemic-testbed [--setups 10000 --games 100 --workers 2]
-    cardboard fifth-aeon-tournament --agents default_ai,berserker [--formats all --workers 2 --out DIR]
-    cardboard fifth-aeon-balance --card ten_ten --parameter energy --values 0:10 [--workers 2 --out DIR]
+    cardboard COMMAND ...                   (every registered command: cardboard --help lists them)
+
+The commands above are this module's. The others are registered by their owners
+(``cardboard.registry.commands``: the ``cardboard.commands`` entry points and
+``register_command``): training's (``selfplay``, ``train``, ``expert-iteration``,
+``train-ppo``), the papers' (``cardboard.evaluation.papers``) and any plugin's.
+This module imports no game and no paper.
 
 Agents are separated by commas or spaces; an agent's parameters follow a
 colon as ``key=value`` pairs, also comma-separated (``greedy:samples=4,random``):
@@ -57,13 +60,13 @@ from cardboard import registry
 from cardboard.envs.errors import CardboardError, InvalidParameterError
 from cardboard.envs.protocol import CHANCE, sample_chance
 from cardboard.envs.registration import Entry
-from cardboard.evaluation.match import ROTATIONS, agent_score, game_streams, play_match_specs, summarize, wilson_interval
+from cardboard.evaluation.match import agent_score, play_match_specs, summarize
+from cardboard.jobs.intervals import wilson_interval
+from cardboard.jobs.seats import ROTATIONS
+from cardboard.jobs.seeds import game_streams
 from cardboard.evaluation.paired import compare_results, pool
 from cardboard.evaluation.tournament import check_tournament, round_robin
-from cardboard.envs.pandemic import testbed as pandemic_testbed
-from cardboard.evaluation import fifth_aeon_balancer, fifth_aeon_formats
 from cardboard.policies import zoo
-from cardboard.training import card_play_learn, expert_iteration, learn, ppo, selfplay
 
 
 def _agents(text: str | None, game) -> list:
@@ -370,6 +373,9 @@ def cmd_zoo(console: Console, verbose: bool) -> int:
     return 0
 
 
+CORE = ("games", "agents", "play", "tournament", "show", "compare")  # the commands this module runs itself
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cardboard", description="Card and board games for game-AI research.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -414,20 +420,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "and opponent as A; several pairs are also pooled")
     p.add_argument("--range", default=":", metavar="FIRST:STOP", help="only games FIRST <= i < STOP (default all)")
     p.add_argument("--confidence", type=float, default=0.95, help="interval level (default 0.95)")
-    ppo.add_arguments(sub.add_parser("train-ppo", help="train MaskablePPO on a game against a fixed opponent"))
-    selfplay.add_arguments(sub.add_parser(
-        "selfplay", help="search agents play; each decision becomes a training record (resumable)"))
-    learn.add_arguments(sub.add_parser("train", help="fit a policy-value network to self-play records"))
-    expert_iteration.add_arguments(sub.add_parser(
-        "expert-iteration", help="self-play, train, keep the better expert; repeat (resumable)"))
-    card_play_learn.add_arguments(sub.add_parser(
-        "train-card-play", help="fit paper 001's card-play network to turn-card sets of self-play"))
-    pandemic_testbed.add_arguments(sub.add_parser(
-        "pandemic-testbed", help="paper 003's testbed: random Pandemic set-ups, the default policy, k-medoids"))
-    fifth_aeon_formats.add_arguments(sub.add_parser(
-        "fifth-aeon-tournament", help="paper 004's competition formats: constructed, limited, preconstructed"))
-    fifth_aeon_balancer.add_arguments(sub.add_parser(
-        "fifth-aeon-balance", help="paper 004's card balancer: full injection, DefaultAI, a grid over one parameter"))
+    for name, entry in registry.commands().items():  # registered by their owners (training, papers, plugins)
+        if name in CORE:
+            raise CardboardError(f"command {name!r} of {entry.command!r} takes the name of a built-in command")
+        entry.command.add_arguments(sub.add_parser(name, help=entry.summary))
     return parser
 
 
@@ -442,12 +438,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "agents":
             cmd_list(registry.describe_agents(), registry.agent_entry, console, args.verbose)
             return cmd_zoo(console, args.verbose)
-        commands = {"play": cmd_play, "tournament": cmd_tournament, "show": cmd_show, "compare": cmd_compare,
-                    "train-ppo": ppo.run, "selfplay": selfplay.run, "train": learn.run,
-                    "expert-iteration": expert_iteration.run, "train-card-play": card_play_learn.run,
-                    "pandemic-testbed": pandemic_testbed.run, "fifth-aeon-tournament": fifth_aeon_formats.run,
-                    "fifth-aeon-balance": fifth_aeon_balancer.run}
-        return commands[args.command](args, console)
+        core = {"play": cmd_play, "tournament": cmd_tournament, "show": cmd_show, "compare": cmd_compare}
+        if args.command in core:
+            return core[args.command](args, console)
+        return registry.commands()[args.command].command.run(args, console)
     except CardboardError as exc:
         console.print(f"[red]error:[/red] {exc}", highlight=False)
         return 2

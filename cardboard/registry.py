@@ -19,6 +19,12 @@ the entry point's name::
     [project.entry-points."cardboard.games"]
     my_game = "my_package.game:MyGame"
 
+A command of the ``cardboard`` command line is registered the same way, through the
+group ``cardboard.commands`` (``commands``; see ``register_command``)::
+
+    [project.entry-points."cardboard.commands"]
+    my-command = "my_package.command"   # an object with add_arguments(parser) and run(args, console)
+
 This module imports no game: adding a bundled game is its folder plus one line
 of ``BUNDLED``.
 """
@@ -26,6 +32,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import pickle
 import re
 import warnings
 from collections.abc import Sequence
@@ -34,13 +41,13 @@ from typing import Any
 
 import gymnasium
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
-from cardboard.envs.aec import CardboardAECEnv
+from cardboard.envs.aec import CardboardAECEnv, wrap
 from cardboard.envs.errors import CardboardError, InvalidParameterError, UnknownNameError
 from cardboard.envs.gym_wrappers import Opponent, SeatEnv, SelfPlayEnv
 from cardboard.envs.protocol import Agent, Game, GameState
-from cardboard.envs.registration import AGENTS, GAMES, Entry, register_agent, register_game
+from cardboard.envs.registration import (AGENTS, COMMANDS, GAMES, CommandEntry, Entry, register_agent, register_command,
+                                         register_game)
 
 BUNDLED = (  # packages whose import registers bundled games and agents
     "cardboard.policies",
@@ -49,10 +56,12 @@ BUNDLED = (  # packages whose import registers bundled games and agents
     "cardboard.envs.hearth",
     "cardboard.envs.pandemic",
     "cardboard.envs.fifth_aeon",
+    "cardboard.evaluation.papers.p001_hearthstone",  # paper 001's agent (cardplay) and the hlr= knob
 )
 ENTRY_POINT_GROUPS = {"cardboard.games": register_game, "cardboard.agents": register_agent}
 _GAME_CACHE: dict[tuple, Game] = {}
 _loaded = False
+_commands_loaded = False
 
 
 def load() -> None:
@@ -74,6 +83,23 @@ def load() -> None:
             except Exception as exc:  # a broken plugin must not take the whole suite down
                 warnings.warn(f"entry point {point.name!r} = {point.value!r} of group {group!r} could not be "
                               f"registered: {type(exc).__name__}: {exc}", stacklevel=2)
+
+
+def commands() -> dict[str, CommandEntry]:
+    """The registered commands of the ``cardboard`` command line by name: every entry point of the group
+    ``cardboard.commands`` (loaded on the first call, not by ``load``: only the command line needs them) and
+    those registered with ``register_command``. An entry point that fails to load is skipped with a warning."""
+    global _commands_loaded
+    load()
+    if not _commands_loaded:
+        _commands_loaded = True
+        for point in metadata.entry_points(group="cardboard.commands"):
+            try:
+                register_command(point.name, point.load())
+            except Exception as exc:  # a broken plugin must not take the whole command line down
+                warnings.warn(f"entry point {point.name!r} = {point.value!r} of group 'cardboard.commands' could "
+                              f"not be registered: {type(exc).__name__}: {exc}", stacklevel=2)
+    return dict(sorted(COMMANDS.items()))
 
 
 def games() -> list[str]:
@@ -110,6 +136,21 @@ def agent_entry(name: str) -> Entry:
     if name not in AGENTS:
         raise UnknownNameError("agent", name, AGENTS)
     return AGENTS[name]
+
+
+def pickled_entries(game_name: str, specs: Sequence[str]) -> bytes:
+    """The registry entries of the game and the agents of ``specs``, pickled for worker processes (factories by
+    reference; ``restore`` takes them back there). A factory that cannot be pickled is a typed error."""
+    names = dict.fromkeys(parse_agent_spec(spec)[0] for spec in specs)
+    entries = [("game", game_entry(game_name))] + [("agent", agent_entry(n)) for n in names]
+    for kind, entry in entries:
+        try:
+            pickle.dumps(entry)
+        except (pickle.PicklingError, AttributeError, TypeError) as exc:
+            raise InvalidParameterError(f"{kind} {entry.name!r}: its factory {entry.factory!r} cannot be sent to "
+                                        f"worker processes ({exc}); register a module-level function or class, "
+                                        "or play with workers=1") from None
+    return pickle.dumps(entries)
 
 
 def restore(entries: Sequence[tuple[str, Entry]]) -> None:
@@ -149,10 +190,12 @@ def new_state(name: str, seed: int | None = None, **options: Any) -> GameState:
     return make_game(name, **options).new_state(seed)
 
 
-def make_env(name: str, *, open: bool = False, render_mode: str | None = None, **options: Any) -> AECEnv:
-    """The PettingZoo AEC env of game ``name`` (``open=True``: perfect information)."""
-    env = CardboardAECEnv(make_game(name, **options), open=open, render_mode=render_mode)
-    return wrappers.OrderEnforcingWrapper(env)
+def make_env(name: str, *, open: bool = False, render_mode: str | None = None, illegal: str = "lose",
+             **options: Any) -> AECEnv:
+    """The PettingZoo AEC env of game ``name`` (``open=True``: perfect information) in PettingZoo's classic
+    wrapper stack: an illegal move ends the game with the offender's penalty (``illegal="raise"``: raises
+    ``IllegalActionError``), see ``cardboard.envs.aec``."""
+    return wrap(CardboardAECEnv(make_game(name, **options), open=open, render_mode=render_mode), illegal)
 
 
 def parse_game_options(pairs: Sequence[str]) -> dict[str, object]:

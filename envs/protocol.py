@@ -281,16 +281,18 @@ HOOKS: dict[str, Hook] = {h.name if h.keyword is None else h.keyword: h for h in
          "every card in every zone, sorted: determinize must conserve it (checked by the conformance suite)"),
     Hook("played_card", "played_card(action) -> int",
          "the card id that decision action plays from the hand of the player to move, -1 for any other action "
-         "(paper 001's turn-card-set targets: cardboard.training.card_play_data)"),
+         "(paper 001's turn-card-set targets: cardboard.evaluation.papers.p001_hearthstone.card_play_data)"),
     Hook("card_play_features", "card_play_features() -> encoder",
-         "the card-play network input of this match-up (paper 001 Table 4.1; cardboard.policies.card_play): an "
-         "encoder with K card columns, columns (their card ids), column_of (card id -> column, -1 none), deck_keys "
+         "the card-play network input of this match-up (paper 001 Table 4.1; "
+         "cardboard.evaluation.papers.p001_hearthstone.card_play): an encoder with K card columns, columns (their "
+         "card ids), column_of (card id -> column, -1 none), deck_keys "
          "(the match-up), global_shape / hand_shape / board_shape, encode_batch(states, players, perfect) -> "
          "(global, hand, board) arrays, held(hand) -> bool [B, K] (the player holds the card), mana(global) -> "
          "int [B] (the player's mana)"),
     Hook("greedy_action", "greedy_action(rng, cards=None) -> int",
          "the game's greedy baseline's decision at this state, playing only the card ids in cards when given and "
-         "not passing while one can be played (paper 001's CNN + greedy agent, cardboard.policies.card_play_agent)"),
+         "not passing while one can be played (paper 001's CNN + greedy agent, "
+         "cardboard.evaluation.papers.p001_hearthstone.card_play_agent)"),
     Hook("settle_chance", "settle_chance(rng) -> None",
          "sample chance outcomes by their probabilities, in place, until a decision node or the end"),
     Hook("evaluation", "evaluation(name) -> callable(state, player) -> float",

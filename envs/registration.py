@@ -1,4 +1,5 @@
-"""Where games and agents register themselves: ``register_game`` and ``register_agent``.
+"""Where games, agents and commands register themselves: ``register_game``, ``register_agent``,
+``register_command``.
 
 A game's folder calls ``register_game`` when it is imported (and registers its
 own scripted baselines with ``register_agent``); ``cardboard.registry`` imports
@@ -6,7 +7,9 @@ the bundled game folders and every ``cardboard.games`` / ``cardboard.agents``
 entry point on first use, then builds games and agents from these tables. This
 module holds only the tables, so a game depends on the core, never on the
 registry. Both calls are re-exported as ``cardboard.register_game`` /
-``cardboard.register_agent`` and from ``cardboard.api``.
+``cardboard.register_agent`` and from ``cardboard.api``. Commands of the ``cardboard`` command line register the
+same way (``register_command``, or an entry point of the group ``cardboard.commands``), so the CLI core names
+no game, trainer or paper.
 """
 from __future__ import annotations
 
@@ -74,3 +77,41 @@ def register_agent(name: str, factory: Callable[..., Any], summary: str | None =
     parameters (``name:key=value,...``, converted to the defaults' types). A factory parameter named ``game``
     is handed the ``Game`` the agent will play (its ``info``, and the hooks its knobs need)."""
     _register(AGENTS, "agent", Entry.of(name, factory, summary))
+
+
+@dataclass(frozen=True)
+class CommandEntry:
+    """A registered command: an object (a module will do) with ``add_arguments(parser)``, which declares its
+    arguments on an ``argparse`` sub-parser, and ``run(args, console) -> int``, which runs it (``console``: a
+    ``rich`` console; the return value is the exit code). ``summary`` is its line in ``cardboard --help``."""
+
+    name: str
+    command: Any
+    summary: str
+
+    @classmethod
+    def of(cls, name: str, command: Any, summary: str | None) -> "CommandEntry":
+        if not isinstance(name, str) or not name or not set(name) <= NAME_CHARACTERS:
+            raise InvalidParameterError(f"a registered name is lower-case letters, digits, '_', '-' or '.', "
+                                        f"got {name!r}")
+        for method in ("add_arguments", "run"):
+            if not callable(getattr(command, method, None)):
+                raise InvalidParameterError(f"command {name!r}: {command!r} has no {method}() (a command needs "
+                                            "add_arguments(parser) and run(args, console))")
+        doc = (inspect.getdoc(command) or "").strip().splitlines()
+        return cls(name, command, summary or getattr(command, "SUMMARY", None) or (doc[0] if doc else ""))
+
+
+COMMANDS: dict[str, CommandEntry] = {}
+
+
+def register_command(name: str, command: Any, summary: str | None = None) -> None:
+    """Register command ``name`` of the ``cardboard`` command line (see ``CommandEntry``; ``summary`` defaults to
+    the command's ``SUMMARY``, else its docstring's first line). The same command again is a no-op; another under
+    a taken name raises ``InvalidParameterError``."""
+    entry = CommandEntry.of(name, command, summary)
+    old = COMMANDS.get(name)
+    if old is not None and old.command is not command:
+        raise InvalidParameterError(f"command {name!r} is already registered by {old.command!r}; {command!r} "
+                                    "cannot take the name")
+    COMMANDS[name] = entry

@@ -12,9 +12,11 @@
                 ratings as Elo from pairwise comparisons of returns, none for
                 cooperative games; PNG matrix), ``bradley_terry``.
 """
-from .match import (RESULTS_VERSION, ROTATIONS, Estimate, GameRecord, MatchConfig, MatchSummary, agent_score,
-                    game_streams, load_results, normal_estimate, play_game, play_match, play_match_specs,
-                    read_results, seat_order, summarize, wilson_interval)
+from ..jobs.intervals import Estimate, normal_estimate, wilson_interval
+from ..jobs.seats import ROTATIONS, seat_order
+from ..jobs.seeds import game_streams
+from .match import (RESULTS_VERSION, GameRecord, MatchConfig, MatchSummary, agent_score, load_results, play_game,
+                    play_match, play_match_specs, read_results, summarize)
 from .paired import PairedComparison, compare_results
 from .tournament import TournamentResult, bradley_terry, plot_matrix, round_robin
 

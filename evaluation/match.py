@@ -66,7 +66,6 @@ Results file (JSONL)
 from __future__ import annotations
 
 import json
-import math
 import multiprocessing
 import os
 import pickle
@@ -76,57 +75,19 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
 from ..envs.errors import InvalidParameterError, ResultsFileError
 from ..envs.protocol import CHANCE, Agent, Game, GameInfo, sample_chance
-from ..envs.worker_pool import limit_torch_threads, process_pool
+from ..jobs.intervals import Estimate, normal_estimate
+from ..jobs.seats import ROTATIONS, seat_order
+from ..jobs.seeds import game_streams
+from ..jobs.worker_pool import limit_torch_threads, process_pool
 
-WILSON_Z = 1.959963984540054  # two-sided 95% normal quantile (Wilson and normal intervals)
 RESULTS_VERSION = 2  # written in every new results file's header
-ROTATIONS = ("cyclic", "permutations")
 HEADER_KEYS = frozenset({"game", "options", "specs", "games", "seed", "rotation", "version"})  # as load_results returns it
-
-
-def wilson_interval(successes: float, n: int, z: float = WILSON_Z) -> tuple[float, float]:
-    """Wilson score interval for a binomial proportion (draws may count as half successes); ``low <= p <= high``
-    always, so exactly 0 at no success and 1 at ``n`` (the closed form misses both by rounding)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)))
-
-
-def error_bars(values: Sequence[float], lows: Sequence[float], highs: Sequence[float],
-               scale: float = 1.0) -> list[list[float]]:
-    """Matplotlib's ``yerr`` for intervals ``[low, high]`` around ``values``, all times ``scale``: the distances
-    below and above, clipped at 0 (matplotlib refuses a negative one, which an interval saved by an older run
-    or rounded may give)."""
-    return [[max(0.0, scale * (v - low)) for v, low in zip(values, lows)],
-            [max(0.0, scale * (high - v)) for v, high in zip(values, highs)]]
-
-
-class Estimate(NamedTuple):
-    """A mean with its interval."""
-
-    value: float
-    low: float
-    high: float
-
-
-def normal_estimate(values: Sequence[float], z: float = WILSON_Z) -> Estimate:
-    """Mean of ``values`` with the normal interval ``mean ± z s / sqrt(n)`` (``s`` the sample standard
-    deviation); unbounded with fewer than two values."""
-    n = len(values)
-    mean = sum(values) / n if n else math.nan
-    if n < 2:
-        return Estimate(mean, -math.inf, math.inf)
-    half = z * math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
-    return Estimate(mean, mean - half, mean + half)
 
 
 @dataclass
@@ -182,22 +143,6 @@ def play_game(game: Game, agents: Sequence[Agent], rng: np.random.Generator,
         state.apply(action)
         decisions[player] += 1
     return state.returns(), state.turn, decisions, seconds
-
-
-def seat_order(index: int, players: int, rotation: str = "cyclic") -> tuple[int, ...]:
-    """Who sits where in game ``index``: ``seats[s]`` is the agent in seat ``s`` (see the module docstring)."""
-    if rotation == "cyclic":
-        return tuple((seat - index) % players for seat in range(players))
-    rank, items, seats = index % math.factorial(players), list(range(players)), []
-    for left in range(players, 0, -1):  # the rank-th permutation in lexicographic order
-        position, rank = divmod(rank, math.factorial(left - 1))
-        seats.append(items.pop(position))
-    return tuple(seats)
-
-
-def game_streams(seed: int, index: int, players: int) -> list[np.random.Generator]:
-    """Game ``index``'s random streams: [chance and deal, seat 0, ..., seat N-1] (see the module docstring)."""
-    return [np.random.default_rng(s) for s in np.random.SeedSequence(seed, spawn_key=(index,)).spawn(1 + players)]
 
 
 def agent_score(record: GameRecord, agent: int = 0) -> float:
@@ -410,22 +355,6 @@ def _build(game_name: str, options: dict[str, Any], specs: Sequence[str]) -> tup
     return game, tuple(registry.make_agent(spec, game) for spec in specs)
 
 
-def _registry_entries(game_name: str, specs: Sequence[str]) -> bytes:
-    """The registry entries of the game and the agents, pickled for the workers (factories by reference)."""
-    from cardboard import registry
-
-    names = dict.fromkeys(registry.parse_agent_spec(spec)[0] for spec in specs)
-    entries = [("game", registry.game_entry(game_name))] + [("agent", registry.agent_entry(n)) for n in names]
-    for kind, entry in entries:
-        try:
-            pickle.dumps(entry)
-        except (pickle.PicklingError, AttributeError, TypeError) as exc:
-            raise InvalidParameterError(f"{kind} {entry.name!r}: its factory {entry.factory!r} cannot be sent to "
-                                        f"worker processes ({exc}); register a module-level function or class, "
-                                        "or play with workers=1") from None
-    return pickle.dumps(entries)
-
-
 def _worker_init(entries: bytes, game_name: str, options: dict[str, Any], specs: tuple[str, ...], seed: int,
                  rotation: str, torch_threads: int) -> None:
     from cardboard import registry
@@ -476,7 +405,9 @@ def play_match_specs(
     header, done = load_results(path) if resume else ({}, {})
     missing = [i for i in range(games) if i not in done]
     parallel = workers > 1 and len(missing) > 1
-    entries = _registry_entries(game_name, config.specs) if parallel else b""
+    from cardboard import registry  # late: registry imports the games, which may import this package
+
+    entries = registry.pickled_entries(game_name, config.specs) if parallel else b""
     if resume:
         _resume_header(path, header, config)
     elif path is not None:

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from statistics import NormalDist
 
 from ..envs.errors import InvalidParameterError, ResultsFileError
-from .match import agent_score, load_results, wilson_interval
+from ..jobs.intervals import wilson_interval
+from .match import agent_score, load_results
 
 SAME_MATCH_FIELDS = ("game", "options", "seed", "rotation")  # what must agree besides the version and the opponent
 

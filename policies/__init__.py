@@ -5,22 +5,17 @@
 ``human``      ``HumanAgent`` (``human``), a person typing move numbers at the terminal;
 ``net_agent``  ``NetAgent`` (``net``), a ``PolicyValueNet``'s raw policy, and the ``net=`` knobs of ``ismcts`` /
                ``duct`` (installed into ``cardboard.search.agents`` here; torch only when built).
-``hlr``        paper 001's network-guided rollouts (Algorithm 5) for search, the ``hlr=`` knob (torch; not imported
-               here);
-``card_play_agent``  paper 001's CNN + greedy (``cardplay``; torch when built);
-``card_play``  paper 001's card-play networks ``CardPlayCNNMerge`` / ``CardPlayDNNMerge`` over Hearth's Table 4.1
-               features, with the thesis's four sizes as presets (torch; not imported here).
 ``checkpoints``  the networks' checkpoint files: safetensors with JSON metadata, nothing unpickled (torch-free);
 ``zoo``        the shipped models by name: listing, loading, ``model_card`` / ``ship`` (``net:model=NAME``,
                ``net=zoo:NAME``; the ``zoo`` agent is registered by ``cardboard.registry``, which builds its spec).
 
 Importing this package registers those agents. A game's own scripted baselines
-and feature encoders live in its folder (``cardboard.envs.hearth.greedy``).
+and feature encoders live in its folder (``cardboard.envs.hearth.greedy``); paper 001's card-play networks and
+HLR rollouts live in that paper's home (``cardboard.evaluation.papers.p001_hearthstone``).
 """
 from ..envs.registration import register_agent
-from ..search.agents import set_hlr_strategies, set_network_strategies
+from ..search.agents import set_network_strategies
 from .agents import GreedyAgent, RandomAgent
-from .card_play_agent import CardPlayAgent
 from .human import human_agent
 from .lookahead import LookaheadAgent
 from .net_agent import NetAgent, network_strategies
@@ -35,15 +30,5 @@ register_agent("sb3", SB3Agent, "a PPO / MaskablePPO checkpoint (model.zip of tr
                                 "sb3:path=PATH")
 register_agent("net", NetAgent, "a PolicyValueNet checkpoint's raw policy on the player's own observation: "
                                "net:path=PATH,mode=greedy|sample (a shipped model: net:model=NAME)")
-register_agent("cardplay", CardPlayAgent, "paper 001's CNN + greedy (hearth): cardplay:path=PATH")
 set_network_strategies(network_strategies)  # the net= knobs of ismcts / duct
-
-
-def _hlr_strategies(config, **knobs):
-    from .hlr import hlr_strategies  # torch only when an agent asks for it
-
-    return hlr_strategies(config, **knobs)
-
-
-set_hlr_strategies(_hlr_strategies)  # the hlr= knob of ismcts / duct
 

@@ -47,7 +47,7 @@ limit, the tree threads' shared deadline, and for leaf the time after which no s
 ``reuse``, ``turn``, ``net`` or ``hlr``; ``close()`` stops root's worker processes (garbage collection does too).
 
 Paper 001's network-guided rollouts (ismcts, duct): ``hlr=PATH,chi=0.5`` (a card-play network checkpoint,
-``cardboard.policies.card_play``; rollouts by Algorithm 5, ``cardboard.policies.hlr``; games with the hooks
+``cardboard.evaluation.papers.p001_hearthstone.card_play``; rollouts by Algorithm 5, its ``hlr``; games with the hooks
 ``card_play_features`` / ``settle_chance`` / ``hlr_turn``; use ``leaves=K`` so K rollouts share each network call).
 
 Network knobs (ismcts, duct): ``net=PATH,prior=1,value=1,netrollout=0,cpuct=1.25,leaves=1`` (a

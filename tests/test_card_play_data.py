@@ -9,8 +9,8 @@ import pytest
 import cardboard
 from cardboard.envs.errors import DataError
 from cardboard.training import selfplay
-from cardboard.training.card_play_data import CACHE, features, turn_card_sets
-from cardboard.training.card_play_learn import decode, split, strict_accuracy, train
+from cardboard.evaluation.papers.p001_hearthstone.card_play_data import CACHE, features, turn_card_sets
+from cardboard.evaluation.papers.p001_hearthstone.card_play_learn import decode, split, strict_accuracy, train
 from cardboard.training.selfplay import load_data, replay_game
 
 SPEC = "uct:iterations=8,depth=2,prune=1"
@@ -104,7 +104,7 @@ def test_decoding_is_threshold_on_held_cards_and_accuracy_is_strict():
 
 
 def test_training_writes_a_checkpoint_with_its_held_out_games_and_curves(run, tmp_path):
-    from cardboard.policies.card_play import CardPlayNet
+    from cardboard.evaluation.papers.p001_hearthstone.card_play import CardPlayNet
 
     out = tmp_path / "dnn"
     log = train(str(run), "dnn_140k", str(out), epochs=3, patience=5, test_fraction=0.25, val_fraction=0.34,
@@ -119,7 +119,7 @@ def test_training_writes_a_checkpoint_with_its_held_out_games_and_curves(run, tm
 
 
 def test_table_4_2_measurement_counts_every_held_out_turn_start(run, tmp_path):
-    from cardboard.evaluation.card_play_accuracy import measure
+    from cardboard.evaluation.papers.p001_hearthstone.card_play_accuracy import measure
     from rich.console import Console
 
     train(str(run), "dnn_140k", str(run / "dnn_140k"), epochs=1, test_fraction=0.5, val_fraction=0.0, quiet=True)
@@ -150,7 +150,7 @@ def test_a_truncated_shard_is_named_and_nothing_is_trained(run, tmp_path):
 def test_the_empty_set_reference_counts_the_turns_without_a_card(run):
     from rich.console import Console
 
-    from cardboard.evaluation.card_play_accuracy import bucket_of, measure, test_games
+    from cardboard.evaluation.papers.p001_hearthstone.card_play_accuracy import bucket_of, measure, test_games
 
     train(str(run), "dnn_140k", str(run / "dnn_140k"), epochs=1, test_fraction=0.5, val_fraction=0.0, quiet=True)
     entry = measure([str(run)], ["dnn_140k"], ["nothing"], 0, None, Console(quiet=True))["folders"]["handlock"]
@@ -163,7 +163,7 @@ def test_the_empty_set_reference_counts_the_turns_without_a_card(run):
 
 
 def test_the_pipeline_plays_trains_and_writes_table_4_2(tmp_path):
-    from cardboard.training.card_play_pipeline import main
+    from cardboard.evaluation.papers.p001_hearthstone.card_play_pipeline import main
 
     out = tmp_path / "tcs"
     assert main(["--games", "3", "--out", str(out), "--workers", "1", "--generator", SPEC,

@@ -9,7 +9,7 @@ from cardboard.envs.errors import CheckpointError, InvalidParameterError
 from cardboard.envs.protocol import CHANCE, sample_chance
 from cardboard.envs.hearth import features as hf
 from cardboard.envs.hearth.state import HearthGame
-from cardboard.policies.card_play import (PRESETS, CardPlayCNNMerge, CardPlayDNNMerge, CardPlayNet,
+from cardboard.evaluation.papers.p001_hearthstone.card_play import (PRESETS, CardPlayCNNMerge, CardPlayDNNMerge, CardPlayNet,
                                           make_card_play_net)
 
 MIRRORS = ("mech_mage", "handlock", "face_hunter")

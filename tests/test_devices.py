@@ -18,7 +18,7 @@ import cardboard
 from cardboard import registry
 from cardboard.envs.errors import InvalidParameterError, ProtocolError
 from cardboard.envs.protocol import CHANCE, sample_chance
-from cardboard.envs.worker_pool import limit_torch_threads
+from cardboard.jobs.worker_pool import limit_torch_threads
 from cardboard.policies.evaluator import BatchedEvaluator, resolve_device
 from cardboard.policies.network import PolicyValueNet
 
@@ -259,7 +259,7 @@ def test_limit_torch_threads_sets_a_loaded_torch_and_imports_nothing():
     import subprocess
     import sys
 
-    code = ("import sys; from cardboard.envs.worker_pool import limit_torch_threads; limit_torch_threads(1); "
+    code = ("import sys; from cardboard.jobs.worker_pool import limit_torch_threads; limit_torch_threads(1); "
             "assert 'torch' not in sys.modules, 'torch imported'")
     assert subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0
     before = torch.get_num_threads()

@@ -281,7 +281,7 @@ def test_the_low_agent_logs_the_hook_after_cx0():
 
 # ---- the experiment (evaluation/experiments/low_play_style.py) ----------------------------------------------
 def test_the_play_style_experiment_summarizes_and_replays_a_cut_game_identically(tmp_path):
-    from cardboard.evaluation.experiments.low_play_style import main
+    from cardboard.evaluation.papers.p000_play_style.low_play_style import main
 
     args = ["--out", str(tmp_path), "--iterations", "5", "--games", "2", "--variant",
             "rr=final=robust_roulette,n=2,k=2,tune=1", "--quiet"]

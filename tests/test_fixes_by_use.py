@@ -13,7 +13,8 @@ pytest.importorskip("matplotlib")
 from cardboard import registry  # noqa: E402
 from cardboard.evaluation import fifth_aeon_balancer, fifth_aeon_formats  # noqa: E402
 from cardboard.evaluation.experiments import low_parallel, low_play_style, low_pruning, pandemic_agents  # noqa: E402
-from cardboard.evaluation.match import GameRecord, error_bars, wilson_interval  # noqa: E402
+from cardboard.evaluation.match import GameRecord
+from cardboard.jobs.intervals import error_bars, wilson_interval  # noqa: E402
 from cardboard.training import expert_iteration, ppo  # noqa: E402
 
 STALE_LOW = 2.7755575615628914e-17  # the lower bound an older run saved above a score of 0

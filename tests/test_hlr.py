@@ -9,9 +9,9 @@ import cardboard
 from cardboard.envs.errors import CheckpointError, InvalidParameterError
 from cardboard.envs.hearth import layout as L
 from cardboard.envs.protocol import CHANCE, sample_chance
-from cardboard.policies.card_play import make_card_play_net
-from cardboard.policies.card_play_agent import CardPlayAgent
-from cardboard.policies.hlr import CardScorer, HLRRollout, num_card_ids
+from cardboard.evaluation.papers.p001_hearthstone.card_play import make_card_play_net
+from cardboard.evaluation.papers.p001_hearthstone.card_play_agent import CardPlayAgent
+from cardboard.evaluation.papers.p001_hearthstone.hlr import CardScorer, HLRRollout, num_card_ids
 from cardboard.search.batching import Request, run_together
 from cardboard.search.mcts import SearchConfig, TreeSearch
 
@@ -62,7 +62,7 @@ class Counting:
 
 
 def test_scorer_gives_per_card_id_probabilities_batched_equal_to_one_at_a_time(tmp_path):
-    from cardboard.policies.card_play import CardPlayNet
+    from cardboard.evaluation.papers.p001_hearthstone.card_play import CardPlayNet
 
     states = [decision(seed=s) for s in range(4)]
     features = states[0].card_play_features()
@@ -81,7 +81,7 @@ def test_scorer_gives_per_card_id_probabilities_batched_equal_to_one_at_a_time(t
 
 
 def test_scorer_refuses_a_network_of_another_card_pool(tmp_path):
-    from cardboard.policies.card_play import CardPlayNet
+    from cardboard.evaluation.papers.p001_hearthstone.card_play import CardPlayNet
 
     features = decision("handlock").card_play_features()
     net = CardPlayNet.load(checkpoint(tmp_path, "face_hunter"))
@@ -190,9 +190,7 @@ def test_cnn_greedy_handed_a_state_of_another_game_says_so(tmp_path):
 
 
 def test_every_registered_agent_can_be_sent_to_worker_processes():
-    from cardboard.evaluation.match import _registry_entries
-
-    _registry_entries("hearth", list(cardboard.registry.agents()))  # cardplay's factory once shadowed by its module
+    cardboard.registry.pickled_entries("hearth", list(cardboard.registry.agents()))  # cardplay's factory once shadowed by its module
 
 
 def test_agents_of_one_checkpoint_share_its_scorer_and_a_rewritten_file_is_loaded_again(tmp_path):

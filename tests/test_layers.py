@@ -1,38 +1,46 @@
 """Import boundaries between the layers, read from the source with ``ast`` (no module is imported).
 
-Every ``.py`` file of the package folders (``envs`` is ``cardboard.envs``, and so on, as in setup.py; their
-``tests`` folders are not shipped and not checked) is parsed; every ``import`` / ``from ... import``
-statement counts, inside functions too, with relative imports resolved to ``cardboard.*`` names. A
-``from X import y`` imports ``X`` and, when ``y`` is a submodule, ``X.y``: both are checked. ``import
-cardboard`` counts as importing the registry too (the package re-exports it: ``cardboard.make_agent``).
+The rules are data: ``[tool.cardboard.layers]`` in pyproject.toml names each layer, the modules it holds and the
+layers it may import (``LAYERS``); this file only reads them, so rules, test and code cannot disagree. Every
+``.py`` file of the package folders (``envs`` is ``cardboard.envs``, and so on, as in setup.py; their ``tests``
+folders are not shipped and not checked) is parsed; every ``import`` / ``from ... import`` statement counts, inside
+functions too, with relative imports resolved to ``cardboard.*`` names. A ``from X import y`` imports ``X`` and,
+when ``y`` is a submodule, ``X.y``: both are checked. ``import cardboard`` counts as importing the registry too
+(the package re-exports it: ``cardboard.make_agent``).
 
-The rules:
-
-* a game (a folder ``envs/<game>/``) imports no search, policies, training, evaluation, registry or CLI,
-  no torch / stable_baselines3 / sb3_contrib, and no other game;
-* nothing in ``envs/`` imports torch, the registry or the CLI;
-* search imports no game and nothing above it (policies, training, evaluation, registry, CLI);
-* policies import no game, training, evaluation, registry or CLI;
-* evaluation imports no CLI; training imports no game;
-* the plugin of ``tests/external`` (a game written outside the repository) imports from cardboard only
-  ``cardboard.api``, and otherwise only numpy, the standard library and itself.
+Checked: every module belongs to a layer; each import of a cardboard module is of its own layer (its own game or
+paper: ``<game>`` / ``<paper>`` make one layer per folder) or of a layer it may import; no layer imports an outside
+package it forbids; the imports between layers make no cycle (nor do the rules); and the plugin of
+``tests/external`` (a game written outside the repository) imports from cardboard only what
+``[tool.cardboard.plugin]`` allows, otherwise only the standard library and itself.
 """
 from __future__ import annotations
 
 import ast
 import sys
-from collections.abc import Callable, Iterator
+import tomllib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 LAYOUT = {"envs": "cardboard.envs", "search": "cardboard.search", "policies": "cardboard.policies",
-          "training": "cardboard.training", "evaluation": "cardboard.evaluation", "cardboard": "cardboard"}
+          "training": "cardboard.training", "evaluation": "cardboard.evaluation", "jobs": "cardboard.jobs",
+          "cardboard": "cardboard"}
 PLUGIN_ROOT = ROOT / "tests" / "external"
-GAMES = sorted(d.name for d in (ROOT / "envs").iterdir() if (d / "__init__.py").exists() and d.name != "tests")
-ABOVE_SEARCH = ("cardboard.policies", "cardboard.training", "cardboard.evaluation", "cardboard.registry",
-                "cardboard.cli")
-LEARNING = ("torch", "stable_baselines3", "sb3_contrib")
+CONFIG = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["cardboard"]
+LAYERS: dict[str, dict] = CONFIG["layers"]
+PLUGIN_ALLOWED = tuple(CONFIG["plugin"]["imports"])
+TEMPLATES = {"<game>": ROOT / "envs", "<paper>": ROOT / "evaluation" / "papers"}
+
+
+def folders(parent: Path) -> list[str]:
+    """The packages in ``parent`` (folders with an ``__init__.py``; ``tests`` aside)."""
+    return sorted(d.name for d in parent.iterdir() if (d / "__init__.py").exists() and d.name != "tests")
+
+
+GAMES = folders(TEMPLATES["<game>"])
+PAPERS = folders(TEMPLATES["<paper>"])
 
 
 @dataclass(frozen=True)
@@ -75,59 +83,104 @@ def is_under(name: str, prefixes: tuple[str, ...]) -> bool:
     return any(name == p or name.startswith(p + ".") for p in prefixes)
 
 
-def game_of(module: str) -> str | None:
-    """The game a ``cardboard.envs.<game>...`` module belongs to, else None."""
-    parts = module.split(".")
-    return parts[2] if len(parts) > 2 and parts[:2] == ["cardboard", "envs"] and parts[2] in GAMES else None
+def prefixes(layers: dict[str, dict]) -> dict[str, str]:
+    """Module prefix -> layer node: the layer's name, or ``layer:folder`` for a templated one (``game:hearth``)."""
+    out = {}
+    for name, layer in layers.items():
+        for pattern in layer["modules"]:
+            template = next((t for t in TEMPLATES if t in pattern), None)
+            if template is None:
+                out[pattern] = name
+            else:
+                for folder in folders(TEMPLATES[template]):
+                    out[pattern.replace(template, folder)] = f"{name}:{folder}"
+    return out
 
 
-def _games_but(own: str | None) -> tuple[str, ...]:
-    return tuple(f"cardboard.envs.{g}" for g in GAMES if g != own)
+PREFIXES = prefixes(LAYERS)
 
 
-@dataclass(frozen=True)
-class Rule:
-    says: str
-    applies: Callable[[str], bool]  # to an importing module
-    forbidden: Callable[[str], tuple[str, ...]]  # the importing module -> forbidden prefixes
+def layer_of(module: str, table: dict[str, str] = PREFIXES) -> str | None:
+    """The layer node holding ``module``: its longest matching prefix's, else None."""
+    best = max((p for p in table if is_under(module, (p,))), key=len, default=None)
+    return None if best is None else table[best]
 
 
-RULES = (
-    Rule("a game imports no search, policies, training, evaluation, registry, CLI, torch/SB3, or other game",
-         lambda m: game_of(m) is not None,
-         lambda m: (*ABOVE_SEARCH, "cardboard.search", *LEARNING, *_games_but(game_of(m)))),
-    Rule("nothing in envs/ imports torch, the registry or the CLI",
-         lambda m: is_under(m, ("cardboard.envs",)),
-         lambda m: ("torch", "cardboard.registry", "cardboard.cli")),
-    Rule("search imports no game and nothing above it",
-         lambda m: is_under(m, ("cardboard.search",)),
-         lambda m: (*_games_but(None), *ABOVE_SEARCH)),
-    Rule("policies import no game, training, evaluation, registry or CLI",
-         lambda m: is_under(m, ("cardboard.policies",)),
-         lambda m: (*_games_but(None), "cardboard.training", "cardboard.evaluation", "cardboard.registry",
-                    "cardboard.cli")),
-    Rule("evaluation imports no CLI", lambda m: is_under(m, ("cardboard.evaluation",)), lambda m: ("cardboard.cli",)),
-    Rule("training imports no game", lambda m: is_under(m, ("cardboard.training",)), lambda m: _games_but(None)),
-)
-PLUGIN_ALLOWED = ("cardboard.api", "numpy", "cardboard_plugins_demo")
+def kind(node: str) -> str:
+    return node.partition(":")[0]
 
 
-def violations(found: list[Import]) -> list[str]:
-    """``path:line: module imports target (rule)`` for every import a rule forbids."""
+def crossing(importer: str, target: str, layers: dict[str, dict] = LAYERS) -> bool:
+    """Whether layer node ``importer`` importing node ``target`` breaks the rules."""
+    return importer != target and kind(target) not in layers[kind(importer)]["imports"]
+
+
+def targets_of(imp: Import) -> tuple[str, ...]:
+    bare = imp.target == "cardboard" and imp.statement == "import"
+    return (imp.target, "cardboard.registry") if bare else (imp.target,)
+
+
+def violations(found: list[Import], layers: dict[str, dict] = LAYERS) -> list[str]:
+    """``path:line: module imports target (why)`` for every import the rules forbid, and every module no layer
+    holds."""
+    table = prefixes(layers) if layers is not LAYERS else PREFIXES
     out = []
     for imp in found:
-        bare = imp.target == "cardboard" and imp.statement == "import"
-        targets = (imp.target, "cardboard.registry") if bare else (imp.target,)
-        for rule in RULES:
-            if rule.applies(imp.module) and any(is_under(t, rule.forbidden(imp.module)) for t in targets):
-                out.append(f"{imp.path}:{imp.line}: {imp.module} imports {imp.target} ({rule.says})")
+        here = layer_of(imp.module, table)
+        if here is None:
+            out.append(f"{imp.path}: {imp.module} is in no layer (pyproject.toml [tool.cardboard.layers])")
+            continue
+        for target in targets_of(imp):
+            forbid = tuple(layers[kind(here)].get("forbid", ()))
+            if is_under(target, forbid):
+                out.append(f"{imp.path}:{imp.line}: {imp.module} imports {target} (layer {kind(here)} forbids "
+                           f"{target.split('.')[0]})")
+            there = layer_of(target, table) if is_under(target, ("cardboard",)) else None
+            if there is not None and crossing(here, there, layers):
+                out.append(f"{imp.path}:{imp.line}: {imp.module} imports {target} (layer {here} may import "
+                           f"{', '.join(layers[kind(here)]['imports']) or 'no other layer'}, not {there})")
     return sorted(set(out))
 
 
+def cycle(edges: dict[str, set[str]]) -> list[str] | None:
+    """One cycle of the directed graph ``edges`` (a path that returns to its start), else None."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(edges.get(node, ())):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt):] + [nxt]
+            if nxt not in state and (found := visit(nxt)) is not None:
+                return found
+        path.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(edges):
+        if node not in state and (found := visit(node)) is not None:
+            return found
+    return None
+
+
+def layer_graph(found: list[Import]) -> dict[str, set[str]]:
+    """Layer node -> the other layer nodes its modules import."""
+    edges: dict[str, set[str]] = {}
+    for imp in found:
+        here = layer_of(imp.module)
+        for target in targets_of(imp):
+            there = layer_of(target) if is_under(target, ("cardboard",)) else None
+            if here is not None and there is not None and there != here:
+                edges.setdefault(here, set()).add(there)
+    return edges
+
+
 def plugin_violations(found: list[Import]) -> list[str]:
-    """Modules the plugin imports that are neither ``cardboard.api``, numpy, the standard library nor its own."""
+    """Modules the plugin imports that are neither allowed, the standard library nor its own."""
     return sorted({f"{imp.path}:{imp.line}: {imp.module} imports {imp.target} (a plugin imports only "
-                   "cardboard.api, numpy and the standard library)" for imp in found
+                   f"{', '.join(PLUGIN_ALLOWED)} and the standard library)" for imp in found
                    if imp.statement != "name" and not is_under(imp.target, PLUGIN_ALLOWED)
                    and imp.target.split(".")[0] not in sys.stdlib_module_names})
 
@@ -143,12 +196,30 @@ def read_tree(root: Path, package: str, skip: tuple[str, ...] = ("tests",)) -> l
     return found
 
 
+def _everything() -> list[Import]:
+    return [imp for folder, package in LAYOUT.items() for imp in read_tree(ROOT / folder, package)]
+
+
 def test_the_layers_keep_their_import_boundaries():
-    found = [imp for folder, package in LAYOUT.items() for imp in read_tree(ROOT / folder, package)]
-    assert len(found) > 100 and any(game_of(imp.module) for imp in found)  # the tree was really read
+    found = _everything()
+    assert len(found) > 100 and any(kind(layer_of(imp.module) or "") == "game" for imp in found)  # really read
     bad = violations(found)
     print("\n".join(bad))
     assert not bad, f"{len(bad)} imports cross a layer boundary:\n" + "\n".join(bad)
+
+
+def test_no_import_cycle_between_layers_and_the_rules_allow_none():
+    found = cycle(layer_graph(_everything()))
+    assert found is None, "import cycle between layers: " + " -> ".join(found)
+    declared = {name: set(layer["imports"]) for name, layer in LAYERS.items()}
+    assert cycle(declared) is None, "the rules allow a cycle: " + " -> ".join(cycle(declared))
+
+
+def test_the_rules_name_only_layers_that_exist():
+    for name, layer in LAYERS.items():
+        assert set(layer["imports"]) <= set(LAYERS), (name, set(layer["imports"]) - set(LAYERS))
+    assert {"lords_of_war", "hearth", "pandemic", "fifth_aeon"} <= set(GAMES)
+    assert len(PAPERS) == 5 and all((TEMPLATES["<paper>"] / p / "README.md").exists() for p in PAPERS)
 
 
 def test_the_plugin_imports_only_public_cardboard():
@@ -175,6 +246,7 @@ def test_relative_imports_resolve_to_cardboard_names():
 
 def test_the_checker_flags_each_kind_of_crossing():
     game, other = GAMES[0], GAMES[-1]
+    paper, other_paper = PAPERS[0], PAPERS[-1]
     assert GAMES == sorted(set(GAMES)) and len(GAMES) >= 2
     flagged = {
         "game imports search": _check("from ...search import mcts\n", f"cardboard.envs.{game}.rules"),
@@ -186,17 +258,33 @@ def test_the_checker_flags_each_kind_of_crossing():
         "search imports evaluation": _check("from ..evaluation import match\n", "cardboard.search", True),
         "policies import the CLI": _check("import cardboard.cli\n", "cardboard.policies.agents"),
         "evaluation imports the CLI": _check("from cardboard import cli\n", "cardboard.evaluation.match"),
+        "evaluation imports training": _check("from ..training import selfplay\n", "cardboard.evaluation.match"),
         "training imports a game": _check(f"from ..envs.{game} import features\n", "cardboard.training.train"),
+        "evaluation imports a paper": _check(f"from .papers.{paper} import x\n", "cardboard.evaluation.match"),
+        "a paper imports another": _check(f"from ..{other_paper} import x\n",
+                                          f"cardboard.evaluation.papers.{paper}.x"),
+        "the CLI imports a game": _check(f"from cardboard.envs.{game} import x\n", "cardboard.cli"),
+        "the CLI imports a paper": _check(f"from cardboard.evaluation.papers.{paper} import x\n", "cardboard.cli"),
+        "a module in no layer": _check("import numpy\n", "cardboard_extra.x"),
     }
     assert all(flagged.values()), [k for k, v in flagged.items() if not v]
-    assert flagged["envs imports the registry"] == [
-        "x.py:1: cardboard.envs.gym_wrappers imports cardboard.registry "
-        "(nothing in envs/ imports torch, the registry or the CLI)"]
+    assert flagged["envs imports the registry"] == [  # the package (its __init__ imports the registry), the module
+        f"x.py:1: cardboard.envs.gym_wrappers imports {m} (layer protocol may import no other layer, not registry)"
+        for m in ("cardboard", "cardboard.registry")]
     clean = _check("import numpy as np\nfrom ..protocol import CHANCE\nfrom . import rules\n",
                    f"cardboard.envs.{game}.state")
     clean += _check("from ..envs.protocol import GameState\nfrom cardboard import registry\n",
                     "cardboard.evaluation.match")
+    clean += _check(f"from cardboard.envs.{game} import x\nfrom cardboard.training import selfplay\n",
+                    f"cardboard.evaluation.papers.{paper}.x")
     assert clean == []
+
+
+def test_the_cycle_finder_finds_one_and_only_one():
+    assert cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None
+    assert cycle({"training": {"evaluation"}, "evaluation": {"training"}}) == ["evaluation", "training",
+                                                                              "evaluation"]
 
 
 def test_the_plugin_check_flags_private_cardboard_and_other_packages():

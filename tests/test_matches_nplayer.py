@@ -25,8 +25,9 @@ from cardboard.cli import main  # noqa: E402
 from cardboard.envs.errors import InvalidParameterError, ResultsFileError  # noqa: E402
 from cardboard.envs.protocol import GameInfo  # noqa: E402
 from cardboard.envs.registration import AGENTS, GAMES  # noqa: E402
-from cardboard.evaluation.match import (GameRecord, agent_score, game_streams, play_match, play_match_specs,  # noqa: E402
-                                        seat_order, summarize)
+from cardboard.evaluation.match import GameRecord, agent_score, play_match, play_match_specs, summarize  # noqa: E402
+from cardboard.jobs.seats import seat_order  # noqa: E402
+from cardboard.jobs.seeds import game_streams  # noqa: E402
 from cardboard.evaluation.paired import compare_results  # noqa: E402
 from cardboard.evaluation.tournament import round_robin  # noqa: E402
 from tests.games.stand_or_roll import ROLL, StandOrRollGame  # noqa: E402

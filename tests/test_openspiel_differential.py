@@ -32,7 +32,7 @@ os_mcts = pytest.importorskip("open_spiel.python.algorithms.mcts")
 
 from cardboard.envs.openspiel_adapter import OpenSpielState  # noqa: E402
 from cardboard.envs.protocol import TERMINAL  # noqa: E402
-from cardboard.evaluation.match import wilson_interval  # noqa: E402
+from cardboard.jobs.intervals import wilson_interval  # noqa: E402
 from cardboard.search.mcts import SearchConfig, TreeSearch  # noqa: E402
 
 ITERATIONS = 100

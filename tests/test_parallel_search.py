@@ -175,7 +175,7 @@ def test_tree_parallel_agents_play_and_log_their_decisions(position):
 
 # ---- the experiment (evaluation/experiments/low_parallel.py) ------------------------------------------------
 def test_the_parallel_experiment_times_plays_and_a_run_of_one_part_keeps_the_other(tmp_path):
-    from cardboard.evaluation.experiments.low_parallel import main
+    from cardboard.evaluation.papers.p000_play_style.low_parallel import main
 
     base = ["--out", str(tmp_path), "--algorithms", "uct", "--iterations", "20", "--seconds", "0.002"]
     main(base + ["--parts", "timing", "--modes", "none,tree", "--workers", "1,2", "--repeats", "2"])

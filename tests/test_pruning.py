@@ -250,7 +250,7 @@ def test_agent_knobs_and_their_errors():
 
 # ---- the experiment (evaluation/experiments/low_pruning.py) -------------------------------------------------
 def test_the_pruning_experiment_plays_each_cell_its_games_and_a_run_of_one_part_keeps_the_other(tmp_path):
-    from cardboard.evaluation.experiments.low_pruning import main
+    from cardboard.evaluation.papers.p002_pruning.low_pruning import main
 
     base = ["--out", str(tmp_path), "--heuristics", "h4", "--hpl", "1", "--iterations", "8", "--workers", "1"]
     main(base + ["--parts", "extrapolation", "--games", "2", "--vs-games", "3", "--rounds", "2"])
@@ -275,7 +275,7 @@ def test_the_pruning_experiment_plays_each_cell_its_games_and_a_run_of_one_part_
 
 @pytest.mark.parametrize("bad", [["--rounds", "0"], ["--games", "0"], ["--vs-games", "-1"], ["--workers", "0"]])
 def test_the_pruning_experiment_refuses_a_count_below_one_and_writes_nothing(tmp_path, bad, capsys):
-    from cardboard.evaluation.experiments.low_pruning import main
+    from cardboard.evaluation.papers.p002_pruning.low_pruning import main
 
     with pytest.raises(SystemExit):
         main(["--out", str(tmp_path / "run"), "--heuristics", "h4", "--hpl", "1", "--iterations", "8"] + bad)
@@ -284,7 +284,7 @@ def test_the_pruning_experiment_refuses_a_count_below_one_and_writes_nothing(tmp
 
 
 def test_the_extrapolation_diagnostic_counts_changed_scores_and_kept_set_overlap(tmp_path):
-    from cardboard.evaluation.experiments.low_extrapolation import kept, main
+    from cardboard.evaluation.papers.p002_pruning.low_extrapolation import kept, main
 
     assert kept(np.array([0.1, 0.5, 0.5, 0.3]), 2) == {1, 2} and kept(np.array([0.9, 0.5, 0.5, 0.3]), 2) == {0, 1, 2}
     result = main(["--out", str(tmp_path), "--games", "1", "--hpl", "15"])

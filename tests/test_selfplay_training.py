@@ -13,7 +13,8 @@ import pytest
 
 from cardboard import registry
 from cardboard.envs.errors import DataError
-from cardboard.evaluation.match import game_streams, play_game
+from cardboard.evaluation.match import play_game
+from cardboard.jobs.seeds import game_streams
 from cardboard.training import selfplay
 
 GAME, SPEC = "demo_tricks", "ismcts:iterations=20"

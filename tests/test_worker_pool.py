@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from cardboard.envs.worker_pool import process_pool
+from cardboard.jobs.worker_pool import process_pool
 
 JOB = """
 import multiprocessing, os, sys, time
-from cardboard.envs.worker_pool import process_pool
+from cardboard.jobs.worker_pool import process_pool
 if __name__ == "__main__":
     pool = process_pool(2, context=multiprocessing.get_context(sys.argv[1]))
     pids = {f.result() for f in [pool.submit(time.sleep, 0.2) for _ in range(4)] and

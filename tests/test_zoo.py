@@ -13,7 +13,7 @@ from cardboard.cli import main
 from cardboard.envs.errors import CheckpointError, InvalidParameterError
 from cardboard.envs.hearth import features as hf
 from cardboard.policies import checkpoints, zoo
-from cardboard.policies.card_play import CardPlayCNNMerge, CardPlayDNNMerge, CardPlayNet, make_card_play_net
+from cardboard.evaluation.papers.p001_hearthstone.card_play import CardPlayCNNMerge, CardPlayDNNMerge, CardPlayNet, make_card_play_net
 from cardboard.policies.network import PolicyValueNet, save_checkpoint
 
 LOW = "lords_of_war"

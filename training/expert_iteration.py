@@ -69,7 +69,8 @@ from rich.table import Table
 
 from cardboard import registry
 from cardboard.envs.errors import CheckpointError, DataError, InvalidParameterError
-from cardboard.evaluation.match import agent_score, error_bars, play_match_specs, wilson_interval
+from cardboard.evaluation.match import agent_score, play_match_specs
+from cardboard.jobs.intervals import error_bars, wilson_interval
 from cardboard.training import learn, selfplay
 
 FORMAT = "cardboard.expert_iteration/1"
@@ -87,6 +88,9 @@ LEGACY_MODEL = "model.pt"  # the networks' file name before they were safetensor
 
 class StateMismatchError(DataError):
     """``DIR/state.json`` was written by a run with other arguments."""
+
+
+SUMMARY = "self-play, train, keep the better expert; repeat (resumable)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

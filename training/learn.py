@@ -100,6 +100,9 @@ POLICY_HEADS = ("structured", "flat")
 MODEL = "model.safetensors"  # the network's file in --out
 
 
+SUMMARY = "fit a policy-value network to self-play records"
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """One argument per field of ``Args`` (``GAME``, ``--data``, ``--out``, ``--hidden 176 176``...)."""
     for f in dataclasses.fields(Args):

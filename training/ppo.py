@@ -38,7 +38,7 @@ from rich.table import Table
 from cardboard import registry
 from cardboard.envs.errors import InvalidParameterError
 from cardboard.envs.protocol import GameInfo
-from cardboard.evaluation.match import WILSON_Z, wilson_interval
+from cardboard.jobs.intervals import WILSON_Z, wilson_interval
 from cardboard.training.script import run_script
 
 
@@ -85,6 +85,9 @@ SMOKE = dict(timesteps=256, n_envs=2, n_steps=64, batch_size=64, n_epochs=1, eva
              eval_games=2, final_eval_games=4)
 POSITIVE = ("timesteps", "n_envs", "n_steps", "batch_size", "n_epochs", "eval_every", "eval_games",
             "final_eval_games", "torch_threads")
+
+
+SUMMARY = "train MaskablePPO on a game against a fixed opponent"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -93,8 +93,10 @@ import numpy as np
 from cardboard import registry
 from cardboard.envs.errors import DataError, InvalidParameterError
 from cardboard.envs.protocol import CHANCE, Agent, Game, GameState, sample_chance
-from cardboard.envs.worker_pool import limit_torch_threads, process_pool
-from cardboard.evaluation.match import _registry_entries, game_streams, seat_order
+from cardboard.jobs.resumable import write_atomically
+from cardboard.jobs.seats import seat_order
+from cardboard.jobs.seeds import game_streams
+from cardboard.jobs.worker_pool import limit_torch_threads, process_pool
 from cardboard.search.batching import Steps, act_steps, drive, run_together
 from cardboard.search.tree import legal_keys
 
@@ -296,19 +298,10 @@ def concatenate(parts: Sequence[dict[str, np.ndarray]]) -> dict[str, np.ndarray]
     return {name: np.concatenate([p[name] for p in parts]) for name in RECORD_FIELDS + GAME_FIELDS}
 
 
-def _atomic(path: Path, write: Callable[[Any], None], mode: str = "wb") -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, mode) as f:
-        write(f)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-
-
 def write_shard(folder: Path, data: dict[str, np.ndarray]) -> Path:
     """Write one shard of whole games atomically; its name comes from its lowest game index."""
     path = folder / f"shard-{int(data['games'].min()):06d}.npz"
-    _atomic(path, lambda f: np.savez_compressed(f, **data))
+    write_atomically(path, lambda f: np.savez_compressed(f, **data))
     return path
 
 
@@ -505,7 +498,7 @@ def generate(game_name: str, specs: Sequence[str], games: int, seed: int, out: s
     else:
         done = set()
         folder.mkdir(parents=True, exist_ok=True)
-    _atomic(folder / HEADER, lambda f: f.write(json.dumps(header, indent=2) + "\n"), mode="w")
+    write_atomically(folder / HEADER, lambda f: f.write(json.dumps(header, indent=2) + "\n"), mode="w")
     missing = [i for i in range(games) if i not in done]
     if on_start is not None:
         on_start(len([i for i in range(games) if i in done]), games)
@@ -521,7 +514,7 @@ def generate(game_name: str, specs: Sequence[str], games: int, seed: int, out: s
 
     try:
         if workers > 1 and len(missing) > 1:
-            entries = _registry_entries(game_name, specs + (fast or []))
+            entries = registry.pickled_entries(game_name, specs + (fast or []))
             context = multiprocessing.get_context("spawn")
             tasks, results = context.Queue(), context.Queue()
             processes = min(workers, len(missing))
@@ -551,6 +544,9 @@ def generate(game_name: str, specs: Sequence[str], games: int, seed: int, out: s
 
 
 # -- command line --------------------------------------------------------------------------------------------
+SUMMARY = "search agents play; each decision becomes a training record (resumable)"
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``GAME --agents SPEC[,SPEC] [--fast SPEC --full-fraction P] --games N --seed S --out DIR [--workers W]
     [--shard-games K] [--option k=v]``."""

@@ -32,13 +32,13 @@ from typing import Any
 import numpy as np
 import torch
 
-from ..envs.errors import InvalidParameterError
-from ..envs.protocol import Game, GameState, require_hooks
-from ..search.agents import KNOB_HOOKS
-from ..search.batching import Request, Steps, drive
-from ..search.mcts import SearchConfig
-from .card_play import CardPlayNet
-from .evaluator import resolve_device
+from cardboard.envs.errors import InvalidParameterError
+from cardboard.envs.protocol import Game, GameState, require_hooks
+from cardboard.search.agents import KNOB_HOOKS
+from cardboard.search.batching import Request, Steps, drive
+from cardboard.search.mcts import SearchConfig
+from cardboard.evaluation.papers.p001_hearthstone.card_play import CardPlayNet
+from cardboard.policies.evaluator import resolve_device
 
 # 001 §4.8.1 ("based on small-scale experiments")
 TAU_HIGH = 0.4  # π_h's softmax temperature over the card-play network's outputs

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..envs.errors import InvalidParameterError
-from ..envs.protocol import Game, GameState, determinize, hook, require_hooks
+from cardboard.envs.errors import InvalidParameterError
+from cardboard.envs.protocol import Game, GameState, determinize, hook, require_hooks
 
 NEEDED = ("card_play_features", "played_card", "greedy_action")
 

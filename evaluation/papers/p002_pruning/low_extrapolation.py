@@ -7,7 +7,7 @@ many moves change score, and how much the two kept sets (the top ``--hpl``, ties
 (Jaccard). A diagnostic beside the h4R matches of ``low_pruning``: it tells whether extrapolation changes the
 pruning at all, not whether it helps.
 
-    python -m cardboard.evaluation.experiments.low_extrapolation --out runs/low-extrapolation
+    python -m cardboard.evaluation.papers.p002_pruning.low_extrapolation --out runs/low-extrapolation
 """
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from ...registry import make_game
-from ...search.pruning import HardPruning
+from cardboard.registry import make_game
+from cardboard.search.pruning import HardPruning
 
 GAME = "lords_of_war"
 

@@ -16,10 +16,10 @@ play ``--vs-games``. ``summary.json`` (a run of some parts keeps the other cells
 each cell's wins / draws / losses, win rate (draws half) with a 95% Wilson interval, seconds per decision of
 each side; ``sweep.png`` plots the sweep (002 Fig. 2) and ``extrapolation.png`` the R experiments.
 
-    python -m cardboard.evaluation.experiments.low_pruning --out runs/low-pruning            # small: minutes
-    python -m cardboard.evaluation.experiments.low_pruning --out runs/low-pruning --games 200 --vs-games 400 \\
+    python -m cardboard.evaluation.papers.p002_pruning.low_pruning --out runs/low-pruning            # small: minutes
+    python -m cardboard.evaluation.papers.p002_pruning.low_pruning --out runs/low-pruning --games 200 --vs-games 400 \\
         --iterations 2000 --parts sweep,extrapolation --workers 2
-    python -m cardboard.evaluation.experiments.low_pruning --out runs/low-pruning-paper --paper-size --workers 2
+    python -m cardboard.evaluation.papers.p002_pruning.low_pruning --out runs/low-pruning-paper --paper-size --workers 2
 """
 from __future__ import annotations
 
@@ -33,8 +33,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ...registry import make_game
-from ..match import error_bars, load_results, play_match_specs, summarize, wilson_interval
+from cardboard.registry import make_game
+from cardboard.evaluation.match import load_results, play_match_specs, summarize
+from cardboard.jobs.intervals import error_bars, wilson_interval
 
 GAME = "lords_of_war"
 PAPER_HPLS = (1, 2, 5, 10, 15, 20, 25, 30)  # 002 §3.1, Fig. 2's rows

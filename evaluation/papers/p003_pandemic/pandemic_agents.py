@@ -9,7 +9,7 @@ game ``g`` of set-up ``S`` draws from ``SeedSequence([seed, S, g])`` whatever th
 pooled figures; each agent's improvement over the first agent, per set-up and pooled) and two plots,
 ``win_rates.png`` (003 Fig. 5) and ``loss_causes.png`` (Fig. 6).
 
-    python -m cardboard.evaluation.experiments.pandemic_agents --out runs/pandemic \\
+    python -m cardboard.evaluation.papers.p003_pandemic.pandemic_agents --out runs/pandemic \\
         --agent dp=pandemic_default \\
         --agent rhea=rhea:fitness=p_oa_cm,repair=pandemic_default,mutator=pandemic_mutator \\
         --games 100 --workers 2
@@ -19,6 +19,7 @@ Agents play the macro-action layer (``actions=macro``), as the paper's; ``--prim
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 from collections import Counter
@@ -33,12 +34,21 @@ from cardboard.envs.pandemic import layout as L
 from cardboard.envs.pandemic.macro import MACRO_KINDS, macro_kind
 from cardboard.envs.pandemic.setup_file import TESTBED_DIR
 from cardboard.envs.protocol import CHANCE, sample_chance
-from cardboard.envs.worker_pool import process_pool
+from cardboard.jobs.worker_pool import process_pool
 
-from ..match import error_bars, wilson_interval
+from cardboard.jobs.intervals import error_bars, wilson_interval
 
 SETUPS = tuple(sorted(p.stem for p in TESTBED_DIR.glob("S*.json")))
 _AGENTS: dict[tuple[str, str], Any] = {}  # (spec, game key) -> agent, per worker process
+
+
+def setup_key(setup: str) -> int:
+    """The set-up's word in its games' seeds: a bundled set-up's index in ``SETUPS`` (as every earlier run
+    seeded it), any other set-up file's 64-bit digest of its name (from 2**32 up, so never a bundled index):
+    each set-up has its own streams, none shares another's deals."""
+    if setup in SETUPS:
+        return SETUPS.index(setup)
+    return 2**32 + int.from_bytes(hashlib.sha256(setup.encode()).digest()[:8], "little")
 
 
 def play_one(spec: str, setup: str, game_index: int, seed: int, actions: str) -> dict[str, Any]:
@@ -49,7 +59,7 @@ def play_one(spec: str, setup: str, game_index: int, seed: int, actions: str) ->
         _AGENTS[key] = cardboard.make_agent(spec, game)
     agent = _AGENTS[key]
     agent.reset()
-    streams = np.random.SeedSequence([seed, SETUPS.index(setup) if setup in SETUPS else 0, game_index]).spawn(2)
+    streams = np.random.SeedSequence([seed, setup_key(setup), game_index]).spawn(2)
     chance, mind = (np.random.default_rng(s) for s in streams)
     state = game.new_state(chance)
     kinds: Counter[str] = Counter()

@@ -2,7 +2,7 @@
 
     cardboard selfplay hearth --agents uct:iterations=1000,depth=5,prune=1 --games 150 --seed 18 \\
         --option decks=handlock --workers 2 --out runs/tcs/handlock       # the generator (open hand: true state)
-    python -m cardboard.training.card_play_data runs/tcs/handlock          # build (and cache) the samples
+    python -m cardboard.evaluation.papers.p001_hearthstone.card_play_data runs/tcs/handlock          # build (and cache) the samples
 
 The thesis's generator is open-hand DUCT self-play; here it is ``uct`` (search on the true state; deck order
 stays chance, explicit in the tree), with the configuration RESULTS.md found strongest for DUCT on these decks
@@ -38,7 +38,8 @@ from cardboard import registry
 from cardboard.envs.errors import DataError
 from cardboard.envs.protocol import Game, require_hooks
 from cardboard.training.script import run_script
-from cardboard.training.selfplay import _atomic, load_data, replay_game
+from cardboard.jobs.resumable import write_atomically
+from cardboard.training.selfplay import load_data, replay_game
 
 CACHE = "turn-card-sets.npz"
 FIELDS = ("bits", "target", "game", "seat", "turn", "first", "mana")
@@ -118,7 +119,7 @@ def turn_card_sets(folder: str | Path) -> tuple[dict[str, Any], dict[str, np.nda
         if cached is not None and np.array_equal(cached["games"], np.sort(records["games"])):
             return header, cached
     header, samples = build(folder)
-    _atomic(path, lambda f: np.savez(f, **samples))
+    write_atomically(path, lambda f: np.savez(f, **samples))
     return header, samples
 
 
@@ -140,7 +141,7 @@ def encoder_of(header: dict[str, Any]) -> Any:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m cardboard.training.card_play_data FOLDER [FOLDER ...]``: build the caches, print a summary."""
+    """``python -m cardboard.evaluation.papers.p001_hearthstone.card_play_data FOLDER [FOLDER ...]``: build the caches, print a summary."""
     def add(parser: argparse.ArgumentParser) -> None:
         parser.add_argument("folders", nargs="+", help="self-play folders (cardboard selfplay --out)")
 
@@ -154,7 +155,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                           f"{sizes[samples['first']].mean():.2f}; {folder}/{CACHE}", highlight=False)
         return 0
 
-    return run_script("python -m cardboard.training.card_play_data", __doc__, add, run, argv)
+    return run_script(
+        "python -m cardboard.evaluation.papers.p001_hearthstone.card_play_data", __doc__, add, run, argv)
 
 
 if __name__ == "__main__":

@@ -23,15 +23,15 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InvalidParameterError
-from ..kernels import seed_stream
-from ..resumable import claim_folder, read_lines
-from ..worker_pool import process_pool
-from . import layout as L
-from .default_policy import play_default
-from .macro import NUM_MACROS
-from .setup_file import write_setup
-from .state import PandemicGame
+from cardboard.envs.errors import InvalidParameterError
+from cardboard.envs.kernels import seed_stream
+from cardboard.jobs.resumable import claim_folder, read_lines
+from cardboard.jobs.worker_pool import process_pool
+from cardboard.envs.pandemic import layout as L
+from cardboard.envs.pandemic.default_policy import play_default
+from cardboard.envs.pandemic.macro import NUM_MACROS
+from cardboard.envs.pandemic.setup_file import write_setup
+from cardboard.envs.pandemic.state import PandemicGame
 
 MAX_GAME_TURNS = 23  # 003 §1.6: the longest game (44 player cards, 2 drawn a turn); lengths are normalised by it
 CHUNK = 25  # set-ups a worker plays before the results are saved
@@ -148,6 +148,9 @@ def _plot(points: np.ndarray, medoids: list[int], path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
+
+
+SUMMARY = "paper 003's testbed: random Pandemic set-ups, the default policy, k-medoids"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -38,20 +38,20 @@ from typing import Any
 
 import numpy as np
 
-from ..envs.errors import InvalidParameterError, UnknownNameError
-from ..envs.fifth_aeon.cards import STANDARD_DECKS, Deck, bundled_pool, load_deck, validate
-from ..envs.fifth_aeon.constants import (
+from cardboard.envs.errors import InvalidParameterError, UnknownNameError
+from cardboard.envs.fifth_aeon.cards import STANDARD_DECKS, Deck, bundled_pool, load_deck, validate
+from cardboard.envs.fifth_aeon.constants import (
     CONSTRUCTED_GAMES,
     DECK_MIN,
     LIMITED_GAMES,
     LIMITED_POOL,
     PRECONSTRUCTED_GAMES,
 )
-from ..envs.fifth_aeon.state import FifthAeonGame
-from .match import error_bars, wilson_interval
-from ..envs.resumable import claim_folder, read_lines
-from .tournament import unique_names
-from ..envs.worker_pool import process_pool
+from cardboard.envs.fifth_aeon.state import FifthAeonGame
+from cardboard.jobs.intervals import error_bars, wilson_interval
+from cardboard.jobs.resumable import claim_folder, read_lines
+from cardboard.evaluation.tournament import unique_names
+from cardboard.jobs.worker_pool import process_pool
 
 FORMATS = ("constructed", "limited", "preconstructed")
 STARTER_DECKS = ("March of Undeath", "The King's Legions", "Ancient Giants", "Skies and Seas")
@@ -273,6 +273,9 @@ def plot(results: dict[str, Any], path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
+
+
+SUMMARY = "paper 004's competition formats: constructed, limited, preconstructed"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -1,6 +1,6 @@
 """Paper 001's Table 4.2: turn-card-set prediction accuracy per mana bucket on held-out games (issue 18).
 
-    python -m cardboard.evaluation.card_play_accuracy runs/tcs/mech_mage runs/tcs/handlock runs/tcs/face_hunter \\
+    python -m cardboard.evaluation.papers.p001_hearthstone.card_play_accuracy runs/tcs/mech_mage runs/tcs/handlock runs/tcs/face_hunter \\
         --models cnn_1.75m cnn_290k dnn_230k dnn_140k --baselines greedy_h lookahead:turns=3 --out runs/tcs/table_4_2.json
 
 For every self-play folder (one match-up), the test games are those the models held out (``card_play_learn``
@@ -34,9 +34,9 @@ from rich.table import Table
 from cardboard import registry
 from cardboard.envs.errors import DataError
 from cardboard.envs.protocol import CHANCE, sample_chance
-from cardboard.evaluation.match import wilson_interval
-from cardboard.training.card_play_data import encoder_of, turn_card_sets
-from cardboard.training.card_play_learn import MODEL, decode, predict, strict_accuracy
+from cardboard.jobs.intervals import wilson_interval
+from cardboard.evaluation.papers.p001_hearthstone.card_play_data import encoder_of, turn_card_sets
+from cardboard.evaluation.papers.p001_hearthstone.card_play_learn import MODEL, decode, predict, strict_accuracy
 from cardboard.training.script import run_script
 from cardboard.training.selfplay import load_data, replay_game
 
@@ -57,7 +57,7 @@ def bucket_of(mana: np.ndarray) -> np.ndarray:
 
 def test_games(folder: Path, models: Sequence[str]) -> np.ndarray:
     """The games the folder's models held out (all the same, else ``DataError``)."""
-    from cardboard.policies.card_play import CardPlayNet
+    from cardboard.evaluation.papers.p001_hearthstone.card_play import CardPlayNet
 
     found = None
     for model in models:
@@ -73,7 +73,7 @@ def test_games(folder: Path, models: Sequence[str]) -> np.ndarray:
 
 def network_hits(folder: Path, model: str, samples: dict[str, np.ndarray], rows: np.ndarray, encoder: Any
                  ) -> np.ndarray:
-    from cardboard.policies.card_play import CardPlayNet
+    from cardboard.evaluation.papers.p001_hearthstone.card_play import CardPlayNet
 
     net = CardPlayNet.load(folder / model / MODEL, num_cards=encoder.K)
     probs, held = predict(net, samples, rows, encoder)
@@ -180,7 +180,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             os.replace(tmp, args.out)
         return 0
 
-    return run_script("python -m cardboard.evaluation.card_play_accuracy", __doc__, add, run, argv)
+    return run_script(
+        "python -m cardboard.evaluation.papers.p001_hearthstone.card_play_accuracy", __doc__, add, run, argv)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ value), both resumable. ``summary.json`` and ``summary.md`` hold, per experiment
 value of each run with its win rate, the games played and the wall time: the speed-up of early stopping at the
 answers it gives.
 
-    python -m cardboard.evaluation.experiments.fifth_aeon_balance --out runs/fifth-aeon-balance --workers 2 --compare
+    python -m cardboard.evaluation.papers.p004_fifth_aeon.fifth_aeon_balance --out runs/fifth-aeon-balance --workers 2 --compare
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..fifth_aeon_balancer import THESIS_ANSWERS, balance
+from cardboard.evaluation.papers.p004_fifth_aeon.fifth_aeon_balancer import THESIS_ANSWERS, balance
 
 EXPERIMENTS = (  # name, test card, parameter, grid (004 §5.2.2 energy sweeps; §5.2.3 stat sweeps at 7 energy)
     ("ten_ten-energy", "ten_ten", "energy", list(range(0, 11))),

@@ -1,7 +1,7 @@
 """Train paper 001's card-play networks on turn-card sets (§3.1, §4.5; issue 18).
 
     cardboard train-card-play runs/tcs/handlock --preset cnn_290k --out runs/tcs/handlock/cnn_290k
-    python -m cardboard.training.card_play_learn runs/tcs/handlock --preset dnn_140k --epochs 100
+    python -m cardboard.evaluation.papers.p001_hearthstone.card_play_learn runs/tcs/handlock --preset dnn_140k --epochs 100
 
 Reads the samples of a self-play folder (``card_play_data.turn_card_sets``: every in-turn state and the cards its
 turn plays), splits the GAMES three ways with ``--seed`` (``split``: ``--test-fraction`` held out for Table
@@ -34,7 +34,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from cardboard.envs.errors import DataError, InvalidParameterError
-from cardboard.training.card_play_data import encoder_of, features, turn_card_sets
+from cardboard.evaluation.papers.p001_hearthstone.card_play_data import encoder_of, features, turn_card_sets
 from cardboard.training.learn import MODEL, BestSoFar
 from cardboard.training.script import run_script
 
@@ -93,7 +93,7 @@ def train(data: str, preset: str, out: str, *, epochs: int = 200, patience: int 
     and test games stay the same): how accuracy grows with data."""
     import torch
 
-    from cardboard.policies.card_play import PRESETS, make_card_play_net
+    from cardboard.evaluation.papers.p001_hearthstone.card_play import PRESETS, make_card_play_net
     from cardboard.policies.evaluator import resolve_device
 
     target_device = resolve_device(device)
@@ -221,6 +221,9 @@ def plot(history: list[dict[str, Any]], path: Path, title: str) -> None:
     os.replace(tmp, path)
 
 
+SUMMARY = "fit paper 001's card-play network to turn-card sets of self-play"
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``DATA --preset P --out DIR [--epochs N --patience N --seed S ...]``."""
     parser.add_argument("data", help="a self-play folder of one match-up (cardboard selfplay --out)")
@@ -251,7 +254,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    return run_script("python -m cardboard.training.card_play_learn", __doc__, add_arguments, run, argv)
+    return run_script(
+        "python -m cardboard.evaluation.papers.p001_hearthstone.card_play_learn", __doc__, add_arguments, run, argv)
 
 
 if __name__ == "__main__":

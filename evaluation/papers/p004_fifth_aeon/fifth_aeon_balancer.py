@@ -29,14 +29,14 @@ from typing import Any
 
 import numpy as np
 
-from ..envs.errors import CardDataError, InvalidParameterError
-from ..envs.fifth_aeon.cards import STANDARD_DECKS, Card, CardPool, Deck, bundled_pool, card_from_json, load_deck
-from ..envs.fifth_aeon.constants import BALANCER_REPETITIONS, GOAL_CARD, INJECTED_COPIES
-from ..envs.fifth_aeon.default_ai import DefaultAI
-from ..envs.fifth_aeon.state import FifthAeonGame
-from .match import error_bars, wilson_interval
-from ..envs.resumable import claim_folder, read_lines
-from ..envs.worker_pool import process_pool
+from cardboard.envs.errors import CardDataError, InvalidParameterError
+from cardboard.envs.fifth_aeon.cards import STANDARD_DECKS, Card, CardPool, Deck, bundled_pool, card_from_json, load_deck
+from cardboard.envs.fifth_aeon.constants import BALANCER_REPETITIONS, GOAL_CARD, INJECTED_COPIES
+from cardboard.envs.fifth_aeon.default_ai import DefaultAI
+from cardboard.envs.fifth_aeon.state import FifthAeonGame
+from cardboard.jobs.intervals import error_bars, wilson_interval
+from cardboard.jobs.resumable import claim_folder, read_lines
+from cardboard.jobs.worker_pool import process_pool
 
 TARGET_ID = "BalancerTarget"
 PARAMETERS = ("energy", "damage", "life")
@@ -266,6 +266,9 @@ def parse_values(text: str) -> list[int]:
         return [int(x) for x in text.split(",")]
     except ValueError:
         raise InvalidParameterError(f"values are 'A:B' or a comma list of integers, got {text!r}") from None
+
+
+SUMMARY = "paper 004's card balancer: full injection, DefaultAI, a grid over one parameter"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -1,8 +1,8 @@
 """Paper 001's learning half end to end, by budget: turn-card-set self-play on the three mirrors, the card-play
 networks, Table 4.2 (issue 18).
 
-    python -m cardboard.training.card_play_pipeline --budget small --workers 2      # minutes per mirror
-    python -m cardboard.training.card_play_pipeline --budget thesis --workers 32    # 001's 81,000 games: overnight
+    python -m cardboard.evaluation.papers.p001_hearthstone.card_play_pipeline --budget small --workers 2      # minutes per mirror
+    python -m cardboard.evaluation.papers.p001_hearthstone.card_play_pipeline --budget thesis --workers 32    # 001's 81,000 games: overnight
 
 Steps, each resumable (run the same command again after a kill: finished games, models and tables are kept):
 
@@ -11,7 +11,7 @@ Steps, each resumable (run the same command again after a kill: finished games, 
    configuration, ``GENERATOR``);
 2. ``cardboard train-card-play OUT/D --preset P`` for each preset (skipped when ``OUT/D/P/model.safetensors``
    exists; a folder holding only an older ``model.pt``, a ``torch.save`` file no longer read, is trained again);
-3. ``python -m cardboard.evaluation.card_play_accuracy`` over the three folders: ``OUT/table_4_2.json``.
+3. ``python -m cardboard.evaluation.papers.p001_hearthstone.card_play_accuracy`` over the three folders: ``OUT/table_4_2.json``.
 
 A model trained before its data grew is kept: delete ``OUT/D/P`` to train it again on the larger set.
 
@@ -40,9 +40,9 @@ BUDGETS = {"small": 150, "medium": 1000, "thesis": 27000}
 def pipeline(budget: str, out: str, workers: int, seed: int, games: int | None, console: Console,
              generator: str = GENERATOR, presets: Sequence[str] = PRESETS) -> None:
     """Steps 1-3 of the module for every mirror (``generator``: the self-play agent spec)."""
-    from cardboard.evaluation.card_play_accuracy import main as accuracy
+    from cardboard.evaluation.papers.p001_hearthstone.card_play_accuracy import main as accuracy
     from cardboard.training import selfplay
-    from cardboard.training.card_play_learn import MODEL, train
+    from cardboard.evaluation.papers.p001_hearthstone.card_play_learn import MODEL, train
 
     count = games or BUDGETS[budget]
     for deck in MIRRORS:
@@ -70,7 +70,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         pipeline(args.budget, args.out, args.workers, args.seed, args.games, console, args.generator, args.presets)
         return 0
 
-    return run_script("python -m cardboard.training.card_play_pipeline", __doc__, add, run, argv)
+    return run_script(
+        "python -m cardboard.evaluation.papers.p001_hearthstone.card_play_pipeline", __doc__, add, run, argv)
 
 
 if __name__ == "__main__":

@@ -28,9 +28,9 @@ average when it started; a cut line is dropped and redone), each strength match 
 beside ours. Machine-dependent: the thesis ran 12 cores (24 threads); run nothing else meanwhile, and read the
 load column.
 
-    python -m cardboard.evaluation.experiments.low_parallel --out runs/low-parallel          # small: minutes
-    python -m cardboard.evaluation.experiments.low_parallel --out runs/low-parallel --parts timing --repeats 100
-    python -m cardboard.evaluation.experiments.low_parallel --out runs/low-parallel-paper --paper-size
+    python -m cardboard.evaluation.papers.p000_play_style.low_parallel --out runs/low-parallel          # small: minutes
+    python -m cardboard.evaluation.papers.p000_play_style.low_parallel --out runs/low-parallel --parts timing --repeats 100
+    python -m cardboard.evaluation.papers.p000_play_style.low_parallel --out runs/low-parallel-paper --paper-size
 """
 from __future__ import annotations
 
@@ -48,10 +48,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ...envs.protocol import GameState
-from ...envs.resumable import claim_folder, read_lines
-from ...registry import make_agent, make_game
-from ..match import error_bars, load_results, normal_estimate, play_match_specs, summarize, wilson_interval
+from cardboard.envs.protocol import GameState
+from cardboard.jobs.resumable import claim_folder, read_lines
+from cardboard.registry import make_agent, make_game
+from cardboard.evaluation.match import load_results, play_match_specs, summarize
+from cardboard.jobs.intervals import error_bars, normal_estimate, wilson_interval
 
 GAME = "lords_of_war"
 MODES = {"none": "", "root": ",parallel=root", "tree": ",parallel=tree,vl=0", "tree_vl": ",parallel=tree,vl=1",

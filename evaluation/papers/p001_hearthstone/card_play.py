@@ -29,8 +29,8 @@ from typing import Any, ClassVar
 import torch
 from torch import nn
 
-from ..envs.errors import CheckpointError, InvalidParameterError
-from .network import load_weights, read_checkpoint, save_checkpoint
+from cardboard.envs.errors import CheckpointError, InvalidParameterError
+from cardboard.policies.network import load_weights, read_checkpoint, save_checkpoint
 
 FORMAT = "cardboard.card_play_net/1"
 GLOBAL_SIZE, HAND_ROWS, BOARD_PLANES, HP_BUCKETS = 47, 16, 18, 5  # Table 4.1 (envs/hearth/features.py)

@@ -12,13 +12,13 @@ folder holding another configuration is refused; more ``--games`` extend a finis
 of each Cx normalised to [0, 1] by the min / max observed over every decision of the run, 000 §2.7) and
 ``play_style.png`` (win rates with their intervals, BestMove%, normalised Cx).
 
-    python -m cardboard.evaluation.experiments.low_play_style --out runs/low-play-style --workers 2
+    python -m cardboard.evaluation.papers.p000_play_style.low_play_style --out runs/low-play-style --workers 2
 
 runs the default, small set-up (UCT, 200 iterations, 20 games a variant: a few minutes on two cores);
 ``--paper-size`` plays the thesis's (10,000 iterations, 200 games a variant, 000 §3.7), with UCT as its figure
 captions say; ``--algorithm ismcts`` for its text's reading (our notes on 000, §5.2):
 
-    python -m cardboard.evaluation.experiments.low_play_style --out runs/low-play-style-paper --paper-size \\
+    python -m cardboard.evaluation.papers.p000_play_style.low_play_style --out runs/low-play-style-paper --paper-size \\
         --algorithm ismcts --workers 16
 
 ``--variant LABEL=KNOBS`` (repeatable) replaces the default variants, e.g. ``--variant rr2_4=final=robust_roulette,n=4,k=2``.
@@ -35,10 +35,13 @@ from typing import Any
 import numpy as np
 
 import cardboard
-from cardboard.envs.resumable import claim_folder, read_lines
-from cardboard.envs.worker_pool import process_pool
+from cardboard.jobs.resumable import claim_folder, read_lines
+from cardboard.jobs.worker_pool import process_pool
 
-from ..match import error_bars, game_streams, play_game, seat_order, wilson_interval
+from cardboard.evaluation.match import play_game
+from cardboard.jobs.intervals import error_bars, wilson_interval
+from cardboard.jobs.seats import seat_order
+from cardboard.jobs.seeds import game_streams
 
 # label -> spec knobs: 000 §3.7's families at the settings its results single out (RobustRoulette^2_n, n = 2 and 3:
 # the "stable-strength" candidates; MaxRand_n and RobustRand_n at n = 3; the online tuner on RobustRoulette^2_n)

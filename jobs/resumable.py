@@ -1,4 +1,5 @@
-"""What resumable result folders share: claiming a folder for one run's config, reading a JSON-lines file back.
+"""What resumable result folders share: claiming a folder for one run's config, reading a JSON-lines file back,
+writing a file atomically.
 
 A long job writes its config to ``config.json`` in its output folder and one JSON line per finished unit of work;
 a second run with the same config resumes (lines cut short by a kill are dropped and their work done again),
@@ -7,11 +8,12 @@ one with another config is refused rather than mixed in.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Hashable
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
-from .errors import InvalidParameterError
+from ..envs.errors import InvalidParameterError
 
 
 def claim_folder(out: Path, config: dict[str, Any], what: str) -> None:
@@ -36,3 +38,14 @@ def read_lines(path: Path, key: Callable[[dict[str, Any]], Hashable]) -> dict[Ha
             done[key(record)] = record
     path.write_text("".join(json.dumps(r) + "\n" for r in done.values()))
     return done
+
+
+def write_atomically(path: Path, write: Callable[[IO], None], mode: str = "wb") -> None:
+    """Write ``path`` through ``write(file)`` into a temporary sibling, synced, then renamed over it: a kill leaves
+    the old file or the new one, never half of one."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, mode) as f:
+        write(f)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
