@@ -139,3 +139,13 @@ def test_the_three_player_game_runs_a_tournament_of_every_generic_agent(tmp_path
     result = tournament(THREE, specs, tmp_path, games=1)
     k = len(specs)
     assert k >= 8 and result["specs"] == specs and result["agent_games"] == [(k - 1) * (k - 2) // 2] * k
+
+
+def test_a_plugin_adds_a_command_to_the_cli():
+    listed = subprocess.run([CLI, "--help"], capture_output=True, text=True, check=True).stdout
+    assert "pig-odds" in listed and "a plugin's command" in listed
+    ran = subprocess.run([CLI, "pig-odds", "--rolls", "2"], capture_output=True, text=True, check=True).stdout
+    assert "2 rolls without a 1: 0.6944" in ran  # (5/6)^2 = 25/36
+    bare = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    listed = subprocess.run([CLI, "--help"], capture_output=True, text=True, check=True, env=bare).stdout
+    assert "pig-odds" not in listed and "selfplay" in listed  # training's own command, from its entry point
