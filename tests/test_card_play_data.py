@@ -160,14 +160,3 @@ def test_the_empty_set_reference_counts_the_turns_without_a_card(run):
     empty = samples["target"].sum(axis=1) == 0
     assert entry["nothing"] == [[int((rows & empty & (bucket == i)).sum()), int((rows & (bucket == i)).sum())]
                                 for i in range(4)]
-
-
-def test_the_pipeline_plays_trains_and_writes_table_4_2(tmp_path):
-    from cardboard.evaluation.papers.p001_hearthstone.card_play_pipeline import main
-
-    out = tmp_path / "tcs"
-    assert main(["--games", "3", "--out", str(out), "--workers", "1", "--generator", SPEC,
-                 "--presets", "dnn_140k"]) == 0
-    table = json.loads((out / "table_4_2.json").read_text())
-    assert set(table["folders"]) == {"mech_mage", "handlock", "face_hunter"}
-    assert all((out / deck / "dnn_140k" / "model.safetensors").exists() for deck in table["folders"])
