@@ -13,9 +13,27 @@ array) and ``turn``; the other agents' infos are empty.
 ``"human"`` prints the text board to stdout and returns None (PettingZoo's
 convention), each at every ``render()`` call.
 
-``open=True`` gives every agent the perfect-information view. The live
-forward-model state is ``env.unwrapped.game_state`` (for search agents), and
-the env survives ``copy.deepcopy`` and pickling with its game intact.
+``open=True`` gives every agent the perfect-information view. ``state()`` is
+the full-information state vector (``state_space``, the observation's shape):
+player 0's ``open=True`` observation, every hand and what open mode shows of
+the decks. The live forward-model state is ``env.unwrapped.game_state`` (for
+search agents), and the env survives ``copy.deepcopy`` and pickling with its
+game intact.
+
+Illegal moves: ``wrap`` (what ``cardboard.make_env`` and every
+``cardboard.envs.<game>_v0.env()`` return) is the wrapper stack of
+``pettingzoo.classic``: ``OrderEnforcingWrapper(AssertOutOfBoundsWrapper(
+TerminateIllegalWrapper(raw, illegal_reward)))``. A masked-out action ends the
+game: the offender's reward is the game's ``min_return`` (-1 in every bundled
+game), the others' 0; in a cooperative game (Pandemic) the team loses, every
+seat gets ``min_return``, as at a loss by the rules (the others' 0 would make
+an illegal move better for the team than losing). Every agent's info then holds
+``illegal_action: True`` (the Gymnasium envs' key; PettingZoo's wrapper itself
+only logs a warning) and ``illegal_move``, a sentence naming the offender and
+the action; the game state is left as it was before the move. An id
+outside the action space (or a non-integer) fails the out-of-bounds assertion.
+``illegal="raise"`` (for debugging) keeps only the order-enforcing wrapper:
+``step`` raises ``IllegalActionError`` and changes nothing.
 """
 from __future__ import annotations
 
@@ -24,8 +42,10 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
-from .errors import UnknownNameError
+from .errors import InvalidParameterError, UnknownNameError
+from .gym_wrappers import ILLEGAL
 from .protocol import CHANCE, Game, GameState, sample_chance
 
 
@@ -80,7 +100,7 @@ class CardboardAECEnv(AECEnv):
         player = self._index[agent]
         state = self.game_state
         mask = np.zeros(state.num_actions, dtype=np.int8)
-        if not state.is_terminal() and state.current_player == player:
+        if not state.is_terminal() and state.current_player == player and not self.terminations.get(agent, True):
             mask[state.legal_actions()] = 1
         return {"observation": state.observation(player, perfect=self.open), "action_mask": mask}
 
@@ -125,8 +145,44 @@ class CardboardAECEnv(AECEnv):
         return text
 
     def state(self) -> np.ndarray:
-        """The perfect-information view (player 0's frame)."""
+        """The full-information state: player 0's perfect-information observation."""
         return self.game_state.observation(0, perfect=True)
 
     def close(self) -> None:
         pass
+
+
+class TerminateIllegal(wrappers.TerminateIllegalWrapper):
+    """PettingZoo's ``TerminateIllegalWrapper`` that says what happened in every agent's info and, in a
+    cooperative game, gives every seat the penalty (see the module docstring)."""
+
+    def step(self, action: int | None) -> None:
+        agent, ended = self.agent_selection, self._terminated
+        super().step(action)
+        if ended or not self._terminated:
+            return
+        raw = self.env.unwrapped
+        penalty = float(self._illegal_value)
+        outcome = f"{agent} scores {penalty:g}"
+        if raw.game.info.utility == "cooperative":
+            for a in raw.agents:
+                raw._cumulative_rewards[a] += penalty - raw.rewards[a]
+                raw.rewards[a] = penalty
+            outcome = f"the team loses, every seat scores {penalty:g}"
+        try:
+            name = f" ({raw.game_state.action_to_string(int(action))})"
+        except Exception:  # a game may not describe an action that is illegal here
+            name = ""
+        message = f"{agent} played action {action}{name}, which is not legal here: the game ends and {outcome}"
+        raw.infos = {a: {"illegal_action": True, "illegal_move": message} for a in raw.agents}
+
+
+def wrap(raw: CardboardAECEnv, illegal: str = "lose") -> AECEnv:
+    """``raw`` in PettingZoo's classic wrapper stack: ``illegal="lose"`` ends the game on an illegal move,
+    ``"raise"`` raises ``IllegalActionError`` (see the module docstring)."""
+    if illegal not in ILLEGAL:
+        raise InvalidParameterError(f"illegal must be one of {ILLEGAL}, got {illegal!r}")
+    env: AECEnv = raw
+    if illegal == "lose":
+        env = wrappers.AssertOutOfBoundsWrapper(TerminateIllegal(raw, illegal_reward=raw.game.info.min_return))
+    return wrappers.OrderEnforcingWrapper(env)

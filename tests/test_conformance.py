@@ -316,12 +316,13 @@ def test_env_hides_and_open_mode_shows(name, kit):
         assert moved[True] > 0, "open mode does not show the cards determinize resamples"
 
 
-def _mid_game_env(name: str, open_: bool, seed: int, steps: int, render_mode: str | None = None):
+def _mid_game_env(name: str, open_: bool, seed: int, steps: int, render_mode: str | None = None,
+                  illegal: str = "lose"):
     """An env stopped after ``steps`` random moves, or halfway through the game if it is shorter."""
     probe = cardboard.make_env(name, open=open_)
     probe.reset(seed=seed)
     _, length = _play_env(probe, np.random.default_rng(seed), open_)
-    env = cardboard.make_env(name, open=open_, render_mode=render_mode)
+    env = cardboard.make_env(name, open=open_, render_mode=render_mode, illegal=illegal)
     env.reset(seed=seed)
     _play_env(env, np.random.default_rng(seed), open_, steps=min(steps, length // 2))
     assert not env.unwrapped.game_state.is_terminal()
@@ -380,8 +381,9 @@ def test_env_survives_deepcopy_and_pickle(name, open_, kit):
 @pytest.mark.parametrize("name", GAMES)
 def test_env_rejects_an_illegal_action_and_keeps_the_state(name, kit):
     """Ids outside the action space and a non-integer are always illegal; a masked id of the space is
-    tried too when there is one (every action may be legal at a node)."""
-    env = _mid_game_env(name, False, seed=5, steps=10)
+    tried too when there is one (every action may be legal at a node). ``illegal="raise"``: the default ends
+    the game instead (tests/test_pettingzoo_conventions.py)."""
+    env = _mid_game_env(name, False, seed=5, steps=10, illegal="raise")
     state = env.unwrapped.game_state
     key = kit.full_key(state)
     snapshot = _env_snapshot(env)

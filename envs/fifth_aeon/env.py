@@ -23,6 +23,9 @@ turns                  the mulligans (each player picks the cards to replace), t
                        (a discard) when an effect asks, in either turn.
 rewards                +1 / -1 at the end (0 each for a draw: both players at 0 life at
                        once, or 200 turns), 0 before.
+illegal move           ends the game: -1 for the offender, 0 for the other, and
+                       ``info["illegal_move"]`` says which (``env(illegal="raise")``:
+                       ``IllegalActionError``).
 render modes           ``"ansi"`` and ``"rgb_array"``.
 =====================  ===========================================================
 
@@ -33,9 +36,9 @@ Version history: v0 (cardboard 0.3.0), first release.
 """
 from __future__ import annotations
 
-from pettingzoo.utils import wrappers
+from pettingzoo import AECEnv
 
-from ..aec import CardboardAECEnv
+from ..aec import CardboardAECEnv, wrap
 from .state import FifthAeonGame
 
 
@@ -44,6 +47,8 @@ def raw_env(open: bool = False, render_mode: str | None = None, **options) -> Ca
     return CardboardAECEnv(FifthAeonGame(**options), open=open, render_mode=render_mode)
 
 
-def env(**kwargs) -> wrappers.OrderEnforcingWrapper:
-    """The AEC env with PettingZoo's order-enforcing wrapper (as ``cardboard.make_env`` returns it)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+def env(illegal: str = "lose", **kwargs) -> AECEnv:
+    """The AEC env in PettingZoo's classic wrapper stack, as ``cardboard.make_env`` returns it: an illegal move
+    ends the game (the offender scores -1) or, with ``illegal="raise"``, raises ``IllegalActionError``
+    (``cardboard.envs.aec``)."""
+    return wrap(raw_env(**kwargs), illegal)

@@ -18,6 +18,9 @@ turns                  one player turn is several decisions by the same agent:
                        deploy, then a ranged target when there is one, then draw or
                        recall; ``agent_selection`` stays on that agent meanwhile.
 rewards                +1 / -1 at the end (0 each for a draw), 0 before.
+illegal move           ends the game: -1 for the offender, 0 for the other, and
+                       ``info["illegal_move"]`` says which (``env(illegal="raise")``:
+                       ``IllegalActionError``).
 render modes           ``"ansi"`` (board with card tags, arrows and defence) and
                        ``"rgb_array"``.
 =====================  ===========================================================
@@ -29,9 +32,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from pettingzoo.utils import wrappers
+from pettingzoo import AECEnv
 
-from ..aec import CardboardAECEnv
+from ..aec import CardboardAECEnv, wrap
 from .state import LordsOfWarGame
 
 
@@ -41,6 +44,8 @@ def raw_env(open: bool = False, render_mode: str | None = None,
     return CardboardAECEnv(LordsOfWarGame(armies), open=open, render_mode=render_mode)
 
 
-def env(**kwargs) -> wrappers.OrderEnforcingWrapper:
-    """The AEC env with PettingZoo's order-enforcing wrapper (as ``cardboard.make_env`` returns it)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+def env(illegal: str = "lose", **kwargs) -> AECEnv:
+    """The AEC env in PettingZoo's classic wrapper stack, as ``cardboard.make_env`` returns it: an illegal move
+    ends the game (the offender scores -1) or, with ``illegal="raise"``, raises ``IllegalActionError``
+    (``cardboard.envs.aec``)."""
+    return wrap(raw_env(**kwargs), illegal)

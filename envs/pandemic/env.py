@@ -17,6 +17,8 @@ turns                  a seat's turn is up to 4 action decisions (and discards);
                        seat handed an 8th card discards inside another's turn.
 rewards                cooperative: +1 for every seat at the win (four cures), -1 at a
                        loss (8 outbreaks, no cubes left, an empty player deck).
+illegal move           the team loses: -1 for every seat, ``info["illegal_move"]``
+                       says which (``env(illegal="raise")``: ``IllegalActionError``).
 render modes           ``"ansi"`` and ``"rgb_array"`` (the map).
 =====================  ===========================================================
 
@@ -24,9 +26,9 @@ Version history: v0 (cardboard 0.1.0), first release.
 """
 from __future__ import annotations
 
-from pettingzoo.utils import wrappers
+from pettingzoo import AECEnv
 
-from ..aec import CardboardAECEnv
+from ..aec import CardboardAECEnv, wrap
 from .state import PandemicGame
 
 
@@ -35,6 +37,8 @@ def raw_env(open: bool = False, render_mode: str | None = None, **options) -> Ca
     return CardboardAECEnv(PandemicGame(**options), open=open, render_mode=render_mode)
 
 
-def env(**kwargs) -> wrappers.OrderEnforcingWrapper:
-    """The AEC env with PettingZoo's order-enforcing wrapper (as ``cardboard.make_env`` returns it)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+def env(illegal: str = "lose", **kwargs) -> AECEnv:
+    """The AEC env in PettingZoo's classic wrapper stack, as ``cardboard.make_env`` returns it: an illegal move
+    ends the game as a loss for the team (every seat scores -1) or, with ``illegal="raise"``, raises
+    ``IllegalActionError`` (``cardboard.envs.aec``)."""
+    return wrap(raw_env(**kwargs), illegal)
