@@ -22,22 +22,20 @@ the ``turn`` and ``phase`` properties.
 """
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
-from .errors import IllegalActionError, InvalidParameterError
-from .protocol import GameInfo
+from .state_base import StateBase
 
 S = TypeVar("S", bound="FlatState")
 
 
-class FlatState:
+class FlatState(StateBase):
     """A forward-model state over one flat array ``s`` (see the module docstring)."""
 
-    __slots__ = ("game", "cards", "s", "_buf", "_n", "_view")
+    __slots__ = ("cards", "s", "_buf", "_n", "_view")
 
     _BUFFER_LEN: ClassVar[int]
     _PLAYER: ClassVar[int]
@@ -52,19 +50,6 @@ class FlatState:
         self._n = -1  # legal actions not computed yet
         self._view: np.ndarray | None = None
 
-    # -- game properties -----------------------------------------------------------------------------
-    @property
-    def info(self) -> GameInfo:
-        return self.game.info
-
-    @property
-    def num_players(self) -> int:
-        return self.game.info.num_players
-
-    @property
-    def num_actions(self) -> int:
-        return self.game.info.num_actions
-
     # -- moves ---------------------------------------------------------------------------------------
     def legal_actions(self) -> np.ndarray:
         """Legal ids, increasing: a view valid until the next apply (copy it to keep it)."""
@@ -75,22 +60,13 @@ class FlatState:
             self._view.flags.writeable = False
         return self._view
 
-    def action_mask(self) -> np.ndarray:
-        mask = np.zeros(self.game.info.num_actions, dtype=bool)
-        mask[self.legal_actions()] = True
-        return mask
-
-    def apply(self, action: int) -> None:
-        """Play ``action`` in place; an illegal one raises ``IllegalActionError`` and changes nothing."""
-        try:
-            a = operator.index(action)
-        except TypeError:
-            raise IllegalActionError(f"an action is an integer id, got {action!r}") from None
+    def _try_apply(self, a: int) -> bool:
         n = self._apply_checked(a)
         self._view = None
         if n < 0:
-            raise IllegalActionError(self._illegal_message(a))
+            return False
         self._n = n
+        return True
 
     def _forget_legal(self) -> None:
         """Drop the cached legal actions after a kernel changed ``s`` without listing them."""
@@ -101,12 +77,6 @@ class FlatState:
         return type(self)(self.game, self.s.copy())
 
     # -- information ---------------------------------------------------------------------------------
-    def _check_player(self, player: int) -> int:
-        """``player`` itself; ``InvalidParameterError`` unless it is a seat of the game."""
-        if player not in range(self.game.info.num_players):
-            raise InvalidParameterError(f"player must be in range({self.game.info.num_players}), got {player!r}")
-        return player
-
     def observation(self, player: int, perfect: bool = False) -> np.ndarray:
         """What ``player`` sees (the game's ``observation`` module), float32 of ``info.observation_shape``."""
         out = np.zeros(self.game.info.observation_shape, dtype=np.float32)
@@ -124,8 +94,6 @@ class FlatState:
     def __eq__(self, other: object) -> bool:
         return (type(other) is type(self) and np.array_equal(self.s, other.s)
                 and (other.game is self.game or np.array_equal(other.cards, self.cards)))
-
-    __hash__ = None  # mutable
 
     def __repr__(self) -> str:
         return (f"{type(self).__name__}(turn={self.turn}, player={int(self.s[self._PLAYER])}, "

@@ -1,11 +1,13 @@
 """Fifth Aeon (Ritson's open-source CCG, paper 004): the whole card pool, its DefaultAI and BerserkerAI.
 
-Modules: the numbers (``constants``), the 137 cards, the Statue token and the 12 decks as data (``cards``,
-``cards.json``, ``decks.json``), the action ids (``layout``), the board, turn and combat (``rules``), what each
-mechanic does (``effects``) and whom each targeter picks (``targeters``), the legal actions (``moves``), the
-forward model (``state``), the observation (``observation``), text and RGB pictures (``render``), the PettingZoo
-AEC env (``env``), DefaultAI's card evaluation (``evaluation``) and the bots (``default_ai``). The rules as
-implemented, and every decision taken where the sources are silent, are in this folder's README.
+Modules, each importing only those before it: the numbers (``constants``), the action ids (``layout``), the 137
+cards, the Statue token and the 12 decks as data (``cards``, ``cards.json``, ``decks.json``), the board and its
+permanents (``board``), whom each targeter picks (``targeters``), what each mechanic does (``effects``), the turn
+and combat (``rules``), the legal actions (``moves``), DefaultAI's card evaluation (``evaluation``) and decisions
+(``default_policy``), the observation (``observation``), text and RGB pictures (``render``), the forward model
+(``state``), the bots as agents (``default_ai``), the PettingZoo AEC env (``env``) and hand-built positions
+(``positions``). The rules as implemented, and every decision taken where the sources are silent, are in this
+folder's README.
 
 Importing this package registers the game ``fifth_aeon`` and the agents ``default_ai`` and ``berserker``.
 """

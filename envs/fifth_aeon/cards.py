@@ -25,6 +25,37 @@ from .constants import DECK_MAX, DECK_MIN, MAX_COPIES, RESOURCES
 CARD_TYPES = ("unit", "item", "spell", "enchantment")
 MECHANICAL_TYPES = frozenset({"Automaton", "Structure", "Vehicle"})  # rules: "Mechanical"; every other is biological
 
+# The ids card data may name: what each does is in ``effects`` (``EFFECTS``) and ``targeters`` (``SINGLE``,
+# ``AUTOMATIC``, ``HOSTS``), whose keys are these sets (tests/test_imports.py checks it).
+STATIC = frozenset({  # keywords and passive abilities read by the rules (no trigger)
+    "Flying", "Ranged", "Aquatic", "Unblockable", "Rush", "Lifesteal", "Lethal", "Shielded", "Relentless",
+    "Deathless", "Immortal", "Venomous", "PoisonImmune", "robotic", "CannotAttack", "CannotBlock", "SpyPower",
+    "DamageOnBlock", "SummonUnitOnDamage", "DiscardOnDamage", "TransformDamaged", "ForceField", "PreventAllDamage",
+    "DeathCounter", "CannotBeEmpowered", "Discharge", "FriendlyLordship", "UnitTypeLordshipInclusive",
+    "UnitTypeLordshipExclusive", "UnitTypeLordshipAll", "NotUnitTypeLordship",
+})
+TRIGGERS = frozenset({"Play", "Death", "SoulReap", "Dawn", "Dusk", "Cycle", "Serenity", "Affinity", "LethalStrike",
+                      "FriendlyUnitEntersPlay", "FriendlyMechUnitEntersPlay", "FriendlyBioUnitEntersPlay",
+                      "OwnerDrawsUnit"})
+MECHANICS = frozenset({  # triggered effects
+    "AbominationConsume", "Annihilate", "AugarCard", "BiteDamage", "BuffTarget", "CurePoison", "DamageSpawnOnKill",
+    "DealDamage", "DealResourceDamage", "Discard", "DrainPowerIntoStats", "DrawCard", "DrawCardsFromUnit",
+    "EnchantmentSummon", "GainLife", "GainResource", "GrantAbility", "ImprisonTemporarily", "KillTarget",
+    "MindControl", "Peek", "PoisonTarget", "RefreshTarget", "ReturnFromCrypt", "ShuffleIntoDeck", "SleepTarget",
+    "SummonUnitForGrave", "SummonUnits", "WebTarget", "WinIfHighLife",
+})
+CHOSEN_TARGETERS = frozenset({  # the player picks one unit
+    "BiologicalUnit", "CurePoisonTargeter", "DamagedUnit", "EnemyUnit", "FriendlyUnit", "MechanicalUnit",
+    "PoisonableUnit", "RenewalMindControl", "SingleUnit", "SleepableUnit", "UnitWithAbility", "UnitsOfTypeAsTarget",
+})
+AUTOMATIC_TARGETERS = frozenset({  # computed from the board (UnitsOfTypeAsTarget widens a chosen unit)
+    "AllEnchantments", "AllOtherUnits", "AllPermanents", "AllUnits", "Enemies", "EnemyPlayer", "EnemyUnits",
+    "FriendlyBiologicalUnits", "FriendlyUnits", "FriendlyUnitsOfType", "LifeLessUnits", "OwningPlayer", "SelfTarget",
+    "TriggeringUnit", "UnitsNotOfType", "UnitsOfType", "UnitsOfTypeAsTarget", "Untargeted",
+})
+TARGETERS = CHOSEN_TARGETERS | AUTOMATIC_TARGETERS
+HOST_TARGETERS = frozenset({"FriendlyUnit", "FriendlyVehicleOrStructure"})  # an item's possible hosts
+
 
 @dataclass(frozen=True)
 class Targeter:
@@ -51,9 +82,7 @@ class Targeter:
     @property
     def chooses(self) -> bool:
         """True when the player picks one target (a single-target targeter), False for area / automatic ones."""
-        from .targeters import SINGLE
-
-        return self.id in SINGLE
+        return self.id in CHOSEN_TARGETERS
 
 
 @dataclass(frozen=True)
@@ -135,11 +164,30 @@ def card_from_json(data: Mapping[str, Any]) -> Card:
         raise CardDataError(f"card {name!r}: a unit needs life > 0, got {card.life}")
     if ctype == "item" and card.host_targeter is None:
         raise CardDataError(f"card {name!r}: an item needs a host_targeter")
-    from .effects import check_mechanic  # the effect system validates ids and parameters
-
     for m in card.mechanics:
         check_mechanic(card, m)
     return card
+
+
+def check_mechanic(card: Card, mech: Mechanic) -> None:
+    """``CardDataError`` for a mechanic, trigger or targeter of ``card`` that the engine does not know."""
+    if mech.trigger is None:
+        if mech.id not in STATIC:
+            raise CardDataError(f"card {card.id!r}: unknown static ability {mech.id!r}; known: "
+                                f"{', '.join(sorted(STATIC))}")
+    else:
+        if mech.trigger not in TRIGGERS:
+            raise CardDataError(f"card {card.id!r}: unknown trigger {mech.trigger!r} of {mech.id!r}; known: "
+                                f"{', '.join(sorted(TRIGGERS))}")
+        if mech.id not in MECHANICS:
+            raise CardDataError(f"card {card.id!r}: unknown mechanic {mech.id!r}; known: "
+                                f"{', '.join(sorted(MECHANICS))}")
+    if card.host_targeter is not None and card.host_targeter.id not in HOST_TARGETERS:
+        raise CardDataError(f"card {card.id!r}: unknown host targeter {card.host_targeter.id!r}; known: "
+                            f"{', '.join(sorted(HOST_TARGETERS))}")
+    for t in (mech.targeter, card.targeter):
+        if t is not None and t.id not in TARGETERS:
+            raise CardDataError(f"card {card.id!r}: unknown targeter {t.id!r}; known: {', '.join(sorted(TARGETERS))}")
 
 
 def _frozen(value: Any) -> Any:

@@ -13,15 +13,12 @@ decision taken where it is silent is listed in this folder's README.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
-from ..errors import CardDataError
 from . import targeters as T
+from .board import OWNER_KNOWS, PUBLIC, Choice, Match, Perm, refresh
 from .cards import Card, Mechanic
-from .constants import BOARD_SLOTS, RESOURCES
-
-if TYPE_CHECKING:
-    from .rules import Match, Perm
+from .constants import BOARD_SLOTS, HARD_HAND_LIMIT, RESOURCES, SOFT_HAND_LIMIT
 
 
 @dataclass
@@ -30,26 +27,14 @@ class Ctx:
     the unit that set the trigger off."""
 
     owner: int
-    source: "Perm | None"
+    source: Perm | None
     card: Card
-    chosen: "Perm | None" = None
-    trigger_unit: "Perm | None" = None
-
-
-STATIC = frozenset({  # keywords and passive abilities read by the rules (no trigger)
-    "Flying", "Ranged", "Aquatic", "Unblockable", "Rush", "Lifesteal", "Lethal", "Shielded", "Relentless",
-    "Deathless", "Immortal", "Venomous", "PoisonImmune", "robotic", "CannotAttack", "CannotBlock", "SpyPower",
-    "DamageOnBlock", "SummonUnitOnDamage", "DiscardOnDamage", "TransformDamaged", "ForceField", "PreventAllDamage",
-    "DeathCounter", "CannotBeEmpowered", "Discharge", "FriendlyLordship", "UnitTypeLordshipInclusive",
-    "UnitTypeLordshipExclusive", "UnitTypeLordshipAll", "NotUnitTypeLordship",
-})
-TRIGGERS = frozenset({"Play", "Death", "SoulReap", "Dawn", "Dusk", "Cycle", "Serenity", "Affinity", "LethalStrike",
-                      "FriendlyUnitEntersPlay", "FriendlyMechUnitEntersPlay", "FriendlyBioUnitEntersPlay",
-                      "OwnerDrawsUnit"})
+    chosen: Perm | None = None
+    trigger_unit: Perm | None = None
 
 
 # ---- primitives -------------------------------------------------------------------------------------------------
-def summon(m: "Match", owner: int, card_id: str, count: int = 1) -> None:
+def summon(m: Match, owner: int, card_id: str, count: int = 1) -> None:
     """Play ``count`` fresh ``card_id`` units for ``owner``, free (their Play mechanics fire; a full board: they
     die on entering)."""
     for _ in range(count):
@@ -57,16 +42,14 @@ def summon(m: "Match", owner: int, card_id: str, count: int = 1) -> None:
             enter(m, new_perm(m, m.card(card_id), owner), None)
 
 
-def new_perm(m: "Match", card: Card, owner: int, bonus: tuple[int, int] = (0, 0)) -> "Perm":
-    from .rules import Perm
-
+def new_perm(m: Match, card: Card, owner: int, bonus: tuple[int, int] = (0, 0)) -> Perm:
     u = Perm(m.next_uid, card, owner, bonus)
     m.next_uid += 1
     init_status(u)
     return u
 
 
-def init_status(u: "Perm") -> None:
+def init_status(u: Perm) -> None:
     """Counters that come with abilities: a fresh shield, Deathless charges (kept when the unit returns)."""
     for mech in u.mechs:
         if mech.id == "Shielded":
@@ -75,7 +58,7 @@ def init_status(u: "Perm") -> None:
             u.st.setdefault("deathless", int(mech.param("charges", 1)))
 
 
-def enter(m: "Match", u: "Perm", chosen: "Perm | None", play_effects: bool = True) -> None:
+def enter(m: Match, u: Perm, chosen: Perm | None, play_effects: bool = True) -> None:
     """A permanent is played (model ``playPermanent``): its Play mechanics resolve before it is on the board;
     then it takes a slot (a full board: it dies on entering, to the crypt, with SoulReap but no Death trigger),
     Rush refreshes it, the lordships apply, and the enters-play triggers fire (FriendlyUnitEntersPlay and the
@@ -94,8 +77,6 @@ def enter(m: "Match", u: "Perm", chosen: "Perm | None", play_effects: bool = Tru
     side.append(u)
     init_status(u)
     if "Rush" in u.kw:
-        from .rules import refresh
-
         refresh(u)
     update_auras(m)
     if u.is_unit:
@@ -112,8 +93,8 @@ def enter(m: "Match", u: "Perm", chosen: "Perm | None", play_effects: bool = Tru
     process_deaths(m)
 
 
-def fire_own(m: "Match", u: "Perm", trigger: str, chosen: "Perm | None" = None,
-             trigger_unit: "Perm | None" = None) -> None:
+def fire_own(m: Match, u: Perm, trigger: str, chosen: Perm | None = None,
+             trigger_unit: Perm | None = None) -> None:
     """Run every mechanic of ``u`` with ``trigger``, in card order (an item's own Play mechanics are run by
     ``moves.finish_play`` when it is attached, not when its host is played)."""
     for mech in u.mechs:
@@ -123,7 +104,7 @@ def fire_own(m: "Match", u: "Perm", trigger: str, chosen: "Perm | None" = None,
             run(m, mech, Ctx(u.owner, u, u.card, chosen, trigger_unit))
 
 
-def run(m: "Match", mech: Mechanic, ctx: Ctx) -> None:
+def run(m: Match, mech: Mechanic, ctx: Ctx) -> None:
     """Resolve one triggered mechanic: its targets (its own targeter, else the card's), then its effect. A chosen
     target that is gone (or none chosen, when optional) leaves an effect on units with nothing to act on; an effect
     that does not act on its targets (gain life, draw) happens anyway, as in the model (Great Whale)."""
@@ -131,8 +112,69 @@ def run(m: "Match", mech: Mechanic, ctx: Ctx) -> None:
     EFFECTS[mech.id](m, ctx, T.resolve(m, ctx.owner, ctx.source, targeter, ctx.trigger_unit, ctx.chosen), mech)
 
 
+# ---- zones and choices -----------------------------------------------------------------------------------------
+def draw(m: Match, player: int, count: int = 1) -> None:
+    """Draw from the top; an empty deck deals 1, 2, 4, ... damage (fatigue); a 13th card goes to the crypt."""
+    side = m.sides[player]
+    for _ in range(count):
+        if not side.deck:
+            side.fatigue += 1
+            deal_damage(m, None, player, 1 << (side.fatigue - 1), owner=player, direct=True)
+            continue
+        cid = side.deck.pop(0)
+        vis = side.deck_vis.pop(0)
+        add_to_hand(m, player, cid, vis == PUBLIC)
+
+
+def add_to_hand(m: Match, player: int, cid: str, known: bool) -> None:
+    """A card joins the hand (``known``: the opponent knows it); at 12 cards it goes to the crypt instead."""
+    side = m.sides[player]
+    if len(side.hand) >= HARD_HAND_LIMIT:
+        side.crypt.append(cid)
+        return
+    side.hand.append((cid, 0, 0))
+    side.known.append(known)
+    on_draw(m, player, len(side.hand) - 1)
+
+
+def ask(m: Match, player: int, kind: str, source: str, min_n: int, max_n: int) -> None:
+    """Queue a choice of ``min_n``..``max_n`` cards from ``source`` (``hand``, ``deck`` or ``crypt:TYPE``;
+    ``trim`` is the end-of-turn discard down to 8). A finished game asks nothing: ``end`` clears the queue, and
+    an effect still resolving after the deciding blow (Spectre's DiscardOnDamage on the player it kills) must
+    not leave a choice behind (its options would never be read)."""
+    if m.winner >= 0:
+        return
+    m.choices.append(Choice(player, kind, source, min_n, max_n))
+    activate(m)
+
+
+def activate(m: Match) -> None:
+    """Fill in the options of the choice at the front of the queue; one with nothing to pick is dropped and
+    one whose every option is forced resolves at once (then the next is looked at)."""
+    while m.choices and m.choices[0].options is None and m.winner < 0:
+        c = m.choices[0]
+        side = m.sides[c.player]
+        if c.source in ("hand", "trim"):
+            c.options, c.slots = [h[0] for h in side.hand], list(range(len(side.hand)))
+            if c.source == "trim":
+                c.min_n = c.max_n = max(len(side.hand) - SOFT_HAND_LIMIT, 0)
+        elif c.source == "deck":
+            c.options = sorted(set(side.deck))
+        else:
+            wanted = c.source.split(":")[1]
+            c.options = [x for x in side.crypt if m.card(x).card_type == wanted]
+        c.picked = []
+        c.max_n = min(c.max_n, len(c.options))
+        c.min_n = min(c.min_n, c.max_n)
+        if c.max_n == 0:
+            m.choices.pop(0)
+        elif c.min_n == len(c.options):
+            m.choices.pop(0)
+            CHOICES[c.kind](m, c.player, list(range(len(c.options))), c.options, c.slots)
+
+
 # ---- damage, death, auras -------------------------------------------------------------------------------------
-def deal_damage(m: "Match", src: "Perm | None", target: "Perm | int", amount: int, owner: int | None = None,
+def deal_damage(m: Match, src: Perm | None, target: Perm | int, amount: int, owner: int | None = None,
                 direct: bool = False) -> int:
     """``src`` (a unit, or None for a spell or enchantment of ``owner``) deals ``amount`` to a unit or a player;
     returns the damage dealt. The target's shields act first (a unit's Shielded; a player's Supreme Aegis, Force
@@ -151,9 +193,9 @@ def deal_damage(m: "Match", src: "Perm | None", target: "Perm | int", amount: in
             if "Lifesteal" in src.kw:
                 m.heal_player(src.owner, attempted)
             if "SpyPower" in src.kw:
-                m.draw(src.owner)
+                draw(m, src.owner)
             if "DiscardOnDamage" in src.kw:
-                m.ask(target, "discard", "hand", 1, 1)
+                ask(m, target, "discard", "hand", 1, 1)
             for mech in src.mechs:
                 if mech.id == "SummonUnitOnDamage":
                     summon(m, src.owner, str(mech.param("unit")))
@@ -177,7 +219,7 @@ def deal_damage(m: "Match", src: "Perm | None", target: "Perm | int", amount: in
     return amount
 
 
-def _player_shields(m: "Match", player: int, amount: int, src: "Perm | None") -> int:
+def _player_shields(m: Match, player: int, amount: int, src: Perm | None) -> int:
     """The player's enchantments act on damage coming to them, in board order (each sees what is left)."""
     for e in list(m.board[player]):
         if e.is_unit:
@@ -194,14 +236,14 @@ def _player_shields(m: "Match", player: int, amount: int, src: "Perm | None") ->
     return amount
 
 
-def poison(u: "Perm") -> None:
+def poison(u: Perm) -> None:
     """Poison a unit (a second dose raises the level); robotic and PoisonImmune units are immune."""
     if "PoisonImmune" in u.kw or "robotic" in u.kw:
         return
     u.st["poison"] = u.st.get("poison", 0) + 1
 
 
-def transform(m: "Match", u: "Perm", card_id: str) -> None:
+def transform(m: Match, u: Perm, card_id: str) -> None:
     """Gorgon: the damaged unit becomes a fresh ``card_id`` (the Statue) in its slot, with only the Statue's
     abilities (the model keeps the old ones, a bug we do not copy); its items go to the crypt."""
     side = m.board[u.owner]
@@ -215,13 +257,13 @@ def transform(m: "Match", u: "Perm", card_id: str) -> None:
     update_auras(m)
 
 
-def buff(u: "Perm", d: int, l: int) -> None:
+def buff(u: Perm, d: int, l: int) -> None:
     """A permanent change of attack and (maximum and current) life."""
     u.dmg += d
     u.max_life += l
 
 
-def update_auras(m: "Match") -> None:
+def update_auras(m: Match) -> None:
     """Recompute every unit's lordship bonus from the permanents on the board now (the model applies and undoes
     them as buffs when units come and go; the result is the same, including a damaged unit dying when a life
     bonus goes)."""
@@ -241,7 +283,7 @@ def update_auras(m: "Match") -> None:
                     u.aura_l += l
 
 
-AURAS: dict[str, Callable[["Perm", "Perm", str], bool]] = {
+AURAS: dict[str, Callable[[Perm, Perm, str], bool]] = {
     "FriendlyLordship": lambda lord, u, t: u.owner == lord.owner and u is not lord,
     "UnitTypeLordshipInclusive": lambda lord, u, t: u.owner == lord.owner and u.unit_type == t,
     "UnitTypeLordshipExclusive": lambda lord, u, t: u.owner == lord.owner and u.unit_type == t and u is not lord,
@@ -250,12 +292,12 @@ AURAS: dict[str, Callable[["Perm", "Perm", str], bool]] = {
 }
 
 
-def remove_perm(m: "Match", u: "Perm") -> None:
+def remove_perm(m: Match, u: Perm) -> None:
     m.board[u.owner].remove(u)
     update_auras(m)
 
 
-def process_deaths(m: "Match") -> None:
+def process_deaths(m: Match) -> None:
     """Until the board is settled: units at 0 life or marked dead die, enchantments at 0 power are dispelled."""
     while m.winner < 0:
         dying = [u for u in m.all_perms() if not u.st.get("dying") and (
@@ -267,7 +309,7 @@ def process_deaths(m: "Match") -> None:
                 die(m, u)
 
 
-def die(m: "Match", u: "Perm") -> None:
+def die(m: Match, u: Perm) -> None:
     """A unit dies (model ``die``): its Death mechanics fire while it is still on the board; it leaves, goes to its
     owner's crypt with its items (which take their stats and abilities with them), and SoulReap fires for every
     other permanent. A Deathless unit with a charge left, or an Immortal one, returns from the crypt at the end of
@@ -300,13 +342,13 @@ def die(m: "Match", u: "Perm") -> None:
     soul_reap(m, u)
 
 
-def soul_reap(m: "Match", dead: "Perm") -> None:
+def soul_reap(m: Match, dead: Perm) -> None:
     for other in m.all_perms():
         if m.winner < 0:
             fire_own(m, other, "SoulReap", trigger_unit=dead)
 
 
-def on_leave(m: "Match", u: "Perm") -> None:
+def on_leave(m: Match, u: Perm) -> None:
     """A permanent leaving play frees Imprison's prisoner (only the abilities Imprison added)."""
     held = u.st.pop("prisoner", 0)
     prisoner = m.find(held) if held else None
@@ -319,13 +361,13 @@ def on_leave(m: "Match", u: "Perm") -> None:
         prisoner.rebuild()
 
 
-def annihilate(m: "Match", u: "Perm") -> None:
+def annihilate(m: Match, u: Perm) -> None:
     """Removed from the game: no Death trigger, no crypt, no return; its items vanish with it."""
     remove_perm(m, u)
     on_leave(m, u)
 
 
-def return_units(m: "Match") -> None:
+def return_units(m: Match) -> None:
     """End of turn: Deathless / Immortal units still in their owner's crypt are played again, free (Play
     mechanics fire; buffs and poison stay; the unit is not ready)."""
     back, m.returns_eot = m.returns_eot, []
@@ -341,7 +383,7 @@ def return_units(m: "Match") -> None:
 
 
 # ---- turn events ------------------------------------------------------------------------------------------------
-def start_of_turn(m: "Match", p: int) -> None:
+def start_of_turn(m: Match, p: int) -> None:
     """After the refresh and the draw: Dawn (the owner's), Cycle (every turn), then ``p``'s Discharge, poison
     (-level/-level) and sleep (exhausted again, one turn less)."""
     for u in list(m.all_perms()):
@@ -363,11 +405,9 @@ def start_of_turn(m: "Match", p: int) -> None:
     process_deaths(m)
 
 
-def end_of_turn(m: "Match", p: int) -> None:
+def end_of_turn(m: Match, p: int) -> None:
     """Dusk and Serenity (the owner's; Serenity only if no attack was declared), Relentless refreshes (every
     unit, every turn), then the returns of Deathless / Immortal units."""
-    from .rules import refresh
-
     for u in list(m.board[p]):
         if m.find(u.uid) is not u:
             continue
@@ -381,7 +421,7 @@ def end_of_turn(m: "Match", p: int) -> None:
     return_units(m)
 
 
-def on_draw(m: "Match", player: int, slot: int) -> None:
+def on_draw(m: Match, player: int, slot: int) -> None:
     """OwnerDrawsUnit (Research AI): a unit card joining its owner's hand gets the buff there."""
     cid, d, l = m.sides[player].hand[slot]
     if m.card(cid).card_type != "unit":
@@ -399,12 +439,12 @@ IMPRISONED = (Mechanic("CannotAttack"), Mechanic("CannotBlock"))
 
 # ---- the mechanics ----------------------------------------------------------------------------------------------
 # Each is ``effect(m, ctx, targets, mech)``; the semantics are the model's (README "Mechanics").
-def _units(m: "Match", targets: list) -> list["Perm"]:
+def _units(m: Match, targets: list) -> list[Perm]:
     """The targets that are units still on the board (earlier targets' deaths may have removed some)."""
     return [t for t in targets if not isinstance(t, int) and t.is_unit and m.find(t.uid) is t]
 
 
-def _source(ctx: Ctx) -> "Perm | None":
+def _source(ctx: Ctx) -> Perm | None:
     """The damage source of a mechanic: the unit it belongs to (an item's host), None for spells and
     enchantments."""
     return ctx.source if ctx.source is not None and ctx.source.is_unit else None
@@ -476,7 +516,7 @@ def _annihilate(m, ctx, targets, mech):
 
 
 def _draw(m, ctx, targets, mech):
-    m.draw(ctx.owner, int(mech.param("count", 1)))
+    draw(m, ctx.owner, int(mech.param("count", 1)))
 
 
 def _peek(m, ctx, targets, mech):
@@ -488,19 +528,19 @@ def _discard(m, ctx, targets, mech):
     discard(m, 1 - ctx.owner, int(mech.param("count", 1)))
 
 
-def discard(m: "Match", player: int, count: int) -> None:
+def discard(m: Match, player: int, count: int) -> None:
     """``player`` discards ``count`` cards of their choice (all of them when they hold no more)."""
-    m.ask(player, "discard", "hand", count, count)
+    ask(m, player, "discard", "hand", count, count)
 
 
 def _augur(m, ctx, targets, mech):
     synth = m.sides[ctx.owner].res[0]
     if synth < 4:
-        m.ask(ctx.owner, "replace", "hand", 0, 1)
+        ask(m, ctx.owner, "replace", "hand", 0, 1)
     elif synth < 8:
-        m.draw(ctx.owner)
+        draw(m, ctx.owner)
     else:
-        m.ask(ctx.owner, "search", "deck", 0, 1)
+        ask(m, ctx.owner, "search", "deck", 0, 1)
 
 
 def _gain_life(m, ctx, targets, mech):
@@ -518,8 +558,6 @@ def _gain_resource(m, ctx, targets, mech):
 
 
 def _refresh(m, ctx, targets, mech):
-    from .rules import refresh
-
     for t in _units(m, targets):
         refresh(t)
 
@@ -576,7 +614,7 @@ def _drain_power(m, ctx, targets, mech):
 
 def _draw_from_unit(m, ctx, targets, mech):
     for t in _units(m, targets):
-        m.draw(ctx.owner, (t.attack + t.full_life) // int(mech.param("factor", 3)))
+        draw(m, ctx.owner, (t.attack + t.full_life) // int(mech.param("factor", 3)))
 
 
 def _web(m, ctx, targets, mech):
@@ -589,11 +627,11 @@ def _web(m, ctx, targets, mech):
 
 def _abomination(m, ctx, targets, mech):
     if ctx.source is not None:
-        m.ask(ctx.owner, f"consume:{ctx.source.uid}", "crypt:unit", 0, 2)
+        ask(m, ctx.owner, f"consume:{ctx.source.uid}", "crypt:unit", 0, 2)
 
 
 def _return_from_crypt(m, ctx, targets, mech):
-    m.ask(ctx.owner, "unbury", f"crypt:{str(mech.param('card_type', 'Unit')).lower()}", 0, 1)
+    ask(m, ctx.owner, "unbury", f"crypt:{str(mech.param('card_type', 'Unit')).lower()}", 0, 1)
 
 
 def _imprison(m, ctx, targets, mech):
@@ -607,8 +645,6 @@ def _imprison(m, ctx, targets, mech):
 def _shuffle_into_deck(m, ctx, targets, mech):
     """Armistice: every target leaves play (no death) to the bottom of its owner's deck, seen by both players;
     its items vanish."""
-    from .rules import PUBLIC
-
     for t in _units(m, targets):
         remove_perm(m, t)
         on_leave(m, t)
@@ -647,14 +683,12 @@ EFFECTS: dict[str, Callable[..., None]] = {
 
 
 # ---- choices: what happens to the picked options ---------------------------------------------------------------
-def _choose_replace(m: "Match", player: int, picked: list[int], options: list[str], slots: list[int] | None) -> None:
+def _choose_replace(m: Match, player: int, picked: list[int], options: list[str], slots: list[int] | None) -> None:
     """Each picked hand card goes to the bottom of the deck (its owner knows it is there), then as many are
     drawn."""
-    from .rules import OWNER_KNOWS
-
     for slot in sorted((slots[i] for i in picked), reverse=True):
         m.to_bottom(player, m.remove_from_hand(player, slot)[0], OWNER_KNOWS)
-    m.draw(player, len(picked))
+    draw(m, player, len(picked))
 
 
 def _choose_discard(m, player, picked, options, slots):
@@ -669,7 +703,7 @@ def _choose_search(m, player, picked, options, slots):
             k = side.deck.index(options[i])
             side.deck.pop(k)
             side.deck_vis.pop(k)
-            m.add_to_hand(player, options[i], known=False)
+            add_to_hand(m, player, options[i], known=False)
 
 
 def _choose_unbury(m, player, picked, options, slots):
@@ -677,7 +711,7 @@ def _choose_unbury(m, player, picked, options, slots):
     for i in picked:
         if options[i] in crypt:
             crypt.remove(options[i])
-            m.add_to_hand(player, options[i], known=True)
+            add_to_hand(m, player, options[i], known=True)
 
 
 def _choose_consume(uid: int) -> Callable[..., None]:
@@ -704,31 +738,3 @@ class _Choices(dict):
 
 CHOICES: dict[str, Callable[..., None]] = _Choices(replace=_choose_replace, discard=_choose_discard,
                                                    search=_choose_search, unbury=_choose_unbury)
-
-
-# ---- validation ----------------------------------------------------------------------------------------------------
-def check_mechanic(card: Card, mech: Mechanic) -> None:
-    """``CardDataError`` for a mechanic the effect system does not know, or a trigger / targeter it does not."""
-    if mech.trigger is None:
-        if mech.id not in STATIC:
-            raise CardDataError(f"card {card.id!r}: unknown static ability {mech.id!r}; known: "
-                                f"{', '.join(sorted(STATIC))}")
-    else:
-        if mech.trigger not in TRIGGERS:
-            raise CardDataError(f"card {card.id!r}: unknown trigger {mech.trigger!r} of {mech.id!r}; known: "
-                                f"{', '.join(sorted(TRIGGERS))}")
-        if mech.id not in EFFECTS:
-            raise CardDataError(f"card {card.id!r}: unknown mechanic {mech.id!r}; known: "
-                                f"{', '.join(sorted(EFFECTS))}")
-    if card.host_targeter is not None and card.host_targeter.id not in HOST_TARGETERS:
-        raise CardDataError(f"card {card.id!r}: unknown host targeter {card.host_targeter.id!r}; known: "
-                            f"{', '.join(sorted(HOST_TARGETERS))}")
-    for t in (mech.targeter, card.targeter):
-        if t is not None and t.id not in T.KNOWN:
-            raise CardDataError(f"card {card.id!r}: unknown targeter {t.id!r}; known: {', '.join(sorted(T.KNOWN))}")
-
-
-HOST_TARGETERS: dict[str, Callable[["Perm"], bool]] = {
-    "FriendlyUnit": lambda u: True,
-    "FriendlyVehicleOrStructure": lambda u: u.unit_type in ("Vehicle", "Structure"),
-}

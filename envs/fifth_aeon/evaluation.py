@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import math
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
+from . import targeters as T
+from .board import Match, Perm
 from .cards import Card, Mechanic
 from .constants import BOARD_SLOTS, RESOURCES
-
-if TYPE_CHECKING:
-    from .rules import Match, Perm
+from .effects import AURAS
 
 PLAY, LETHAL, NONLETHAL = "play", "lethal", "nonlethal"
 PLAYER_VALUE = 1_000_000.0  # a player as a damage target (model Player.evaluate)
@@ -154,14 +154,10 @@ class Evaluator:
 
     def area_targets(self, mech: Mechanic, owner: int, source: "Perm | None", card: Card | None) -> list:
         """The current targets of an automatic targeter (a chosen one has none before the card is played)."""
-        from . import targeters as T
-
         targeter = mech.targeter or (card.targeter if card is not None else source.card.targeter)
         if targeter.id not in T.AUTOMATIC or targeter.id in ("TriggeringUnit", "UnitsOfTypeAsTarget"):
             return []
         if targeter.id == "SelfTarget" and source is None and card is not None and card.card_type == "unit":
-            from .rules import Perm
-
             return [Perm(-1, card, owner)]  # a unit in hand targets itself as it will enter
         return T.AUTOMATIC[targeter.id](self.m, owner, source, targeter, None, None)
 
@@ -176,8 +172,6 @@ class Evaluator:
         return BOARD_SLOTS - len(self.m.board[owner])
 
     def lordship(self, mech: Mechanic, owner: int, lord: "Perm | None") -> float:
-        from .effects import AURAS
-
         rule = AURAS[mech.id]
         utype = str(mech.param("unitType", ""))
         probe = lord if lord is not None else SimpleNamespace(owner=owner)  # in hand: every friendly unit counts

@@ -9,11 +9,12 @@ it goes to the crypt.
 from __future__ import annotations
 
 from . import layout as L
+from . import rules as R
 from . import targeters as T
+from .board import BLOCK, ORDER, PLAY1, Match, Perm, refresh
 from .cards import Card
 from .constants import BOARD_SLOTS
-from .effects import CHOICES, HOST_TARGETERS, Ctx, buff, enter, new_perm, process_deaths, run, update_auras
-from .rules import BLOCK, ORDER, PLAY1, PLAY2, Match, Perm, refresh
+from .effects import CHOICES, Ctx, activate, buff, enter, new_perm, process_deaths, run, update_auras
 
 
 def position(m: Match, player: int, u: Perm) -> int:
@@ -30,7 +31,7 @@ def at_position(m: Match, player: int, pos: int) -> Perm | None:
 
 
 def hosts(m: Match, player: int, card: Card) -> list[Perm]:
-    ok = HOST_TARGETERS[card.host_targeter.id if card.host_targeter else "FriendlyUnit"]
+    ok = T.HOSTS[card.host_targeter.id if card.host_targeter else "FriendlyUnit"]
     return [u for u in m.units(player) if ok(u)]
 
 
@@ -112,8 +113,8 @@ def apply(m: Match, a: int) -> None:
             m.choices.pop(0)
             CHOICES[c.kind](m, c.player, c.picked, c.options, c.slots)
             process_deaths(m)
-            m.activate()
-            m.settle()
+            activate(m)
+            R.settle(m)
         return
     p = m.acting
     if m.pend is not None:
@@ -154,9 +155,9 @@ def apply(m: Match, a: int) -> None:
         b, att = divmod(a - L.BLOCK, BOARD_SLOTS)
         m.board[p][b].blocking = m.board[1 - p][att].uid
     elif L.ORDER <= a < L.PASS:
-        m.order_next(m.board[1 - p][a - L.ORDER].uid)
+        R.order_next(m, m.board[1 - p][a - L.ORDER].uid)
     elif a == L.PASS:
-        m.pass_phase()
+        R.pass_phase(m)
 
 
 def finish_play(m: Match, p: int, slot: int, host_uid: int, chosen: Perm | None) -> None:
@@ -180,7 +181,7 @@ def finish_play(m: Match, p: int, slot: int, host_uid: int, chosen: Perm | None)
                 run(m, mech, Ctx(p, None, card, chosen))
         m.sides[p].crypt.append(cid)
         process_deaths(m)
-    m.settle()
+    R.settle(m)
 
 
 def attach(m: Match, host: Perm, item: Card) -> None:
@@ -198,4 +199,4 @@ def attach(m: Match, host: Perm, item: Card) -> None:
     update_auras(m)
 
 
-__all__ = ["PLAY1", "PLAY2", "apply", "legal", "playable", "position", "at_position", "hosts"]
+__all__ = ["apply", "legal", "playable", "position", "at_position", "hosts"]

@@ -27,15 +27,12 @@ With ``perfect=True`` the opponent's whole hand is shown (the hidden count is 0)
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..structure import Attached, Globals, ObservationStructure, Tokens
+from .board import Match, phase_name
 from .constants import BOARD_SLOTS, HARD_HAND_LIMIT
-
-if TYPE_CHECKING:
-    from .state import FifthAeonState
 
 GLOBALS = 29  # 6 phases, who acts, whose turn, the turn, then 10 per side
 FEATURES = 16
@@ -71,13 +68,13 @@ def observation_structure(n: int) -> ObservationStructure:
     return ObservationStructure(tuple(parts), (observation_length(n),))
 
 
-def observe(state: "FifthAeonState", player: int, perfect: bool) -> np.ndarray:
-    m = state.match
-    index = state.game.pool.index
+def observe(m: Match, player: int, perfect: bool) -> np.ndarray:
+    """What ``player`` sees of the match (the blocks of the module docstring)."""
+    index = m.pool.index
     n = len(index)
     out = np.zeros(observation_length(n), dtype=np.float32)
     me, foe = m.sides[player], m.sides[1 - player]
-    phase = state.phase
+    phase = phase_name(m)
     k = 0
     for i, name in enumerate(("choice", "target", "play1", "block", "order", "play2")):
         out[k + i] = phase == name

@@ -14,7 +14,7 @@ from . import layout as L
 from .constants import BOARD_SLOTS
 from . import moves
 from .effects import enter, new_perm, update_auras
-from .rules import PLAY1, Match, Perm, refresh
+from .board import PLAY1, Match, Perm, refresh
 from .state import FifthAeonGame, FifthAeonState
 
 _PERM_KEYS = {"card", "attack", "life", "hurt", "power", "ready", "exhausted", "poison", "sleep", "shield", "items"}

@@ -1,17 +1,13 @@
 """Text and image renderings of a Fifth Aeon state (the env's ``ansi`` and ``rgb_array`` modes)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
+from .board import Match, Perm, phase_name
 from .constants import RESOURCES
 
-if TYPE_CHECKING:
-    from .state import FifthAeonState
 
-
-def _perm(u) -> str:
+def _perm(u: Perm) -> str:
     if not u.is_unit:
         return f"{u.card.name} [power {u.power}]"
     marks = "".join(ch for ch, on in (("A", u.attacking), ("B", u.blocking >= 0), ("z", u.exhausted),
@@ -22,13 +18,11 @@ def _perm(u) -> str:
     return f"{u.card.name}{items} {u.attack}/{u.life}{' ' + kw if kw else ''}{' ' + marks if marks else ''}"
 
 
-def render_ansi(state: "FifthAeonState", perspective: int | None = None) -> str:
+def render_ansi(m: Match, perspective: int | None = None) -> str:
     """The board as text; with ``perspective`` the opponent's unseen hand cards are shown as '?'."""
-    m = state.match
-    head = f"turn {m.turn}, {state.phase}"
-    if state.is_terminal():
-        w = state.winner()
-        head += f": {'draw' if w is None else f'player {w} wins'}"
+    head = f"turn {m.turn}, {phase_name(m)}"
+    if m.winner >= 0:
+        head += f": {'draw' if m.winner == 2 else f'player {m.winner} wins'}"
     else:
         head += f", player {m.acting} to act (player {m.turn_player}'s turn)"
     lines = [head]
@@ -47,10 +41,9 @@ def render_ansi(state: "FifthAeonState", perspective: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def render_rgb(state: "FifthAeonState") -> np.ndarray:
+def render_rgb(m: Match) -> np.ndarray:
     """A small picture: each side's units as cells (attack red, life green), enchantments blue; life, energy and
     hand size as bars."""
-    m = state.match
     img = np.full((120, 280, 3), 30, dtype=np.uint8)
     for p in range(2):
         top = 70 if p == 0 else 10

@@ -1,4 +1,4 @@
-"""Fifth Aeon's rules: the board, the turn, combat, triggers and choices (``Match``).
+"""Fifth Aeon's turn and combat over a ``board.Match``.
 
 The engine follows the game's own model (``shared/data/fifthaeon_rules.md``): player 0 goes first; a turn is
 refresh and draw, Play1 (a resource, cards, enchantment changes, attackers), the defender's blocks, the attacker's
@@ -7,512 +7,179 @@ Deathless units, discard down to 8). What a mechanic does is in ``effects``, who
 
 Choices (the mulligan, a discard, a replace, a search, the end-of-turn discard) are deferred as in the model:
 the effect that asks for one goes on resolving, the choice waits in ``Match.choices``, and nothing else may be
-done until it is made. Deck order is hidden state: draws take the top, cards put back go to the bottom, and
-nothing is shuffled after set-up (the model's only randomness is the opening shuffle). ``Side.deck_vis`` records
-who knows a deck position: a card its owner put back (a mulligan) is known to its owner, a unit shuffled back
-from the board (Armistice) to both players.
+done until it is made. Nothing is shuffled after set-up (the model's only randomness is the opening shuffle).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
-from .cards import Card, CardPool, Mechanic
-from .constants import HARD_HAND_LIMIT, MAX_TURNS, OPENING_DRAW, SOFT_HAND_LIMIT, STARTING_LIFE
-
-PLAY1, BLOCK, ORDER, PLAY2, OVER = range(5)
-PHASE_NAMES = ("play1", "block", "order", "play2", "over")
-HIDDEN, OWNER_KNOWS, PUBLIC = 0, 1, 2  # who knows a deck position (``Side.deck_vis``)
+from .board import BLOCK, ORDER, PLAY1, PLAY2, Match, Perm, refresh
+from .constants import MAX_TURNS, OPENING_DRAW
+from .effects import ask, deal_damage, draw, end_of_turn, fire_own, process_deaths, start_of_turn
 
 
-class Perm:
-    """A permanent on the board: a unit or an enchantment. ``dmg`` / ``max_life`` include buffs and items,
-    ``aura_d`` / ``aura_l`` the lordships of the board now; life is ``max_life + aura_l - hurt``."""
-
-    __slots__ = ("uid", "card", "owner", "dmg", "max_life", "aura_d", "aura_l", "hurt", "power", "granted", "items",
-                 "mechs", "kw", "ready", "exhausted", "attacking", "blocking", "st")
-
-    def __init__(self, uid: int, card: Card, owner: int, bonus: tuple[int, int] = (0, 0)):
-        self.uid = uid
-        self.card = card
-        self.owner = owner
-        self.dmg = card.damage + bonus[0]
-        self.max_life = card.life + bonus[1]
-        self.aura_d = self.aura_l = self.hurt = 0
-        self.power = card.power
-        self.granted: tuple[Mechanic, ...] = ()  # abilities given by effects
-        self.items: tuple[Card, ...] = ()
-        self.ready = False
-        self.exhausted = False
-        self.attacking = False
-        self.blocking = -1  # uid of the attacker this unit blocks
-        self.st: dict[str, int] = {}  # per-instance counters: deathless charges, shield, poison, sleep, ...
-        self.rebuild()
-
-    def rebuild(self) -> None:
-        """Recompute the ability list and keyword set from the card, the granted abilities and the items."""
-        mechs = self.card.mechanics + self.granted
-        for item in self.items:
-            mechs = mechs + item.mechanics
-        lost = [k[5:] for k in self.st if k.startswith("lost:")]  # Webspit's Flying, a spent Deathless
-        if lost:
-            mechs = tuple(x for x in mechs if x.id not in lost)
-        self.mechs = mechs
-        self.kw = frozenset(m.id for m in mechs if m.trigger is None)
-
-    def copy(self) -> "Perm":
-        p = Perm.__new__(Perm)
-        p.uid, p.card, p.owner, p.dmg, p.max_life = self.uid, self.card, self.owner, self.dmg, self.max_life
-        p.aura_d, p.aura_l, p.hurt, p.power = self.aura_d, self.aura_l, self.hurt, self.power
-        p.granted, p.items, p.mechs, p.kw = self.granted, self.items, self.mechs, self.kw
-        p.ready, p.exhausted, p.attacking, p.blocking = self.ready, self.exhausted, self.attacking, self.blocking
-        p.st = dict(self.st) if self.st else {}
-        return p
-
-    # -- derived -------------------------------------------------------------------------------------------------
-    @property
-    def is_unit(self) -> bool:
-        return self.card.card_type == "unit"
-
-    @property
-    def attack(self) -> int:
-        return max(0, self.dmg + self.aura_d)
-
-    @property
-    def life(self) -> int:
-        return self.max_life + self.aura_l - self.hurt
-
-    @property
-    def full_life(self) -> int:
-        return self.max_life + self.aura_l
-
-    @property
-    def unit_type(self) -> str:
-        return self.card.unit_type
-
-    @property
-    def mechanical(self) -> bool:
-        return self.card.mechanical
-
-    def has(self, keyword: str) -> bool:
-        return keyword in self.kw
-
-    def can_attack(self) -> bool:
-        return self.is_unit and self.ready and not self.exhausted and "CannotAttack" not in self.kw
-
-    def can_block(self, attacker: "Perm") -> bool:
-        """Blocking rules of the model: not exhausted, not CannotBlock; Flying, Aquatic and Unblockable restrict."""
-        if not self.is_unit or self.exhausted or "CannotBlock" in self.kw:
-            return False
-        akw, bkw = attacker.kw, self.kw
-        if "Unblockable" in akw:
-            return False
-        if "Flying" in akw and not ("Flying" in bkw or "Ranged" in bkw):
-            return False
-        if "Aquatic" in akw and not ("Aquatic" in bkw or "Flying" in bkw):
-            return False
-        if "Aquatic" in bkw and "Aquatic" not in akw:
-            return False
-        return True
-
-    def __repr__(self) -> str:
-        if self.is_unit:
-            return f"{self.card.name}({self.attack}/{self.life}#{self.uid})"
-        return f"{self.card.name}(power {self.power}#{self.uid})"
+def start(m: Match) -> None:
+    """The opening draws, player 0's first turn start, then both mulligans (rules "Who goes first")."""
+    for p in range(2):
+        draw(m, p, OPENING_DRAW[p])
+    begin_turn(m)
+    for p in range(2):
+        ask(m, p, "replace", "hand", 0, len(m.sides[p].hand))
 
 
-class Side:
-    """One player's zones and numbers. A hand entry is ``(card id, attack bonus, life bonus)`` (Research AI buffs
-    units in hand); ``known`` marks hand entries the opponent has seen (Peek, cards returned to hand)."""
-
-    __slots__ = ("life", "energy", "max_energy", "res", "played_resource", "hand", "known", "deck", "deck_vis",
-                 "crypt", "fatigue")
-
-    def __init__(self) -> None:
-        self.life = STARTING_LIFE
-        self.energy = self.max_energy = 0
-        self.res = [0, 0, 0, 0]
-        self.played_resource = False
-        self.hand: list[tuple[str, int, int]] = []
-        self.known: list[bool] = []
-        self.deck: list[str] = []
-        self.deck_vis: list[int] = []
-        self.crypt: list[str] = []
-        self.fatigue = 0
-
-    def copy(self) -> "Side":
-        s = Side.__new__(Side)
-        s.life, s.energy, s.max_energy, s.res = self.life, self.energy, self.max_energy, list(self.res)
-        s.played_resource, s.hand, s.known = self.played_resource, list(self.hand), list(self.known)
-        s.deck, s.deck_vis, s.crypt, s.fatigue = list(self.deck), list(self.deck_vis), list(self.crypt), self.fatigue
-        return s
+def begin_turn(m: Match) -> None:
+    """Refresh the turn player's units, draw, reset the resource play and energy, then start-of-turn effects."""
+    p = m.turn_player
+    m.phase = PLAY1
+    m.attacked = False
+    for u in m.board[p]:
+        refresh(u)
+    side = m.sides[p]
+    draw(m, p)
+    side.played_resource = False
+    side.energy = side.max_energy
+    start_of_turn(m, p)
 
 
-@dataclass
-class Choice:
-    """A deferred choice: ``player`` picks ``min_n``..``max_n`` of ``options`` (card ids; ``slots`` the hand slots
-    when the options are hand cards); ``kind`` says what happens to the picked ones (``effects.CHOICES``). The
-    options are read from ``source`` (``hand``, ``deck``, ``crypt:TYPE``) when the choice reaches the front of the
-    queue, so a choice made after another sees the zones as they are then."""
-
-    player: int
-    kind: str
-    source: str
-    min_n: int
-    max_n: int
-    options: list[str] | None = None
-    slots: list[int] | None = None
-    picked: list[int] | None = None
-
-    def copy(self) -> "Choice":
-        return Choice(self.player, self.kind, self.source, self.min_n, self.max_n,
-                      None if self.options is None else list(self.options),
-                      None if self.slots is None else list(self.slots), list(self.picked or []))
+def end_turn(m: Match) -> None:
+    """End-of-turn effects, then the discard down to 8; the next turn starts once that choice is made."""
+    p = m.turn_player
+    end_of_turn(m, p)
+    if m.winner >= 0:
+        return
+    m.then = "next_turn"
+    ask(m, p, "discard", "trim", 0, 0)
+    settle(m)
 
 
-class Match:
-    """The mutable game: two ``Side``s, the board, the phase and the pending decisions."""
+def settle(m: Match) -> None:
+    """Run what waits for the choices to be made (the next turn)."""
+    while not m.choices and m.then is not None and m.winner < 0:
+        then, m.then = m.then, None
+        if then == "next_turn":
+            m.turn_player = 1 - m.turn_player
+            m.turn += 1
+            if m.turn >= MAX_TURNS:
+                m.end(2)
+                return
+            begin_turn(m)
 
-    __slots__ = ("pool", "sides", "board", "turn_player", "turn", "phase", "next_uid", "choices", "pend",
-                 "order_queue", "order", "returns_eot", "winner", "attacked", "then")
 
-    def __init__(self, pool: CardPool, decks: tuple[list[str], list[str]]):
-        self.pool = pool
-        self.sides = (Side(), Side())
-        for p in range(2):
-            self.sides[p].deck = list(decks[p])
-            self.sides[p].deck_vis = [HIDDEN] * len(decks[p])
-        self.board: tuple[list[Perm], list[Perm]] = ([], [])
-        self.turn_player = 0
-        self.turn = 0
-        self.phase = PLAY1
-        self.next_uid = 1
-        self.choices: list[Choice] = []
-        self.pend: list[Any] | None = None  # a card being played: [hand slot, host uid or -1, stage 'host'/'target']
-        self.order_queue: list[int] = []  # multi-blocked attackers (uid) whose damage order is still to be chosen
-        self.order: dict[int, list[int]] = {}  # attacker uid -> blocker uids in damage order (chosen so far)
-        self.returns_eot: list[Perm] = []  # Deathless / Immortal units (in the crypt) to return at the end of the turn
-        self.winner = -1  # -1 running, 0/1 the winner, 2 a draw
-        self.attacked = False
-        self.then: str | None = None  # what follows once the pending choices are made ("next_turn")
+def pass_phase(m: Match) -> None:
+    """PASS: Play1 with attackers goes to blocks (or straight to combat); otherwise the turn ends."""
+    if m.phase == PLAY1 and any(u.attacking for u in m.board[m.turn_player]):
+        m.attacked = True
+        attackers = [u for u in m.board[m.turn_player] if u.attacking]
+        defenders = m.units(1 - m.turn_player)
+        if any(b.can_block(a) for b in defenders for a in attackers):
+            m.phase = BLOCK
+        else:
+            resolve_combat(m)
+    elif m.phase == BLOCK:
+        start_damage_order(m)
+    else:
+        end_turn(m)
 
-    def copy(self) -> "Match":
-        m = Match.__new__(Match)
-        m.pool = self.pool
-        m.sides = (self.sides[0].copy(), self.sides[1].copy())
-        m.board = ([u.copy() for u in self.board[0]], [u.copy() for u in self.board[1]])
-        m.turn_player, m.turn, m.phase, m.next_uid = self.turn_player, self.turn, self.phase, self.next_uid
-        m.choices = [c.copy() for c in self.choices]
-        m.pend = None if self.pend is None else list(self.pend)
-        m.order_queue = list(self.order_queue)
-        m.order = {k: list(v) for k, v in self.order.items()}
-        m.returns_eot = [u.copy() for u in self.returns_eot]
-        m.winner, m.attacked, m.then = self.winner, self.attacked, self.then
-        return m
 
-    # -- start ---------------------------------------------------------------------------------------------------
-    def start(self) -> None:
-        """The opening draws, player 0's first turn start, then both mulligans (rules "Who goes first")."""
-        for p in range(2):
-            for _ in range(OPENING_DRAW[p]):
-                self.draw(p)
-        self.begin_turn()
-        for p in range(2):
-            self.ask(p, "replace", "hand", 0, len(self.sides[p].hand))
+def start_damage_order(m: Match) -> None:
+    """After blocks: the attacker orders the blockers of each attacker blocked by two or more units."""
+    defenders = m.board[1 - m.turn_player]
+    m.order = {}
+    m.order_queue = []
+    for a in m.board[m.turn_player]:
+        if a.attacking:
+            blockers = [b.uid for b in defenders if b.blocking == a.uid]
+            if len(blockers) >= 2 and a.attack > 0:
+                m.order_queue.append(a.uid)
+                m.order[a.uid] = []
+    if m.order_queue:
+        m.phase = ORDER
+    else:
+        resolve_combat(m)
 
-    # -- queries -------------------------------------------------------------------------------------------------
-    @property
-    def acting(self) -> int:
-        """The player to decide now (-2 when the game is over)."""
-        if self.winner >= 0:
-            return -2
-        if self.choices:
-            return self.choices[0].player
-        if self.phase == BLOCK:
-            return 1 - self.turn_player
-        return self.turn_player
 
-    def card(self, card_id: str) -> Card:
-        return self.pool.by_id[card_id]
+def order_next(m: Match, blocker_uid: int) -> None:
+    """The attacker names the next blocker to take damage; the last one follows by itself."""
+    a = m.order_queue[0]
+    m.order[a].append(blocker_uid)
+    left = [b.uid for b in m.board[1 - m.turn_player] if b.blocking == a and b.uid not in m.order[a]]
+    if len(left) <= 1:
+        m.order[a] += left
+        m.order_queue.pop(0)
+    if not m.order_queue:
+        resolve_combat(m)
 
-    def units(self, player: int) -> list[Perm]:
-        return [u for u in self.board[player] if u.card.card_type == "unit"]
 
-    def all_units(self) -> list[Perm]:
-        """Every unit, the turn player's first (trigger order)."""
-        t = self.turn_player
-        return [u for u in self.board[t] + self.board[1 - t] if u.card.card_type == "unit"]
-
-    def all_perms(self) -> list[Perm]:
-        t = self.turn_player
-        return self.board[t] + self.board[1 - t]
-
-    def find(self, uid: int) -> Perm | None:
-        for side in self.board:
-            for u in side:
-                if u.uid == uid:
-                    return u
-        return None
-
-    def meets(self, player: int, card: Card) -> bool:
-        """The energy and resource thresholds of ``card`` are met by ``player``."""
-        side = self.sides[player]
-        if side.energy < card.energy:
-            return False
-        r = side.res
-        q = card.requirements
-        return r[0] >= q[0] and r[1] >= q[1] and r[2] >= q[2] and r[3] >= q[3]
-
-    # -- zones ---------------------------------------------------------------------------------------------------
-    def draw(self, player: int, count: int = 1) -> None:
-        """Draw from the top; an empty deck deals 1, 2, 4, ... damage (fatigue); a 13th card goes to the crypt."""
-        side = self.sides[player]
-        for _ in range(count):
-            if not side.deck:
-                from .effects import deal_damage
-
-                side.fatigue += 1
-                deal_damage(self, None, player, 1 << (side.fatigue - 1), owner=player, direct=True)
+def resolve_combat(m: Match) -> None:
+    """Combat (rules "Turn structure" 6; model ``game.ts`` ``resolveCombat``): each blocked attacker fights its
+    blockers in damage order, giving each ``min(its life, damage left)`` (no trample) and taking each blocker's full
+    damage; both sides' damage is computed before either is dealt. A blocker with DamageOnBlock first deals its
+    damage to the attacker. Lethal Strike fires for a unit whose opponent in a fight died. As in the model, an
+    attacker gone part-way (dead, or turned to stone) goes on fighting the blockers left: it still deals them its
+    remaining damage, without its on-damage abilities (they left play with it, ``unit.ts`` ``leaveBoard``), and
+    each of them still fights it: the blocker is exhausted, its Lifesteal heals for its damage and its Lethal Strike
+    fires (``unit.ts`` ``fight`` / ``afterDamage``); the gone attacker takes nothing. Unblocked attackers then hit
+    the defending player."""
+    t = m.turn_player
+    attackers = [u for u in m.board[t] if u.attacking]
+    blockers = [u for u in m.board[1 - t] if u.blocking >= 0]
+    for a in attackers:
+        mine = [b for b in blockers if b.blocking == a.uid]
+        chosen = m.order.get(a.uid)
+        if chosen:
+            rank = {uid: i for i, uid in enumerate(chosen)}
+            mine.sort(key=lambda b: rank.get(b.uid, len(rank)))
+        left = a.attack
+        for b in mine:
+            if m.find(b.uid) is not b:
                 continue
-            cid = side.deck.pop(0)
-            vis = side.deck_vis.pop(0)
-            self.add_to_hand(player, cid, vis == PUBLIC)
-
-    def add_to_hand(self, player: int, cid: str, known: bool) -> None:
-        """A card joins the hand (``known``: the opponent knows it); at 12 cards it goes to the crypt instead."""
-        from .effects import on_draw
-
-        side = self.sides[player]
-        if len(side.hand) >= HARD_HAND_LIMIT:
-            side.crypt.append(cid)
-            return
-        side.hand.append((cid, 0, 0))
-        side.known.append(known)
-        on_draw(self, player, len(side.hand) - 1)
-
-    def to_bottom(self, player: int, cid: str, vis: int) -> None:
-        self.sides[player].deck.append(cid)
-        self.sides[player].deck_vis.append(vis)
-
-    def remove_from_hand(self, player: int, slot: int) -> tuple[str, int, int]:
-        side = self.sides[player]
-        side.known.pop(slot)
-        return side.hand.pop(slot)
-
-    def ask(self, player: int, kind: str, source: str, min_n: int, max_n: int) -> None:
-        """Queue a choice of ``min_n``..``max_n`` cards from ``source`` (``hand``, ``deck`` or ``crypt:TYPE``;
-        ``trim`` is the end-of-turn discard down to 8). A finished game asks nothing: ``end`` clears the queue, and
-        an effect still resolving after the deciding blow (Spectre's DiscardOnDamage on the player it kills) must
-        not leave a choice behind (its options would never be read)."""
-        if self.winner >= 0:
-            return
-        self.choices.append(Choice(player, kind, source, min_n, max_n))
-        self.activate()
-
-    def activate(self) -> None:
-        """Fill in the options of the choice at the front of the queue; one with nothing to pick is dropped and
-        one whose every option is forced resolves at once (then the next is looked at)."""
-        from .effects import CHOICES
-
-        while self.choices and self.choices[0].options is None and self.winner < 0:
-            c = self.choices[0]
-            side = self.sides[c.player]
-            if c.source in ("hand", "trim"):
-                c.options, c.slots = [h[0] for h in side.hand], list(range(len(side.hand)))
-                if c.source == "trim":
-                    c.min_n = c.max_n = max(len(side.hand) - SOFT_HAND_LIMIT, 0)
-            elif c.source == "deck":
-                c.options = sorted(set(side.deck))
-            else:
-                wanted = c.source.split(":")[1]
-                c.options = [x for x in side.crypt if self.card(x).card_type == wanted]
-            c.picked = []
-            c.max_n = min(c.max_n, len(c.options))
-            c.min_n = min(c.min_n, c.max_n)
-            if c.max_n == 0:
-                self.choices.pop(0)
-            elif c.min_n == len(c.options):
-                self.choices.pop(0)
-                CHOICES[c.kind](self, c.player, list(range(len(c.options))), c.options, c.slots)
-
-    # -- life and damage -----------------------------------------------------------------------------------------
-    def damage_player(self, player: int, amount: int) -> int:
-        if amount <= 0:
-            return 0
-        self.sides[player].life -= amount
-        self.check_players()
-        return amount
-
-    def heal_player(self, player: int, amount: int) -> None:
-        self.sides[player].life += amount
-
-    def check_players(self) -> None:
-        if self.winner >= 0:
-            return
-        dead = [p for p in range(2) if self.sides[p].life <= 0]
-        if len(dead) == 2:
-            self.end(2)
-        elif dead:
-            self.end(1 - dead[0])
-
-    def end(self, winner: int) -> None:
-        if self.winner < 0:
-            self.winner = winner
-            self.phase = OVER
-            self.choices.clear()
-            self.pend = None
-
-    # -- turn structure ------------------------------------------------------------------------------------------
-    def begin_turn(self) -> None:
-        """Refresh the turn player's units, draw, reset the resource play and energy, then start-of-turn effects."""
-        from .effects import start_of_turn
-
-        p = self.turn_player
-        self.phase = PLAY1
-        self.attacked = False
-        for u in self.board[p]:
-            refresh(u)
-        side = self.sides[p]
-        self.draw(p)
-        side.played_resource = False
-        side.energy = side.max_energy
-        start_of_turn(self, p)
-
-    def end_turn(self) -> None:
-        """End-of-turn effects, then the discard down to 8; the next turn starts once that choice is made."""
-        from .effects import end_of_turn
-
-        p = self.turn_player
-        end_of_turn(self, p)
-        if self.winner >= 0:
-            return
-        self.then = "next_turn"
-        self.ask(p, "discard", "trim", 0, 0)
-        self.settle()
-
-    def settle(self) -> None:
-        """Run what waits for the choices to be made (the next turn)."""
-        while not self.choices and self.then is not None and self.winner < 0:
-            then, self.then = self.then, None
-            if then == "next_turn":
-                self.turn_player = 1 - self.turn_player
-                self.turn += 1
-                if self.turn >= MAX_TURNS:
-                    self.end(2)
+            share = min(max(b.life, 0), left)
+            left -= share
+            if m.find(a.uid) is not a:
+                _fight_gone_attacker(m, a, b, share)
+                if m.winner >= 0:
                     return
-                self.begin_turn()
-
-    def play_resource(self, player: int, r: int) -> None:
-        side = self.sides[player]
-        side.played_resource = True
-        side.res[r] += 1
-        side.max_energy += 1
-        side.energy += 1
-
-    def pass_phase(self) -> None:
-        """PASS: Play1 with attackers goes to blocks (or straight to combat); otherwise the turn ends."""
-        if self.phase == PLAY1 and any(u.attacking for u in self.board[self.turn_player]):
-            self.attacked = True
-            attackers = [u for u in self.board[self.turn_player] if u.attacking]
-            defenders = self.units(1 - self.turn_player)
-            if any(b.can_block(a) for b in defenders for a in attackers):
-                self.phase = BLOCK
-            else:
-                self.resolve_combat()
-        elif self.phase == BLOCK:
-            self.start_damage_order()
-        else:
-            self.end_turn()
-
-    def start_damage_order(self) -> None:
-        """After blocks: the attacker orders the blockers of each attacker blocked by two or more units."""
-        defenders = self.board[1 - self.turn_player]
-        self.order = {}
-        self.order_queue = []
-        for a in self.board[self.turn_player]:
-            if a.attacking:
-                blockers = [b.uid for b in defenders if b.blocking == a.uid]
-                if len(blockers) >= 2 and a.attack > 0:
-                    self.order_queue.append(a.uid)
-                    self.order[a.uid] = []
-        if self.order_queue:
-            self.phase = ORDER
-        else:
-            self.resolve_combat()
-
-    def order_next(self, blocker_uid: int) -> None:
-        a = self.order_queue[0]
-        self.order[a].append(blocker_uid)
-        left = [b.uid for b in self.board[1 - self.turn_player] if b.blocking == a and b.uid not in self.order[a]]
-        if len(left) <= 1:
-            self.order[a] += left
-            self.order_queue.pop(0)
-        if not self.order_queue:
-            self.resolve_combat()
-
-    def resolve_combat(self) -> None:
-        """Combat (rules "Turn structure" 6): each blocked attacker fights its blockers in damage order, giving each
-        ``min(its life, damage left)`` (no trample) and taking each blocker's full damage; both sides' damage is
-        computed before either is dealt. A blocker with DamageOnBlock first deals its damage to the attacker (the
-        model lets a dead attacker still fight); an attacker gone after one fight does not fight the blockers
-        left. Lethal Strike fires for a unit whose opponent in a fight died. Unblocked attackers then hit the
-        defending player."""
-        from .effects import deal_damage, fire_own, process_deaths
-
-        t = self.turn_player
-        attackers = [u for u in self.board[t] if u.attacking]
-        blockers = [u for u in self.board[1 - t] if u.blocking >= 0]
-        for a in attackers:
-            mine = [b for b in blockers if b.blocking == a.uid]
-            chosen = self.order.get(a.uid)
-            if chosen:
-                rank = {uid: i for i, uid in enumerate(chosen)}
-                mine.sort(key=lambda b: rank.get(b.uid, len(rank)))
-            left = a.attack
-            for b in mine:
-                if self.find(a.uid) is not a:
-                    break  # the attacker died or was transformed: the blockers left do not fight
-                if self.find(b.uid) is not b:
-                    continue
-                for mech in b.mechs:
-                    if mech.id == "DamageOnBlock":
-                        deal_damage(self, None, a, int(mech.param("damage", 0)), owner=b.owner, direct=True)
-                share = min(max(b.life, 0), left)
-                left -= share
-                hit_back = b.attack
-                deal_damage(self, a, b, share)
-                deal_damage(self, b, a, hit_back)
-                a.exhausted = b.exhausted = True
-                process_deaths(self)
-                if self.winner >= 0:
-                    return
-                if self.find(b.uid) is not b:
-                    fire_own(self, a, "LethalStrike", trigger_unit=b)
-                if self.find(a.uid) is not a:
-                    fire_own(self, b, "LethalStrike", trigger_unit=a)
-                process_deaths(self)
-                if self.winner >= 0:
-                    return
-        for a in attackers:
-            if self.find(a.uid) is a and not a.exhausted:
-                deal_damage(self, a, 1 - t, a.attack)
-                a.exhausted = True
-                process_deaths(self)
-                if self.winner >= 0:
-                    return
-        for u in self.board[t]:
-            u.attacking = False
-        for u in self.board[1 - t]:
-            u.blocking = -1
-        self.order = {}
-        self.order_queue = []
-        self.phase = PLAY2
+                continue
+            for mech in b.mechs:
+                if mech.id == "DamageOnBlock":
+                    deal_damage(m, None, a, int(mech.param("damage", 0)), owner=b.owner, direct=True)
+            hit_back = b.attack
+            deal_damage(m, a, b, share)
+            deal_damage(m, b, a, hit_back)
+            a.exhausted = b.exhausted = True
+            process_deaths(m)
+            if m.winner >= 0:
+                return
+            if m.find(b.uid) is not b:
+                fire_own(m, a, "LethalStrike", trigger_unit=b)
+            if m.find(a.uid) is not a:
+                fire_own(m, b, "LethalStrike", trigger_unit=a)
+            process_deaths(m)
+            if m.winner >= 0:
+                return
+    for a in attackers:
+        if m.find(a.uid) is a and not a.exhausted:
+            deal_damage(m, a, 1 - t, a.attack)
+            a.exhausted = True
+            process_deaths(m)
+            if m.winner >= 0:
+                return
+    for u in m.board[t]:
+        u.attacking = False
+    for u in m.board[1 - t]:
+        u.blocking = -1
+    m.order = {}
+    m.order_queue = []
+    m.phase = PLAY2
 
 
-def refresh(u: Perm) -> None:
-    """A unit's refresh (start of its owner's turn, Relentless, Rush, RefreshTarget): ready, not exhausted, healed."""
-    u.ready = True
-    u.exhausted = False
-    u.hurt = 0
-    u.blocking = -1
-
+def _fight_gone_attacker(m: Match, a: Perm, b: Perm, share: int) -> None:
+    """The fight of an attacker no longer on the board with its next blocker ``b`` (see ``resolve_combat``)."""
+    deal_damage(m, None, b, share, owner=a.owner, direct=True)
+    hit_back = b.attack
+    if hit_back > 0 and "Lifesteal" in b.kw:
+        m.heal_player(b.owner, hit_back)
+    b.exhausted = True
+    process_deaths(m)
+    if m.winner >= 0:
+        return
+    fire_own(m, b, "LethalStrike", trigger_unit=a)  # the attacker's own triggers left play with it
+    process_deaths(m)

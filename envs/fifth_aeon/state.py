@@ -8,21 +8,26 @@ inside the other's turn are decisions that keep ``turn`` (``info.reactions``).
 """
 from __future__ import annotations
 
-import operator
 from collections.abc import Hashable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..errors import IllegalActionError, InvalidParameterError, ProtocolError, UnknownNameError
+from ..errors import InvalidParameterError, ProtocolError, UnknownNameError
 from ..protocol import TERMINAL, GameInfo
+from ..state_base import StateBase
 from ..structure import ObservationStructure
 from . import layout as L
 from . import moves
+from .board import HIDDEN, PUBLIC, Match, phase_name
 from .cards import CardPool, Deck, bundled_pool, load_deck, load_pool
 from .constants import BOARD_SLOTS, MAX_TURNS
-from .rules import HIDDEN, PHASE_NAMES, PUBLIC, Match
+from .default_policy import DefaultPolicy
+from .evaluation import position_value
+from .observation import observation_length, observation_structure, observe
+from .render import render_ansi, render_rgb
+from .rules import start
 
 
 class FifthAeonGame:
@@ -51,8 +56,6 @@ class FifthAeonGame:
             raise UnknownNameError("rollout policy", rollout, self.ROLLOUTS)
         self.rollout = rollout
         self.card_ids = [c.id for c in pool.cards]
-        from .observation import observation_length
-
         self.info = GameInfo(name="fifth_aeon", num_players=2, num_actions=L.NUM_ACTIONS,
                              observation_shape=(observation_length(len(pool)),), chance="setup",
                              information="imperfect", utility="zero_sum", min_return=-1.0, max_return=1.0,
@@ -64,27 +67,23 @@ class FifthAeonGame:
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         decks = tuple([d.cards[i] for i in rng.permutation(len(d.cards))] for d in self.decks)
         m = Match(self.pool, decks)
-        m.start()
+        start(m)
         if not self.mulligan:
             m.choices.clear()
         return FifthAeonState(self, m)
 
     def render_ansi(self, state: "FifthAeonState", perspective: int | None = None) -> str:
-        from .render import render_ansi
-
-        return render_ansi(state, perspective)
+        return render_ansi(state.match, perspective)
 
     def render_rgb(self, state: "FifthAeonState") -> np.ndarray:
-        from .render import render_rgb
-
-        return render_rgb(state)
+        return render_rgb(state.match)
 
 
-class FifthAeonState:
+class FifthAeonState(StateBase):
     """A Fifth Aeon game state (forward model); see ``cardboard.envs.protocol``. ``match`` is the engine's
     ``rules.Match`` (zones, board, phase), for agents that read the game directly (``default_ai``)."""
 
-    __slots__ = ("game", "match", "_legal")
+    __slots__ = ("match", "_legal")
 
     def __init__(self, game: FifthAeonGame, match: Match):
         self.game = game
@@ -92,18 +91,6 @@ class FifthAeonState:
         self._legal: np.ndarray | None = None
 
     # -- properties ----------------------------------------------------------------------------------------
-    @property
-    def info(self) -> GameInfo:
-        return self.game.info
-
-    @property
-    def num_players(self) -> int:
-        return 2
-
-    @property
-    def num_actions(self) -> int:
-        return L.NUM_ACTIONS
-
     @property
     def current_player(self) -> int:
         return TERMINAL if self.match.winner >= 0 else self.match.acting
@@ -114,14 +101,7 @@ class FifthAeonState:
 
     @property
     def phase(self) -> str:
-        m = self.match
-        if m.winner >= 0:
-            return "over"
-        if m.choices:
-            return "choice"
-        if m.pend is not None:
-            return "target"
-        return PHASE_NAMES[m.phase]
+        return phase_name(self.match)
 
     def is_terminal(self) -> bool:
         return self.match.winner >= 0
@@ -141,8 +121,6 @@ class FifthAeonState:
 
     def heuristic(self, player: int) -> float:
         """DefaultAI's evaluation of the position for ``player`` in [-1, 1] (``evaluation.position_value``)."""
-        from .evaluation import position_value
-
         w = self.match.winner
         if w in (0, 1):
             return 1.0 if w == player else -1.0
@@ -161,30 +139,22 @@ class FifthAeonState:
         """The legal actions an expert keeps (search's ``prune=1``): of the four resources only DefaultAI's choice
         (the card closest to castable decides), whose value no short look-ahead can see."""
         legal = self.legal_actions()
-        if not (legal >= L.RESOURCE).any() or not (legal < L.RESOURCE + 4).any() or self.match.choices:
+        m = self.match
+        if not (legal >= L.RESOURCE).any() or not (legal < L.RESOURCE + 4).any() or m.choices:
             return legal
-        from .default_ai import DefaultAI
-
-        keep = L.RESOURCE + DefaultAI().resource(self, self.match, self.match.acting)
+        keep = L.RESOURCE + DefaultPolicy().resource(m, m.acting, self.game.decks[m.acting].cards)
         return legal[(legal < L.RESOURCE) | (legal >= L.RESOURCE + 4) | (legal == keep)]
 
-    def action_mask(self) -> np.ndarray:
-        mask = np.zeros(L.NUM_ACTIONS, dtype=bool)
-        mask[self.legal_actions()] = True
-        return mask
-
-    def apply(self, action: int) -> None:
-        """Play ``action`` in place; an illegal one raises ``IllegalActionError`` and changes nothing."""
-        try:
-            a = operator.index(action)
-        except TypeError:
-            raise IllegalActionError(f"an action is an integer id, got {action!r}") from None
-        legal = self.legal_actions()
-        if a not in set(legal.tolist()):
-            raise IllegalActionError(f"action {a} ({self._describe(a)}) is not legal in phase {self.phase!r} for "
-                                     f"player {self.current_player}; legal: {legal.tolist()}")
+    def _try_apply(self, a: int) -> bool:
+        if a not in set(self.legal_actions().tolist()):
+            return False
         moves.apply(self.match, a)
         self._legal = None
+        return True
+
+    def _illegal_message(self, a: int) -> str:
+        return (f"action {a} ({self._describe(a)}) is not legal in phase {self.phase!r} for player "
+                f"{self.current_player}; legal: {self.legal_actions().tolist()}")
 
     def clone(self) -> "FifthAeonState":
         return FifthAeonState(self.game, self.match.copy())
@@ -199,12 +169,11 @@ class FifthAeonState:
         limit = MAX_TURNS if max_turns is None else m.turn + max_turns
         n = 0
         if self.game.rollout == "default_ai":
-            from .default_ai import DefaultAI
-
-            bots = (DefaultAI(), DefaultAI())
+            bots = (DefaultPolicy(), DefaultPolicy())
+            decks = tuple(d.cards for d in self.game.decks)
             while m.winner < 0 and m.turn < limit:
-                self._legal = None
-                moves.apply(m, bots[m.acting].act(self, rng))
+                p = m.acting
+                moves.apply(m, bots[p].act(m, decks[p], moves.legal(m)))
                 n += 1
             self._legal = None
             return n
@@ -221,11 +190,6 @@ class FifthAeonState:
         return n
 
     # -- information -------------------------------------------------------------------------------------
-    def _check_player(self, player: int) -> int:
-        if player not in (0, 1):
-            raise InvalidParameterError(f"player must be 0 or 1, got {player!r}")
-        return player
-
     def determinize(self, player: int, rng: np.random.Generator) -> "FifthAeonState":
         """A state drawn uniformly from what ``player`` cannot see: the order of the deck positions ``player``
         does not know (its own deck's, except the cards it put at the bottom), and which of the opponent's unseen
@@ -257,15 +221,11 @@ class FifthAeonState:
         return FifthAeonState(self.game, m)
 
     def observation(self, player: int, perfect: bool = False) -> np.ndarray:
-        from .observation import observe
-
-        return observe(self, self._check_player(player), bool(perfect))
+        return observe(self.match, self._check_player(player), bool(perfect))
 
     def observation_structure(self) -> ObservationStructure:
         """The named parts of ``observation(p)`` (``envs.structure``): the hand and both boards as card
         tokens, the rest as globals."""
-        from .observation import observation_structure
-
         return observation_structure(len(self.game.pool.index))
 
     def state_key(self) -> Hashable:
@@ -348,8 +308,6 @@ class FifthAeonState:
 
     def __eq__(self, other: object) -> bool:
         return type(other) is FifthAeonState and _key(self.match) == _key(other.match)
-
-    __hash__ = None  # mutable
 
     def __repr__(self) -> str:
         m = self.match

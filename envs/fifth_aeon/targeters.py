@@ -8,25 +8,24 @@ its host), None for a spell; ``owner`` is whose card it is; ``trigger_unit`` the
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Union
+from typing import Union
 
-if TYPE_CHECKING:
-    from .cards import Targeter
-    from .rules import Match, Perm
+from .board import Match, Perm
+from .cards import Targeter
 
-Target = Union["Perm", int]
+Target = Union[Perm, int]
 
 
-def _all(m: "Match") -> list["Perm"]:
+def _all(m: Match) -> list[Perm]:
     return m.all_units()
 
 
-def _poisonable(u: "Perm") -> bool:
+def _poisonable(u: Perm) -> bool:
     return "PoisonImmune" not in u.kw and "robotic" not in u.kw
 
 
 # -- chosen targets: candidates(m, owner, source, targeter) ------------------------------------------------------------
-SINGLE: dict[str, Callable[..., list["Perm"]]] = {
+SINGLE: dict[str, Callable[..., list[Perm]]] = {
     "SingleUnit": lambda m, o, s, t: _all(m),
     "EnemyUnit": lambda m, o, s, t: m.units(1 - o),
     "FriendlyUnit": lambda m, o, s, t: m.units(o),
@@ -43,14 +42,14 @@ SINGLE: dict[str, Callable[..., list["Perm"]]] = {
 }
 
 
-def candidates(m: "Match", owner: int, source: "Perm | None", targeter: "Targeter") -> list["Perm"]:
+def candidates(m: Match, owner: int, source: Perm | None, targeter: Targeter) -> list[Perm]:
     """The units ``owner`` may pick for a chosen targeter (a unit's own Play target is picked before it is on
     the board, so never itself)."""
     return SINGLE[targeter.id](m, owner, source, targeter)
 
 
 # -- automatic targets: targets(m, owner, source, targeter, trigger_unit, chosen) -------------------------------
-def _of_type(m: "Match", unit_type: str) -> list["Perm"]:
+def _of_type(m: Match, unit_type: str) -> list[Perm]:
     return [u for u in _all(m) if u.unit_type == unit_type]
 
 
@@ -77,8 +76,8 @@ AUTOMATIC: dict[str, Callable[..., list[Target]]] = {
 }
 
 
-def resolve(m: "Match", owner: int, source: "Perm | None", targeter: "Targeter", trigger_unit: "Perm | None",
-            chosen: "Perm | None") -> list[Target]:
+def resolve(m: Match, owner: int, source: Perm | None, targeter: Targeter, trigger_unit: Perm | None,
+            chosen: Perm | None) -> list[Target]:
     """The targets of one firing: the chosen unit (if still on the board) for a chosen targeter, else the
     automatic ones."""
     if targeter.id in AUTOMATIC:
@@ -88,8 +87,12 @@ def resolve(m: "Match", owner: int, source: "Perm | None", targeter: "Targeter",
     return [chosen] if m.find(chosen.uid) is chosen else []
 
 
-def needs_choice(targeter: "Targeter") -> bool:
+def needs_choice(targeter: Targeter) -> bool:
     return targeter.id in SINGLE
 
 
-KNOWN = frozenset(SINGLE) | frozenset(AUTOMATIC)
+# -- an item's possible hosts, by the card's host targeter ---------------------------------------------------------
+HOSTS: dict[str, Callable[[Perm], bool]] = {
+    "FriendlyUnit": lambda u: True,
+    "FriendlyVehicleOrStructure": lambda u: u.unit_type in ("Vehicle", "Structure"),
+}

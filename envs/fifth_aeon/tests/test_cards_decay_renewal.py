@@ -19,7 +19,7 @@ import pytest
 from cardboard.envs.fifth_aeon import layout as L
 from cardboard.envs.fifth_aeon.constants import BOARD_SLOTS
 from cardboard.envs.fifth_aeon.positions import attack_and_block, build_position, find, play, unit
-from cardboard.envs.fifth_aeon.rules import PUBLIC
+from cardboard.envs.fifth_aeon.board import PUBLIC
 from cardboard.envs.fifth_aeon.state import FifthAeonGame
 
 GAME = FifthAeonGame(("March of Undeath", "March of Undeath"))

@@ -18,7 +18,7 @@ from cardboard.envs.fifth_aeon.cards import bundled_pool
 from cardboard.envs.fifth_aeon.constants import BOARD_SLOTS
 from cardboard.envs.fifth_aeon.moves import position
 from cardboard.envs.fifth_aeon.positions import attack_and_block, build_position, find, play, unit
-from cardboard.envs.fifth_aeon.rules import OWNER_KNOWS
+from cardboard.envs.fifth_aeon.board import OWNER_KNOWS
 
 POOL = bundled_pool()
 FACTION_IDS = frozenset(c.id for c in POOL.cards if c.faction in ("Synthesis", "Growth"))

@@ -15,7 +15,7 @@ from cardboard.envs.fifth_aeon import Berserker, DefaultAI, FifthAeonGame
 from cardboard.envs.fifth_aeon import layout as L
 from cardboard.envs.fifth_aeon.cards import STANDARD_DECKS, Card, Deck, Mechanic, bundled_pool
 from cardboard.envs.fifth_aeon.constants import BOARD_SLOTS
-from cardboard.envs.fifth_aeon.default_ai import knapsack
+from cardboard.envs.fifth_aeon.default_policy import knapsack
 from cardboard.envs.fifth_aeon.evaluation import LETHAL, PLAY, Evaluator
 from cardboard.envs.fifth_aeon.positions import build_position, unit
 from cardboard.policies.agents import RandomAgent

@@ -20,7 +20,7 @@ from cardboard.envs.fifth_aeon import layout as L
 from cardboard.envs.fifth_aeon.cards import DECK_LIST, bundled_pool, load_deck, load_pool
 from cardboard.envs.fifth_aeon.constants import BOARD_SLOTS, MAX_TURNS, STARTING_LIFE
 from cardboard.envs.fifth_aeon.positions import attack_and_block, build_position, find, play, unit
-from cardboard.envs.fifth_aeon.rules import OWNER_KNOWS
+from cardboard.envs.fifth_aeon.board import OWNER_KNOWS
 
 GAME = FifthAeonGame(("March of Undeath", "The King's Legions"))
 
@@ -653,9 +653,10 @@ def test_custom_cards_can_be_put_in_a_deck_and_played(tmp_path):
     assert s2.phase == "choice"
 
 
-def test_an_attacker_turned_to_stone_by_its_first_blocker_stops_fighting():
-    """Two Gorgons block a Charging Tiger: the first fight turns the Tiger into a Statue (it survived the damage),
-    so the second Gorgon does not fight it (found by a crashing search rollout)."""
+def test_an_attacker_turned_to_stone_by_its_first_blocker_fights_on_as_gone():
+    """Two Gorgons block a Charging Tiger: the first fight turns the Tiger into a Statue (it survived the damage);
+    the gone Tiger goes on with the 0 damage left, so the second Gorgon takes nothing and the fresh Statue is not
+    fought (a crash of a search rollout found this case)."""
     s = build_position(boards=([{"card": "ChargingTiger", "attack": 2, "life": 10}], ["Gorgon", "Gorgon"]))
     tiger = unit(s, "ChargingTiger")
     g1, g2 = find(s, "Gorgon", 1)
