@@ -212,7 +212,8 @@ def test_a_bad_device_is_refused_naming_it(checkpoint):
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="CUDA is available: the refusal cannot happen")
 def test_cuda_unavailable_is_refused_by_agents_and_learners(checkpoint, tmp_path):
-    from cardboard.training import card_play_learn, learn
+    from cardboard.evaluation.papers.p001_hearthstone import card_play_learn
+    from cardboard.training import learn
 
     with pytest.raises(InvalidParameterError, match="'cuda'.*not available"):
         registry.make_agent(f"duct:net={checkpoint},device=cuda", registry.make_game(GAME))

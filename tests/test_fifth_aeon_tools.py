@@ -10,8 +10,8 @@ import pytest
 
 from cardboard.envs.errors import CardDataError, InvalidParameterError, UnknownNameError
 from cardboard.envs.fifth_aeon.cards import STANDARD_DECKS, bundled_pool
-from cardboard.evaluation import fifth_aeon_balancer as B
-from cardboard.evaluation import fifth_aeon_formats as F
+from cardboard.evaluation.papers.p004_fifth_aeon import fifth_aeon_balancer as B
+from cardboard.evaluation.papers.p004_fifth_aeon import fifth_aeon_formats as F
 
 
 # ---- formats ----------------------------------------------------------------------------------------------------

@@ -279,7 +279,7 @@ def test_the_low_agent_logs_the_hook_after_cx0():
     assert agent.decisions[0].complexity == (float(len(before.legal_actions())), *before.complexity())
 
 
-# ---- the experiment (evaluation/experiments/low_play_style.py) ----------------------------------------------
+# ---- the experiment (evaluation/papers/p000_play_style/low_play_style.py) ----------------------------------------------
 def test_the_play_style_experiment_summarizes_and_replays_a_cut_game_identically(tmp_path):
     from cardboard.evaluation.papers.p000_play_style.low_play_style import main
 

@@ -11,8 +11,10 @@ import pytest
 pytest.importorskip("matplotlib")
 
 from cardboard import registry  # noqa: E402
-from cardboard.evaluation import fifth_aeon_balancer, fifth_aeon_formats  # noqa: E402
-from cardboard.evaluation.experiments import low_parallel, low_play_style, low_pruning, pandemic_agents  # noqa: E402
+from cardboard.evaluation.papers.p000_play_style import low_parallel, low_play_style  # noqa: E402
+from cardboard.evaluation.papers.p002_pruning import low_pruning  # noqa: E402
+from cardboard.evaluation.papers.p003_pandemic import pandemic_agents  # noqa: E402
+from cardboard.evaluation.papers.p004_fifth_aeon import fifth_aeon_balancer, fifth_aeon_formats  # noqa: E402
 from cardboard.evaluation.match import GameRecord
 from cardboard.jobs.intervals import error_bars, wilson_interval  # noqa: E402
 from cardboard.training import expert_iteration, ppo  # noqa: E402

@@ -173,7 +173,7 @@ def test_tree_parallel_agents_play_and_log_their_decisions(position):
     assert agent.last.iterations == 200 and len(agent.decisions) == 1
 
 
-# ---- the experiment (evaluation/experiments/low_parallel.py) ------------------------------------------------
+# ---- the experiment (evaluation/papers/p000_play_style/low_parallel.py) ------------------------------------------------
 def test_the_parallel_experiment_times_plays_and_a_run_of_one_part_keeps_the_other(tmp_path):
     from cardboard.evaluation.papers.p000_play_style.low_parallel import main
 

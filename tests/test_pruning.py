@@ -248,7 +248,7 @@ def test_agent_knobs_and_their_errors():
     assert agent.act(state, np.random.default_rng(0)) in state.legal_actions()
 
 
-# ---- the experiment (evaluation/experiments/low_pruning.py) -------------------------------------------------
+# ---- the experiment (evaluation/papers/p002_pruning/low_pruning.py) -------------------------------------------------
 def test_the_pruning_experiment_plays_each_cell_its_games_and_a_run_of_one_part_keeps_the_other(tmp_path):
     from cardboard.evaluation.papers.p002_pruning.low_pruning import main
 

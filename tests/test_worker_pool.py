@@ -1,4 +1,4 @@
-"""``envs.worker_pool``: a long job's process pool does not outlive the job (a kill, even ``kill -9``, takes the
+"""``jobs.worker_pool``: a long job's process pool does not outlive the job (a kill, even ``kill -9``, takes the
 workers with it) and runs the caller's initializer."""
 import multiprocessing
 import os

@@ -1,4 +1,4 @@
-"""The testbed procedure (003 §3.1; ``testbed.py``): k-medoids (PAM) on point sets with a known answer, the
+"""The testbed procedure (003 §3.1; ``cardboard.evaluation.papers.p003_pandemic.testbed``): k-medoids (PAM) on point sets with a known answer, the
 default policy's record on one set-up, a whole tiny run into a folder (files, resuming after a kill, a config
 clash), and the ten bundled set-ups (003 notes §1.4, §3.1 [code]: 4 players, the paper's roles, 44 player cards in
 4 piles of 11 with one epidemic each, 39 infection cards).
@@ -7,16 +7,20 @@ from __future__ import annotations
 
 import itertools
 import json
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
-from pandemic_helpers import L, check_invariants, deck_orders, hand, piles
 
-import cardboard
-from cardboard.envs.errors import InvalidParameterError
-from cardboard.envs.pandemic import load_setup
-from cardboard.envs.pandemic import testbed as T
-from cardboard.envs.pandemic.setup_file import TESTBED_DIR
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "envs" / "pandemic" / "tests"))  # the game's helpers
+from pandemic_helpers import L, check_invariants, deck_orders, hand, piles  # noqa: E402
+
+import cardboard  # noqa: E402
+from cardboard.envs.errors import InvalidParameterError  # noqa: E402
+from cardboard.envs.pandemic import load_setup  # noqa: E402
+from cardboard.evaluation.papers.p003_pandemic import testbed as T  # noqa: E402
+from cardboard.envs.pandemic.setup_file import TESTBED_DIR  # noqa: E402
 
 BUNDLED = [f"S{i:02d}" for i in range(1, 11)]
 
@@ -63,7 +67,8 @@ def test_k_medoids_refuses_a_bad_k(k):
 # ---- one set-up's record ----------------------------------------------------------------------------------------
 def test_setup_state_is_a_four_player_easy_deal_with_the_papers_roles():  # 003 §3.1, §1.4
     state = T.setup_state(0, 7)
-    assert state.num_players == 4 and state.s[L.ROLE:L.ROLE + 4].tolist() == [0, 1, 2, 3]
+    roles = [L.ROLE_NAMES.index(r) for r in L.PAPER_ROLES]  # the authors' files: OE, Medic, Scientist, Researcher
+    assert state.num_players == 4 and state.s[L.ROLE:L.ROLE + 4].tolist() == roles == [0, 1, 3, 2]
     assert piles(state) == [(11, 1)] * 4 and len(deck_orders(state)[1]) == 39
     assert np.array_equal(state.s, T.setup_state(0, 7).s) and not np.array_equal(state.s, T.setup_state(0, 8).s)
 
