@@ -341,21 +341,42 @@ def register_gym_envs() -> list[str]:
 
 
 _PARAMETER_LINE = re.compile(r"\s*`{0,2}(\w+)`{0,2}(?:\s*\([^)]*\))?(\s*)(:|--)\s*(.*)")
+_RULE = re.compile(r"\s*[-=]{3,}\s*")  # numpydoc's line under a heading
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
 
 
 def parameter_help(entry: Entry) -> dict[str, str]:
-    """One-line meanings of ``entry``'s options, from its factory's docstring (a class's and its ``__init__``'s):
-    a line ``name: meaning`` (also ``name (type): meaning`` or ``name -- meaning``), or numpydoc's ``name : type``
-    with the meaning on the more indented line below. Options the docstring does not describe are left out."""
+    """One-line meanings of ``entry``'s options from its factory's docstring (a class's and its ``__init__``'s),
+    each followed by the values the option takes where the factory declares them (``Entry.values``).
+
+    An option's entry starts a paragraph, or follows a heading (``Args:``) or another entry: a line ``name: meaning``
+    (also ``name (type): meaning`` or ``name -- meaning``), or numpydoc's ``name : type`` with the meaning on the
+    more indented lines below; more indented lines continue the meaning. A ``name:`` inside running prose is not
+    an entry. Options neither described nor declared are left out."""
     factory = entry.factory
     docs = [inspect.getdoc(factory)] + ([inspect.getdoc(factory.__init__)] if inspect.isclass(factory) else [])
-    lines = "\n".join(filter(None, docs)).splitlines()
+    lines = "\n\n".join(filter(None, docs)).splitlines()
     found: dict[str, str] = {}
-    for k, line in enumerate(lines):
-        match = _PARAMETER_LINE.fullmatch(line)
-        if match is None or match[1] not in entry.defaults or match[1] in found:
+    opens, k = True, 0  # opens: the line may start an entry (after a blank line, a heading or another entry)
+    while k < len(lines):
+        line, k = lines[k], k + 1
+        match = _PARAMETER_LINE.fullmatch(line) if opens else None
+        if match is None or match[1] not in entry.defaults:  # prose, or a heading such as ``Args:``
+            opens = match is not None or not line.strip() or line.endswith(":") or _RULE.fullmatch(line) is not None
             continue
-        below = lines[k + 1] if k + 1 < len(lines) else ""
-        numpydoc = match[2] and match[3] == ":" and len(below) - len(below.lstrip()) > len(line) - len(line.lstrip())
-        found[match[1]] = below.strip() if numpydoc else match[4].strip()
-    return {name: found[name] for name in entry.defaults if found.get(name)}
+        more = []
+        while k < len(lines) and lines[k].strip() and _indent(lines[k]) > _indent(line):
+            more.append(lines[k].strip())
+            k += 1
+        numpydoc = bool(match[2]) and match[3] == ":" and bool(more)
+        found.setdefault(match[1], " ".join(more if numpydoc else [match[4].strip()] + more).strip())
+    meanings = {}
+    for name in entry.defaults:
+        values = f"values: {', '.join(entry.values[name])}" if name in entry.values else ""
+        meaning = "; ".join(filter(None, (found.get(name, "").replace("``", ""), values)))
+        if meaning:
+            meanings[name] = meaning
+    return meanings

@@ -5,6 +5,7 @@ choices, lists them. A state that raises one of these is left unchanged.
 """
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 
 
@@ -29,11 +30,14 @@ class CardDataError(CardboardError, ValueError):
 
 
 class UnknownNameError(CardboardError, ValueError):
-    """An unknown game, agent, option or similar name; the message lists the known ones."""
+    """An unknown game, agent, option or similar name; the message lists the known ones and ends with the
+    closest of them (``close``, by ``difflib``), if any."""
 
     def __init__(self, kind: str, name: object, known: Iterable[str]):
         self.kind, self.name, self.known = kind, name, sorted(known)
-        super().__init__(f"unknown {kind} {name!r}; known: {', '.join(self.known) or '(none)'}")
+        self.close = difflib.get_close_matches(str(name), self.known, n=1)
+        hint = f"; did you mean {self.close[0]!r}?" if self.close else ""
+        super().__init__(f"unknown {kind} {name!r}; known: {', '.join(self.known) or '(none)'}{hint}")
 
 
 class InvalidParameterError(CardboardError, ValueError):

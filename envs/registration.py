@@ -25,13 +25,17 @@ NAME_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-.")
 
 @dataclass(frozen=True)
 class Entry:
-    """A registered game or agent: its factory, a one-line summary, and the factory's options with defaults."""
+    """A registered game or agent: its factory, a one-line summary, and the factory's options with defaults.
+
+    ``values``: the values an option takes, where the factory declares them in a mapping ``OPTION_VALUES``
+    (option name to values; ``cardboard games -v`` lists them)."""
 
     name: str
     factory: Callable[..., Any]
     summary: str
     defaults: dict[str, Any] = field(default_factory=dict)
     takes_game: bool = False  # an agent factory with a ``game`` parameter is handed the Game
+    values: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, name: str, factory: Callable[..., Any], summary: str | None) -> "Entry":
@@ -43,8 +47,13 @@ class Entry:
         params = inspect.signature(factory).parameters
         defaults = {k: p.default for k, p in params.items()
                     if p.default is not inspect.Parameter.empty and k != "game"}
+        declared = getattr(factory, "OPTION_VALUES", {})
+        if set(declared) - set(defaults):
+            raise InvalidParameterError(f"{name!r}: OPTION_VALUES names {sorted(set(declared) - set(defaults))}, "
+                                        f"which are not options of the factory ({', '.join(defaults)})")
+        values = {k: tuple(str(v) for v in declared[k]) for k in defaults if k in declared}
         doc = (inspect.getdoc(factory) or "").strip().splitlines()
-        return cls(name, factory, summary or (doc[0] if doc else ""), defaults, "game" in params)
+        return cls(name, factory, summary or (doc[0] if doc else ""), defaults, "game" in params, values)
 
 
 GAMES: dict[str, Entry] = {}
@@ -64,7 +73,8 @@ def _where(factory: Callable[..., Any]) -> str:
 
 
 def register_game(name: str, factory: Callable[..., Any], summary: str | None = None) -> None:
-    """Register game ``name``: ``factory(**options)`` returns a ``Game``; its keyword defaults are the options.
+    """Register game ``name``: ``factory(**options)`` returns a ``Game``; its keyword defaults are the options
+    (and its ``OPTION_VALUES``, if any, the values they take: ``Entry``).
 
     ``summary`` defaults to the first line of the factory's docstring. Registering the same factory again is
     a no-op; another factory under a taken name raises ``InvalidParameterError``.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -14,6 +15,7 @@ import pytest
 
 from cardboard import cli, registry
 from cardboard.cli import main
+from cardboard.envs.errors import InvalidParameterError
 from cardboard.envs.registration import Entry
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -82,8 +84,41 @@ def test_verbose_listings_show_parameters_with_defaults(monkeypatch, capsys):
     out = capsys.readouterr().out
     assert "\n    worlds=10  determinizations sampled once per decision\n" in out
     assert "\n    samples=1  random roll-forwards of the rest of the turn per legal action\n" in out
+    assert "\n    prior=True  with net: PUCT selection over the network's prior (with value=0: PUCT over rollouts)\n" \
+        in out  # prior=1,value=0 runs: tests/test_net_agents.py
     assert main(["games", "--verbose"]) == 0
-    assert "\n    armies=orcs,dwarves\n" in capsys.readouterr().out
+    assert "\n    armies=orcs,dwarves  two armies, player 0's first, each a built-in army's name or an army JSON " \
+        "file; values: orcs, dwarves\n" in capsys.readouterr().out
+
+
+def test_games_verbose_lists_each_options_values(monkeypatch, capsys):
+    from cardboard.envs.fifth_aeon.cards import DECK_LIST
+
+    monkeypatch.setenv("COLUMNS", "1000")
+    assert main(["games", "-v"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    decks = next(line for line in lines if line.startswith("    decks=March of Undeath"))
+    assert len(DECK_LIST) == 12 and decks.endswith("values: " + ", ".join(DECK_LIST))
+    pandemic = lines[next(i for i, line in enumerate(lines) if line.startswith("pandemic ")):]
+    assert "    infection_rate=official  official (the track 2,2,2,3,3,4,4) or paper (2 / 3 / 4 for 0-3 / 4-5 / 6-7 " \
+           "epidemics drawn, 003 §4.2); values: official, paper" in pandemic
+    assert "    rollout=default_policy  the policy of the random_playout hook that search rollouts use: " \
+           "default_policy (the paper's hierarchical policy, 003 §2.2) or uniform (uniformly random legal actions " \
+           "of the layer); values: default_policy, uniform" in pandemic
+
+
+@pytest.mark.parametrize("kind", ["game", "agent"])
+def test_every_parameter_help_is_whole_and_its_own(kind):
+    """No help is empty, cut inside a parenthesis, another option's help, or runs on into another option's entry."""
+    names, entry = ((registry.games(), registry.game_entry) if kind == "game"
+                    else (registry.agents(), registry.agent_entry))
+    for name in names:
+        helps = registry.parameter_help(entry(name))
+        for option, text in helps.items():
+            where = f"{kind} {name} option {option}: {text!r}"
+            assert text.strip() and text.count("(") == text.count(")"), where
+            assert not [other for other, same in helps.items() if other != option and same == text], where
+            assert not [other for other in helps if other != option and re.search(rf"(^|[;.] ){other}:", text)], where
 
 
 def test_parameter_meanings_come_from_the_docstring():
@@ -101,6 +136,26 @@ def test_parameter_meanings_come_from_the_docstring():
     entry = Entry.of("test", factory, None)
     assert registry.parameter_help(entry) == {"depth": "plies searched", "width": "share of the beam kept",
                                               "mode": "how it plays"}
+
+
+def test_parameter_meanings_span_their_lines_and_carry_the_declared_values():
+    def factory(depth: int = 2, mode: str = "a", quiet: bool = False):
+        """A test game. Its options in running prose are not entries: ``quiet``: no, and
+        ``depth``: neither.
+
+        Options:
+            depth: plies searched, a meaning that goes on
+                over two lines (the second more indented)
+            mode: how it plays
+        """
+
+    factory.OPTION_VALUES = {"mode": ("a", "b")}
+    assert registry.parameter_help(Entry.of("test", factory, None)) == {
+        "depth": "plies searched, a meaning that goes on over two lines (the second more indented)",
+        "mode": "how it plays; values: a, b"}
+    factory.OPTION_VALUES = {"modes": ("a", "b")}
+    with pytest.raises(InvalidParameterError, match="OPTION_VALUES names \\['modes'\\]"):
+        Entry.of("test", factory, None)
 
 
 def _first_cells(out: str) -> str:

@@ -165,7 +165,8 @@ def test_the_ten_bundled_setups():  # 003 §3.1, notes §1.4 [code]
         state = g.new_state(0)
         check_invariants(state)
         assert state.num_players == 4
-        assert [L.ROLE_NAMES[r] for r in state.s[L.ROLE:L.ROLE + 4]] == list(L.PAPER_ROLES)
+        # dealt before roles=paper followed the authors' files: the text's order (envs/pandemic/README.md)
+        assert [L.ROLE_NAMES[r] for r in state.s[L.ROLE:L.ROLE + 4]] == list(L.PAPER_TEXT_ROLES)
         assert [len(hand(state, q)) for q in range(4)] == [2, 2, 2, 2]
         assert piles(state) == [(11, 1)] * 4  # 44 player cards, one epidemic in each pile
         assert len(deck_orders(state)[0]) == 44 and len(deck_orders(state)[1]) == 39

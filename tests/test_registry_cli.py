@@ -57,6 +57,17 @@ def test_unknown_game_option_lists_the_options(call):
     assert "armies" in err.value.known and "armies" in str(err.value)
 
 
+@pytest.mark.parametrize("game, option, close", [("fifth_aeon", "deck", "decks"), ("hearth", "mulligans", "mulligan"),
+                                                  ("pandemic", "infection", "infection_rate")])
+def test_an_unknown_option_suggests_the_closest(game, option, close):
+    with pytest.raises(UnknownNameError, match=f"; did you mean {close!r}\\?$") as err:
+        cardboard.make_game(game, **{option: "x"})
+    assert err.value.close == [close]
+    with pytest.raises(UnknownNameError) as err:
+        cardboard.make_game("lords_of_war", colour="red")
+    assert err.value.close == [] and "did you mean" not in str(err.value)
+
+
 def test_bad_game_option_value_is_a_typed_error():
     with pytest.raises(CardboardError, match="elves") as err:
         cardboard.make_game("lords_of_war", armies=("orcs", "elves"))
@@ -229,6 +240,7 @@ def test_cli_show_open_shows_both_hands(capsys):
     (["play", "lords_of_war", "--agents", "greedy:depth=2,random"], "known: samples"),
     (["play", "lords_of_war", "--agents", "greedy:samples=x,random"], "'x' is not a valid int"),
     (["play", "lords_of_war", "--option", "colour=red"], "known: armies"),
+    (["play", "fifth_aeon", "--option", "deck=The Meek", "--agents", "random,random"], "did you mean 'decks'?"),
     (["play", "lords_of_war", "--option", "armies"], "expected key=value"),
     (["play", "lords_of_war", "--option", "armies=orcs,elves"], "'elves'"),
 ])

@@ -21,7 +21,7 @@ from ..structure import ObservationStructure
 from . import layout as L
 from . import moves
 from .board import HIDDEN, PUBLIC, Match, phase_name
-from .cards import CardPool, Deck, bundled_pool, load_deck, load_pool
+from .cards import DECK_LIST, CardPool, Deck, bundled_pool, load_deck, load_pool
 from .constants import BOARD_SLOTS, MAX_TURNS
 from .default_policy import DefaultPolicy
 from .evaluation import position_value
@@ -37,6 +37,7 @@ class FifthAeonGame:
     (uniform legal moves) or ``default_ai`` (DefaultAI on both sides); it does not change the game."""
 
     ROLLOUTS = ("random", "default_ai")
+    OPTION_VALUES = {"decks": DECK_LIST, "rollout": ROLLOUTS}  # decks: also JSON files (cardboard games -v)
 
     def __init__(self, decks: Sequence[str | Path | Deck] | str = ("March of Undeath", "The King's Legions"),
                  cards: str | Path | CardPool | None = None, mulligan: bool = True, rollout: str = "random"):

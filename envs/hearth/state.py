@@ -24,7 +24,7 @@ from . import layout as L
 from . import model as M
 from . import rollout_policy as HLR
 from . import rules as R
-from .cards import Deck, build_card_table, load_deck, load_pool
+from .cards import DECK_NAMES, Deck, build_card_table, load_deck, load_pool
 from .evaluation import heuristic
 from .observation import OBS_LEN, STRUCTURE, observe
 
@@ -33,7 +33,16 @@ _BUFFER = 128  # legal ids and chance outcomes per call (at most NUM_ACTIONS / M
 
 
 class HearthGame:
-    """A match-up: two validated decks (player 0 goes first), the card table and the game's properties."""
+    """A match-up: two validated decks (player 0 goes first), the card table and the game's properties.
+
+    decks: one deck (a mirror match) or two, player 0's first, each a packaged deck's name or a deck JSON file
+    mulligan: whether each player may replace cards of the opening hand
+    rollout: the compiled random playout that search rollouts use, uniform over ``sensible``: the sensible actions
+        (001 §2.5), ending the turn only when nothing else is left; ``no_pass``: the legal actions, ending the turn
+        only when nothing else is left; ``uniform``: the legal actions
+    """
+
+    OPTION_VALUES = {"decks": DECK_NAMES, "mulligan": (0, 1), "rollout": ROLLOUTS}
 
     def __init__(self, decks: Sequence[str | Path | Deck] | str = ("mech_mage", "mech_mage"),
                  mulligan: bool | str = True, rollout: str = "sensible"):

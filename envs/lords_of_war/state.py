@@ -26,7 +26,7 @@ from ..structure import ObservationStructure
 from . import heuristics as H
 from . import layout as L
 from . import rules as R
-from .cards import Army, build_card_table, load_army
+from .cards import Army, build_card_table, builtin_armies, load_army
 from .layout import (
     A_DEPLOY,
     A_DRAW,
@@ -59,7 +59,12 @@ def square_name(sq: int) -> str:
 
 
 class LordsOfWarGame:
-    """A Lords of War match-up: two armies, their card table and the game's properties."""
+    """A Lords of War match-up: two armies, their card table and the game's properties.
+
+    armies: two armies, player 0's first, each a built-in army's name or an army JSON file
+    """
+
+    OPTION_VALUES = {"armies": tuple(builtin_armies())}
 
     def __init__(self, armies: Sequence[str | Path | Army] = ("orcs", "dwarves")):
         if isinstance(armies, (str, Path)) or len(armies) != 2:

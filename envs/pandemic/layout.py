@@ -37,7 +37,10 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
 ROLE_NAMES = ("operations_expert", "medic", "researcher", "scientist", "dispatcher", "quarantine_specialist")
 OPERATIONS_EXPERT, MEDIC, RESEARCHER, SCIENTIST, DISPATCHER, QUARANTINE_SPECIALIST = range(6)
-PAPER_ROLES = ROLE_NAMES[:4]  # 003 §1.3: the paper's four roles, in its fixed order
+# 003's four roles in the order of the authors' testbed files (role__per__player [2, 6, 7, 5] in their code:
+# what the paper played), and in the order of its text (003 §1.3), Researcher before Scientist
+PAPER_ROLES = ("operations_expert", "medic", "scientist", "researcher")
+PAPER_TEXT_ROLES = ("operations_expert", "medic", "researcher", "scientist")
 
 # ---- cards -------------------------------------------------------------------------------------------
 EPIDEMIC = NUM_CITIES  # player-card id of an epidemic (city cards are 0..47, one per city)

@@ -43,6 +43,7 @@ from .board import CITY_INDEX, CITY_NAMES
 
 VERSION = 1
 TESTBED_DIR = Path(__file__).with_name("testbeds")
+BUNDLED_SETUPS = tuple(sorted(p.stem for p in TESTBED_DIR.glob("S*.json")))  # the testbed's set-ups by name
 _KEYS = {"version", "seats", "current_player", "actions_left", "turn", "player_deck", "player_discard",
          "epidemics_drawn", "infection_deck", "infection_discard", "cubes", "research_stations", "cured",
          "outbreaks", "infection_rate_track"}
@@ -101,13 +102,14 @@ def load_setup(path: str | Path) -> Setup:
     """Read and check the set-up file ``path`` (see the module docstring); a bare name such as ``S01`` is a
     set-up of the bundled testbed (``testbeds/``, 003 §3.1)."""
     source = str(path)
-    bundled = TESTBED_DIR / f"{source}.json"
-    if "/" not in source and not source.endswith(".json") and bundled.exists():
-        path = bundled
+    bare = "/" not in source and not source.endswith(".json")
+    if bare and source in BUNDLED_SETUPS:
+        path = TESTBED_DIR / f"{source}.json"
     try:
         data = json.loads(Path(path).read_text())
     except FileNotFoundError:
-        raise _fail(source, "no such file") from None
+        nor = f", nor a bundled set-up ({', '.join(BUNDLED_SETUPS)})" if bare else ""
+        raise _fail(source, f"no such file{nor}") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise _fail(source, f"not a readable JSON file ({exc})") from None
     return parse_setup(data, source)

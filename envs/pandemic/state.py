@@ -25,6 +25,7 @@ from .board import BOARD, CITY_COLOURS, CITY_NAMES
 from .fitness import evaluation
 from .model import compiled_model
 from .observation import OBS_LEN, STRUCTURE, observe
+from .setup_file import BUNDLED_SETUPS, load_setup
 
 
 def _option_list(value: object) -> list[str]:
@@ -46,42 +47,50 @@ def _as_int(name: str, value: object, allowed: Sequence[int]) -> int:
 class PandemicGame:
     """Pandemic (Z-Man Games) for 2-4 players, as in Sfikas & Liapis 2020 (paper 003) with the official rules.
 
-    Options: ``players`` 2-4; ``epidemics`` 4 / 5 / 6 (easy / medium / hard); ``roles``: ``paper`` (the
-    paper's four in its fixed order, the first ``players`` of them), ``random`` (drawn each game from those
-    four: the paper's P_rand), ``random_all`` (from all six roles), or a list of role names; ``setup``: a
-    JSON set-up file (``setup_file``; it fixes the players, roles, hands and both decks);
-    ``shuffle_decks=1`` re-randomises a set-up's deck orders with the game's seed (the paper's D_rand);
-    ``infection_rate``: ``official`` or ``paper`` (003 §4.2); ``hand_size``: ``official`` (4 / 3 / 2 cards
-    for 2 / 3 / 4 players) or ``paper`` (2 each); ``actions``: ``primitive`` (the rules' own actions) or
-    ``macro`` (003 §1.7's macro-actions, ``macro``: what RHEA and the default policy plan over);
-    ``rollout``: the policy of the ``random_playout`` hook that search rollouts use, ``default_policy`` (the
-    paper's hierarchical policy, 003 §2.2) or ``uniform`` (uniformly random legal actions of the layer).
+    players: seats (a ``setup`` fixes them)
+    epidemics: epidemic cards, 4 / 5 / 6 for easy / medium / hard (003 §1.4)
+    roles: ``paper``: Operations Expert, Medic, Scientist, Researcher, the order of the authors' testbed files
+        (what the paper played), the first ``players`` of them; ``paper_text``: the order of the paper's text
+        (003 §1.3), Researcher before Scientist; ``random``: drawn each game from those four (the paper's
+        P_rand); ``random_all``: from all six; or ``players`` distinct role names joined by ``+``
+        (operations_expert, medic, researcher, scientist, dispatcher, quarantine_specialist)
+    setup: a set-up JSON file (``setup_file``) or a bundled testbed set-up by name; it fixes the players,
+        roles, hands and both decks
+    shuffle_decks: with ``setup``, 1 re-randomises both decks' order with the game's seed (the paper's D_rand)
+    infection_rate: ``official`` (the track 2,2,2,3,3,4,4) or ``paper`` (2 / 3 / 4 for 0-3 / 4-5 / 6-7
+        epidemics drawn, 003 §4.2)
+    hand_size: ``official`` (4 / 3 / 2 cards for 2 / 3 / 4 players) or ``paper`` (2 each, 003 §1.4)
+    actions: ``primitive`` (the rules' own actions) or ``macro`` (003 §1.7's macro-actions, what RHEA and the
+        default policy plan over)
+    rollout: the policy of the ``random_playout`` hook that search rollouts use: ``default_policy`` (the
+        paper's hierarchical policy, 003 §2.2) or ``uniform`` (uniformly random legal actions of the layer)
     """
+
+    OPTION_VALUES = {"players": range(L.MIN_PLAYERS, L.MAX_PLAYERS + 1),
+                     "epidemics": range(1, L.MAX_EPIDEMICS + 1),
+                     "roles": ("paper", "paper_text", "random", "random_all"), "setup": BUNDLED_SETUPS,
+                     "shuffle_decks": (0, 1), "infection_rate": ("official", "paper"),
+                     "hand_size": ("official", "paper"), "actions": ("primitive", "macro"),
+                     "rollout": ("default_policy", "uniform")}
+    _ROLE_ORDERS = {"paper": L.PAPER_ROLES, "paper_text": L.PAPER_TEXT_ROLES}
 
     def __init__(self, players: int = 4, epidemics: int = 4, roles: str | Sequence[str] = "paper",
                  setup: str = "", shuffle_decks: int = 0, infection_rate: str = "official",
                  hand_size: str = "official", actions: str = "primitive", rollout: str = "default_policy"):
-        self.epidemics = _as_int("epidemics", epidemics, range(1, L.MAX_EPIDEMICS + 1))
-        self.shuffle_decks = bool(_as_int("shuffle_decks", shuffle_decks, (0, 1)))
-        if infection_rate not in ("official", "paper"):
-            raise InvalidParameterError(f"pandemic option infection_rate must be 'official' or 'paper', "
-                                        f"got {infection_rate!r}")
-        if hand_size not in ("official", "paper"):
-            raise InvalidParameterError(f"pandemic option hand_size must be 'official' or 'paper', got {hand_size!r}")
-        if actions not in ("primitive", "macro"):
-            raise InvalidParameterError(f"pandemic option actions must be 'primitive' or 'macro', got {actions!r}")
-        if rollout not in ("default_policy", "uniform"):
-            raise InvalidParameterError(f"pandemic option rollout must be 'default_policy' or 'uniform', got {rollout!r}")
+        self.epidemics = _as_int("epidemics", epidemics, self.OPTION_VALUES["epidemics"])
+        self.shuffle_decks = bool(_as_int("shuffle_decks", shuffle_decks, self.OPTION_VALUES["shuffle_decks"]))
+        for name, value in (("infection_rate", infection_rate), ("hand_size", hand_size), ("actions", actions),
+                            ("rollout", rollout)):
+            if value not in self.OPTION_VALUES[name]:
+                raise InvalidParameterError(f"pandemic option {name} must be "
+                                            f"{' or '.join(map(repr, self.OPTION_VALUES[name]))}, got {value!r}")
         self.infection_rate, self.hand_size, self.actions = infection_rate, hand_size, actions
         self.rollout = rollout
         self.state_class = PandemicMacroState if actions == "macro" else PandemicState
-        self.setup = None
-        if setup:
-            from .setup_file import load_setup
-
-            self.setup = load_setup(setup)
+        self.setup = load_setup(setup) if setup else None
+        if self.setup is not None:
             players = len(self.setup.roles)
-        self.players = _as_int("players", players, range(L.MIN_PLAYERS, L.MAX_PLAYERS + 1))
+        self.players = _as_int("players", players, self.OPTION_VALUES["players"])
         self.role_mode, self.roles = self._roles(roles)
         self.cards = BOARD
         self.info = GameInfo(
@@ -104,13 +113,15 @@ class PandemicGame:
         names = _option_list(roles)
         if self.setup is not None:
             return "fixed", self.setup.roles
-        if names in (["paper"], ["random"], ["random_all"]):
+        if len(names) == 1 and names[0] in self._ROLE_ORDERS:
+            names = list(self._ROLE_ORDERS[names[0]][:self.players])
+        elif names in (["random"], ["random_all"]):
             return names[0], tuple(range(self.players))
         unknown = [r for r in names if r not in L.ROLE_NAMES]
         if unknown or len(names) != self.players or len(set(names)) != len(names):
             raise InvalidParameterError(
-                f"pandemic option roles must be paper, random, random_all or {self.players} distinct role names "
-                f"from {', '.join(L.ROLE_NAMES)}; got {roles!r}")
+                f"pandemic option roles must be paper, paper_text, random, random_all or {self.players} distinct "
+                f"role names from {', '.join(L.ROLE_NAMES)}; got {roles!r}")
         return "fixed", tuple(L.ROLE_NAMES.index(r) for r in names)
 
     # -- set-up -----------------------------------------------------------------------------------------
@@ -126,7 +137,7 @@ class PandemicGame:
 
     def _seat_roles(self, rng: np.random.Generator) -> list[int]:
         if self.role_mode == "random":
-            return [int(r) for r in rng.permutation(len(L.PAPER_ROLES))[:self.players]]
+            return [int(r) for r in rng.permutation(len(L.PAPER_ROLES))[:self.players]]  # ids 0-3: those four
         if self.role_mode == "random_all":
             return [int(r) for r in rng.permutation(len(L.ROLE_NAMES))[:self.players]]
         return list(self.roles)

@@ -38,9 +38,13 @@ def roles(state):
     return [L.ROLE_NAMES[r] for r in state.s[L.ROLE:L.ROLE + state.num_players]]
 
 
-def test_paper_roles_in_the_fixed_order():  # 003 §1.3
-    assert roles(cardboard.new_state("pandemic", players=4)) == list(L.PAPER_ROLES)
-    assert roles(cardboard.new_state("pandemic", players=2)) == list(L.PAPER_ROLES[:2])
+def test_paper_roles_in_the_order_of_the_authors_files_and_paper_text_in_the_texts():  # 003 §1.3, [code]
+    files = ["operations_expert", "medic", "scientist", "researcher"]  # their testbeds' role__per__player
+    text = ["operations_expert", "medic", "researcher", "scientist"]
+    assert roles(cardboard.new_state("pandemic", players=4)) == files
+    assert roles(cardboard.new_state("pandemic", players=3, roles="paper")) == files[:3]
+    assert roles(cardboard.new_state("pandemic", players=4, roles="paper_text")) == text
+    assert roles(cardboard.new_state("pandemic", players=3, roles="paper_text")) == text[:3]
 
 
 @pytest.mark.parametrize("mode, pool", [("random", L.PAPER_ROLES), ("random_all", L.ROLE_NAMES)])

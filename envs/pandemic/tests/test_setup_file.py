@@ -161,6 +161,12 @@ def test_missing_file(tmp_path):
         load_setup(tmp_path / "absent.json")
 
 
+def test_an_unknown_bare_name_lists_the_bundled_setups():
+    bundled = ", ".join(f"S{i:02d}" for i in range(1, 11))
+    with pytest.raises(SetupError, match=f"set-up S11: no such file, nor a bundled set-up \\({bundled}\\)"):
+        cardboard.make_game("pandemic", setup="S11")
+
+
 # ---- through the API and the CLI ---------------------------------------------------------------------------------
 def test_new_state_and_make_env_read_the_file(tmp_path):  # registry: setup option
     data = setup_dict(roles=("medic", "scientist", "researcher"), hands={0: ["Lima"]}, cubes={"Cairo": 2})
