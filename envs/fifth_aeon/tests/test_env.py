@@ -7,6 +7,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 import cardboard
+from cardboard.envs.errors import InvalidParameterError
 from cardboard.envs.fifth_aeon import layout as L
 
 VARIANTS = [{"decks": "Dominion"}, {"decks": ("Robotic Plague", "Skies and Seas")},
@@ -49,3 +50,10 @@ def test_the_defender_blocks_inside_the_attackers_turn():
             attacks = [a for a in legal if L.ATTACK <= a < L.BLOCK]
             env.step(int(attacks[0]) if attacks and state.phase == "play1" else int(rng.choice(legal)))
     pytest.fail("no block decision reached in 40 games")
+
+
+def test_mulligan_from_the_command_line_means_what_it_says():  # --option mulligan=0 once turned mulligans on
+    assert [cardboard.make_game("fifth_aeon", mulligan=v).mulligan for v in ("0", "1", "false", "True", 0, True)] == [
+        False, True, False, True, False, True]
+    with pytest.raises(InvalidParameterError, match="mulligan.*expected 0 / 1"):
+        cardboard.make_game("fifth_aeon", mulligan="maybe")
