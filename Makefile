@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench clean fresh-kernels
+.PHONY: demo test bench docs clean fresh-kernels
 
 $(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,9 @@ demo: $(STAMP) fresh-kernels
 
 test: $(STAMP) fresh-kernels
 	$(BIN)/python -m pytest
+
+docs: $(STAMP)  # the site from mkdocs.yml and docs/ into site/ (--strict: a broken link or reference fails)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 bench: $(STAMP) fresh-kernels
 	$(BIN)/pip install -q -e ".[bench]"
