@@ -64,6 +64,7 @@ from cardboard.evaluation.match import agent_score, play_match_specs, summarize
 from cardboard.jobs.intervals import wilson_interval
 from cardboard.jobs.seats import ROTATIONS
 from cardboard.jobs.seeds import game_streams
+from cardboard.jobs.worker_pool import limit_torch_threads
 from cardboard.evaluation.paired import compare_results, pool
 from cardboard.evaluation.tournament import check_tournament, round_robin
 from cardboard.policies import zoo
@@ -143,6 +144,7 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
     game = registry.make_game(args.game, **options)
     info = game.info
     specs = [agent.name for agent in _agents(args.agents, game)]
+    limit_torch_threads(args.torch_threads)  # games played here (one worker, or a human) use this process's torch
     _announce_compile(args, cold)
     humans = [k for k, spec in enumerate(specs) if registry.parse_agent_spec(spec)[0] == "human"]
     if humans and args.workers > 1:
@@ -406,7 +408,7 @@ def build_parser() -> argparse.ArgumentParser:
         if name == "play":
             p.add_argument("--results", metavar="PATH", help="JSONL file of finished games; resumed when it exists")
             p.add_argument("--torch-threads", type=int, default=1,
-                           help="torch threads in each worker process whose agents run a network (default 1)")
+                           help="torch threads in each process whose agents run a network (default 1)")
         elif name == "tournament":
             p.add_argument("--out", metavar="DIR", help="output folder (default runs/tournaments/GAME-seedS)")
         elif name == "show":
