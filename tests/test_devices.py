@@ -279,7 +279,7 @@ def test_worker_initializers_set_torch_threads(checkpoint, module):
     from cardboard.training import selfplay
 
     specs = [f"ismcts:iterations=2,net={checkpoint}"] * 2
-    entries = match._registry_entries(GAME, specs)
+    entries = registry.pickled_entries(GAME, specs)
     before, handler = torch.get_num_threads(), signal.getsignal(signal.SIGINT)
     try:
         torch.set_num_threads(2)
