@@ -72,3 +72,13 @@ def test_004_fifth_aeon_commands(command: list[str], tmp_path: Path):
     out = tmp_path / command[0]
     assert cli([*command, "--out", str(out)]) == 0
     assert any(out.iterdir())
+
+
+def test_003_every_setup_file_gets_its_own_streams():
+    """Bundled set-ups keep the index earlier runs seeded them with; any other file gets its own word (the
+    experiment once gave every such file index 0, so their games shared deals and luck)."""
+    agents = importlib.import_module(f"{PAPERS}.p003_pandemic.pandemic_agents")
+    assert [agents.setup_key(f"S{i:02d}") for i in (1, 2, 10)] == [0, 1, 9]
+    keys = {agents.setup_key(name) for name in ("mine/a.json", "mine/b.json", "S11", "other/a.json")}
+    assert len(keys) == 4 and min(keys) >= 2**32
+    assert agents.setup_key("mine/a.json") == agents.setup_key("mine/a.json")  # a rerun resumes the same games
