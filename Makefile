@@ -10,7 +10,7 @@ $(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q torch==2.13.0  # the CPU build; an unpinned torch pulls a multi-GB CUDA build
-	$(BIN)/pip install -q -e ".[rl,dev]"
+	$(BIN)/pip install -q -e ".[rl,dev,ray]"
 	touch $(STAMP)
 
 # numba validates a cached kernel by its own file's time only, but kernels bake in constants from sibling

@@ -61,6 +61,7 @@ from cardboard.envs.errors import CardboardError, InvalidParameterError
 from cardboard.envs.protocol import CHANCE, sample_chance
 from cardboard.envs.registration import Entry
 from cardboard.evaluation.match import agent_score, play_match_specs, summarize
+from cardboard.jobs.backends import add_backend_arguments, backend_from
 from cardboard.jobs.intervals import wilson_interval
 from cardboard.jobs.seats import ROTATIONS
 from cardboard.jobs.seeds import game_streams
@@ -174,7 +175,8 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
 
         records = play_match_specs(args.game, specs, args.games, args.seed, rotation=args.rotation,
                                    game_options=options, workers=1 if humans else args.workers,
-                                   results_path=args.results, on_game=on_game, torch_threads=args.torch_threads)
+                                   results_path=args.results, on_game=on_game, torch_threads=args.torch_threads,
+                                   backend=None if humans else backend_from(args))
     summary = summarize(specs, records, info)
     n = summary.games
     console.print(f"[bold]{args.game}[/bold]: {n} games, seed {args.seed}, {args.rotation} seat rotation",
@@ -226,7 +228,7 @@ def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
             progress.update(task, advance=1, score=" vs ".join(specs[i] for i in group))
 
         result = round_robin(args.game, specs, args.games, args.seed, game_options=options, rotation=args.rotation,
-                             workers=args.workers, out_dir=out, on_game=on_game)
+                             workers=args.workers, out_dir=out, on_game=on_game, backend=backend_from(args))
     title = f"{args.game}: round robin, {args.games} games per match, seed {args.seed}"
     if result.elo is None:
         console.print("ratings are not defined for cooperative games: agents ranked by mean return",
@@ -401,6 +403,7 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--games", type=int, default=100 if name == "play" else 20,
                            help="games per match" + (" (per pair)" if name == "tournament" else ""))
             p.add_argument("--workers", type=int, default=1, help="worker processes (results do not depend on it)")
+            add_backend_arguments(p)
             p.add_argument("--quiet", action="store_true", help="no progress bar")
             p.add_argument("--rotation", choices=ROTATIONS, default="cyclic",
                            help="seats in game i: cyclic (agent k in seat (k + i) mod N) or permutations "

@@ -66,13 +66,10 @@ Results file (JSONL)
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import pickle
-import signal
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -84,7 +81,7 @@ from ..envs.protocol import CHANCE, Agent, Game, GameInfo, sample_chance
 from ..jobs.intervals import Estimate, normal_estimate
 from ..jobs.seats import ROTATIONS, seat_order
 from ..jobs.seeds import game_streams
-from ..jobs.worker_pool import limit_torch_threads, process_pool
+from ..jobs.backends import Backend, run_tasks
 
 RESULTS_VERSION = 2  # written in every new results file's header
 HEADER_KEYS = frozenset({"game", "options", "specs", "games", "seed", "rotation", "version"})  # as load_results returns it
@@ -344,9 +341,6 @@ def _resume_header(path: Path, header: dict[str, Any], config: MatchConfig) -> N
     os.replace(staged, path)
 
 
-_WORKER: dict[str, Any] = {}
-
-
 def _build(game_name: str, options: dict[str, Any], specs: Sequence[str]) -> tuple[Game, tuple[Agent, ...]]:
     from cardboard import registry  # late: registry imports the games, which may import this package
 
@@ -355,19 +349,18 @@ def _build(game_name: str, options: dict[str, Any], specs: Sequence[str]) -> tup
     return game, tuple(registry.make_agent(spec, game) for spec in specs)
 
 
-def _worker_init(entries: bytes, game_name: str, options: dict[str, Any], specs: tuple[str, ...], seed: int,
-                 rotation: str, torch_threads: int) -> None:
+def _setup(entries: bytes, game_name: str, options: dict[str, Any], specs: tuple[str, ...], seed: int,
+           rotation: str) -> tuple:
+    """A worker's game and agents (the registry entries of its parent first: plugins registered at run time)."""
     from cardboard import registry
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it terminates the workers
     registry.restore(pickle.loads(entries))
-    _WORKER["game"], _WORKER["agents"] = _build(game_name, options, specs)
-    limit_torch_threads(torch_threads)
-    _WORKER["seed"], _WORKER["rotation"] = seed, rotation
+    return (*_build(game_name, options, specs), seed, rotation)
 
 
-def _worker_play(index: int) -> GameRecord:
-    return _play_indexed(_WORKER["game"], _WORKER["agents"], index, _WORKER["seed"], _WORKER["rotation"])
+def _play(context: tuple, index: int) -> GameRecord:
+    game, agents, seed, rotation = context
+    return _play_indexed(game, agents, index, seed, rotation)
 
 
 def play_match_specs(
@@ -382,6 +375,7 @@ def play_match_specs(
     results_path: str | os.PathLike | None = None,
     on_game: Callable[[GameRecord], None] | None = None,
     torch_threads: int = 1,
+    backend: Backend | None = None,
 ) -> list[GameRecord]:
     """A match between one agent spec per seat of a registered game; parallel over ``workers`` processes,
     resumable.
@@ -392,7 +386,8 @@ def play_match_specs(
     exception (``KeyboardInterrupt`` included) the games in progress are dropped
     at once, workers terminated, and the exception re-raised; every finished
     game is already a complete line of ``results_path``. ``torch_threads``: torch's thread count in each worker
-    process whose agents load torch (this process's is left alone).
+    process whose agents load torch (this process's is left alone). ``backend`` (``cardboard.jobs.backends``):
+    where the games run, ``workers`` local processes by default; records are the same on every backend.
     """
     _check_match(games, rotation)
     for name, value in (("workers", workers), ("torch_threads", torch_threads)):
@@ -404,7 +399,8 @@ def play_match_specs(
     resume = path is not None and path.exists() and path.stat().st_size > 0
     header, done = load_results(path) if resume else ({}, {})
     missing = [i for i in range(games) if i not in done]
-    parallel = workers > 1 and len(missing) > 1
+    backend = backend or Backend("local", workers)
+    parallel = backend.parallel and len(missing) > 1
     from cardboard import registry  # late: registry imports the games, which may import this package
 
     entries = registry.pickled_entries(game_name, config.specs) if parallel else b""
@@ -428,24 +424,13 @@ def play_match_specs(
             on_game(record)
 
     try:
-        if not parallel:
+        if parallel:
+            run_tasks(backend, missing, _play, finish, setup=_setup,
+                      setup_args=(entries, game_name, config.options, config.specs, seed, rotation),
+                      torch_threads=torch_threads)
+        else:
             for i in missing:
                 finish(_play_indexed(game, agents, i, seed, rotation))
-        else:
-            context = multiprocessing.get_context("spawn")
-            pool = process_pool(min(workers, len(missing)), context=context, initializer=_worker_init,
-                                initargs=(entries, game_name, config.options, config.specs, seed, rotation,
-                                          torch_threads))
-            try:
-                for future in as_completed([pool.submit(_worker_play, i) for i in missing]):
-                    finish(future.result())
-            except BaseException:  # Ctrl-C or a failed game: drop the games in progress, keep the finished ones
-                workers_running = list((pool._processes or {}).values())  # no public handle before Python 3.14
-                pool.shutdown(wait=False, cancel_futures=True)
-                for process in workers_running:
-                    process.terminate()
-                raise
-            pool.shutdown()
     finally:
         if out is not None:
             out.close()

@@ -44,6 +44,7 @@ import numpy as np
 
 from ..envs.errors import InvalidParameterError
 from ..envs.protocol import GameInfo
+from ..jobs.backends import Backend
 from .match import GameRecord, play_match_specs
 
 ELO_SCALE = 400.0 / math.log(10.0)  # Elo points per natural-log unit of BT strength
@@ -150,12 +151,14 @@ def round_robin(
     out_dir: str | os.PathLike | None = None,
     prior: float = 1.0,
     on_game: Callable[[tuple[int, ...], GameRecord], None] | None = None,
+    backend: Backend | None = None,
 ) -> TournamentResult:
     """Play every N-combination of ``specs`` for ``games`` games each and rate the agents (see the module
     docstring).
 
     With ``out_dir`` the per-match JSONL files make the tournament resumable and
-    ``tournament.json`` plus ``matrix.png`` are written at the end.
+    ``tournament.json`` plus ``matrix.png`` are written at the end. ``backend``: where the games run
+    (``cardboard.jobs.backends``; default ``workers`` local processes).
     """
     from cardboard import registry  # late: registry imports the games, which may import this package
 
@@ -180,7 +183,7 @@ def round_robin(
         path = None if out is None else out / f"{'pair' if seats == 2 else 'group'}_{'_'.join(map(str, group))}.jsonl"
         group_records = play_match_specs(game_name, [specs[i] for i in group], games, group_seed,
                                          rotation=rotation, game_options=game_options, workers=workers,
-                                         results_path=path, on_game=callback)
+                                         results_path=path, on_game=callback, backend=backend)
         records[group] = group_records
         for r in group_records:
             returns = {group[k]: r.returns_of(k) for k in range(seats)}

@@ -157,3 +157,19 @@ def compiled_runs(monkeypatch):
 
     monkeypatch.setattr(compiled, "search", counted)
     return runs
+
+
+# ---- one Ray cluster for the session --------------------------------------------------------------
+@pytest.fixture(scope="session")
+def ray_cluster():
+    """A two-node Ray cluster on this machine (a head and a worker node, one CPU each) that this process has
+    joined: started once, on first use, for every test that asks (``cardboard.jobs.ray_backend`` reuses it)."""
+    ray = pytest.importorskip("ray", reason="Ray is not installed: pip install 'cardboard[ray]' (make test does)")
+    from ray.cluster_utils import Cluster
+
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
+    cluster.add_node(num_cpus=1)
+    ray.init(address=cluster.address, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    yield cluster
+    ray.shutdown()
+    cluster.shutdown()

@@ -276,6 +276,7 @@ def test_limit_torch_threads_sets_a_loaded_torch_and_imports_nothing():
 def test_worker_initializers_set_torch_threads(checkpoint, module):
     """Match and self-play workers whose agents run a network set torch to ``torch_threads``."""
     from cardboard.evaluation import match
+    from cardboard.jobs import backends
     from cardboard.training import selfplay
 
     specs = [f"ismcts:iterations=2,net={checkpoint}"] * 2
@@ -284,7 +285,7 @@ def test_worker_initializers_set_torch_threads(checkpoint, module):
     try:
         torch.set_num_threads(2)
         if module == "match":
-            match._worker_init(entries, GAME, {}, tuple(specs), 0, "cyclic", 1)
+            backends._start_local(match._setup, (entries, GAME, {}, tuple(specs), 0, "cyclic"), match._play, 1)
         else:
             selfplay._worker_init(entries, GAME, {}, specs, 0, 1, 1, None, None, None)
         assert torch.get_num_threads() == 1

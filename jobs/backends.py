@@ -1,0 +1,153 @@
+"""Where a long job's tasks run: this process, a local process pool (the default) or a Ray cluster.
+
+A job is a list of items (game indices, set-ups, ...) and a task that is a pure function of its item: the same item
+gives the same result wherever and however often it runs, so a retried task changes nothing. ``setup(*args)`` runs
+once per worker (it builds the game and the agents, loading a network's weights once, not once per game) and its
+value is handed to every ``task(context, item)`` on that worker. ``run_tasks`` calls ``on_result`` in this process
+for each result as it arrives (in completion order), which is where a job appends its resumable results file and
+advances its progress bar: the results are written by this process only, so a task that ran twice is written once.
+
+``Backend("local", workers=W)``: W > 1 worker processes (``spawn``; they die with this process:
+``worker_pool``; one killed breaks the pool, whose unfinished tasks then run again in a new one), 1: in this
+process. ``Backend("ray", workers=W, address=A)``: W Ray actors of one CPU each, on
+the cluster at ``A`` (``"auto"``, ``"ray://host:10001"``, ...) or, without one, on a Ray instance started on this
+machine (or the one this process already joined). Ray is imported only by the ray backend (``pip install
+'cardboard[ray]'``). An actor whose process dies (a SIGKILL, a lost node) is restarted and its task runs again;
+an actor whose ``setup`` raises ends the job with that error (``WorkerSetupError``), never a hang. Results are
+collected with ``ray.wait`` over every task in flight, never a ``ray.get`` per task.
+
+On any exception in this process (Ctrl-C included) the tasks in flight are dropped and the workers stopped at
+once, then the exception goes on: everything ``on_result`` had received is kept by the job.
+"""
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any
+
+from ..envs.errors import CardboardError, InvalidParameterError
+from .worker_pool import process_pool
+
+BACKENDS = ("local", "ray")
+POOL_RESTARTS = 3  # a local pool broken by a dead worker is started again this often before the job fails
+_CONTEXT: dict[str, Any] = {}  # a local worker process's setup value and task
+
+
+class WorkerSetupError(CardboardError):
+    """A worker could not start: its ``setup`` raised (the message names the error)."""
+
+
+@dataclass(frozen=True)
+class Backend:
+    """Where tasks run (see the module docstring)."""
+
+    name: str = "local"
+    workers: int = 1
+    address: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.name not in BACKENDS:
+            raise InvalidParameterError(f"unknown backend {self.name!r}; known: {', '.join(BACKENDS)}")
+        if self.workers < 1:
+            raise InvalidParameterError(f"workers must be >= 1, got {self.workers}")
+        if self.address is not None and self.name != "ray":
+            raise InvalidParameterError(f"--address {self.address!r} needs --backend ray")
+
+    @property
+    def parallel(self) -> bool:
+        """Whether tasks leave this process (a pool of more than one, or Ray)."""
+        return self.name == "ray" or self.workers > 1
+
+
+def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--backend`` and ``--address`` (a job's ``--workers`` is its own)."""
+    parser.add_argument("--backend", choices=BACKENDS, default="local",
+                        help="where games run: local worker processes (default) or Ray (pip install 'cardboard[ray]')")
+    parser.add_argument("--address", metavar="ADDRESS",
+                        help="with --backend ray: an existing cluster ('auto', or 'ray://HOST:10001'); default: "
+                             "a Ray instance on this machine")
+
+
+def backend_from(args: argparse.Namespace) -> Backend:
+    """The backend of parsed ``add_backend_arguments`` and ``--workers``."""
+    return Backend(getattr(args, "backend", "local"), getattr(args, "workers", 1), getattr(args, "address", None))
+
+
+def run_tasks(backend: Backend, items: Sequence[Any], task: Callable[[Any, Any], Any],
+              on_result: Callable[[Any], None], *, setup: Callable[..., Any], setup_args: tuple = (),
+              torch_threads: int = 1) -> Counter:
+    """Run ``task(setup(*setup_args), item)`` for every item on ``backend``; ``on_result(result)`` here for each
+    as it arrives. ``task`` and ``setup`` are module-level functions (they travel by reference); ``torch_threads``
+    caps torch in each worker whose setup loaded it. Returns how many tasks ran where: Ray's node ids, else
+    ``"local"``."""
+    items = list(items)
+    if not items:
+        return Counter()
+    if not backend.parallel:
+        context = setup(*setup_args)
+        for item in items:
+            on_result(task(context, item))
+    elif backend.name == "local":
+        _run_local(min(backend.workers, len(items)), items, task, on_result, setup, setup_args, torch_threads)
+    else:
+        from .ray_backend import run_ray  # Ray only when asked for
+
+        return run_ray(backend, items, task, on_result, setup, setup_args, torch_threads)
+    return Counter({"local": len(items)})
+
+
+def _start_local(setup: Callable[..., Any], setup_args: tuple, task: Callable[[Any, Any], Any],
+                 torch_threads: int) -> None:
+    import signal
+
+    from .worker_pool import limit_torch_threads
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the workers
+    _CONTEXT["value"], _CONTEXT["task"] = setup(*setup_args), task
+    limit_torch_threads(torch_threads)
+
+
+def _local_task(item: Any) -> Any:
+    return _CONTEXT["task"](_CONTEXT["value"], item)
+
+
+def _run_local(workers: int, items: list, task: Callable, on_result: Callable, setup: Callable, setup_args: tuple,
+               torch_threads: int) -> None:
+    """The pool's loop: results as they come; a worker that dies (a SIGKILL: the pool breaks) costs only the tasks
+    then in flight, which a new pool runs again, ``POOL_RESTARTS`` times at most."""
+    left = list(items)
+    for attempt in range(POOL_RESTARTS + 1):
+        pool = process_pool(workers, context=multiprocessing.get_context("spawn"), initializer=_start_local,
+                            initargs=(setup, setup_args, task, torch_threads))
+        try:
+            pending = {pool.submit(_local_task, item): item for item in left}
+            while pending:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    result = future.result()
+                    pending.pop(future)
+                    on_result(result)
+        except BrokenProcessPool:
+            _stop(pool)
+            if attempt == POOL_RESTARTS:
+                raise
+            left = list(pending.values())  # those that had not come back: played again from their items
+            continue
+        except BaseException:  # Ctrl-C or a failed task: drop the tasks in flight, keep what arrived
+            _stop(pool)
+            raise
+        pool.shutdown()
+        return
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Drop the pool's queued tasks and end its workers now."""
+    running = list((pool._processes or {}).values())  # no public handle before Python 3.14
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in running:
+        process.terminate()
