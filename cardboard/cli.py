@@ -62,6 +62,7 @@ from cardboard.envs.protocol import CHANCE, sample_chance
 from cardboard.envs.registration import Entry
 from cardboard.evaluation.match import agent_score, play_match_specs, summarize
 from cardboard.jobs.backends import add_backend_arguments, backend_from
+from cardboard.jobs.interrupts import interrupted
 from cardboard.jobs.intervals import wilson_interval
 from cardboard.jobs.seats import ROTATIONS
 from cardboard.jobs.seeds import game_streams
@@ -128,14 +129,12 @@ def _tournament_dir(args: argparse.Namespace) -> str:
 
 
 def _interrupted(args: argparse.Namespace, console: Console) -> int:
-    """Ctrl-C: one line on the games saved (``args.saved``) and how to resume; exit code 130."""
-    where = args.results if args.command == "play" else _tournament_dir(args) if args.command == "tournament" else None
-    if where is not None:
-        note = f"{args.saved} games saved in {where}; resume with: {args.command_line}"
-    else:
-        note = "nothing was saved (no --results file)" if args.command == "play" else "stopped"
-    console.print(f"interrupted: {note}", highlight=False, markup=False, soft_wrap=True)
-    return 130
+    """Ctrl-C: what was saved where and how to resume (``cardboard.jobs.interrupts``); exit code 130."""
+    if args.command == "play":
+        args.saved_in = args.results
+    elif args.command == "tournament":
+        args.saved_in = _tournament_dir(args)
+    return interrupted(args, console, args.command_line)
 
 
 def cmd_play(args: argparse.Namespace, console: Console) -> int:

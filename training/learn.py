@@ -49,7 +49,7 @@ from cardboard import registry
 from cardboard.envs.errors import DataError, InvalidParameterError
 from cardboard.envs.protocol import GameInfo
 from cardboard.envs.structure import structure_of
-from cardboard.training.script import run_script
+from cardboard.jobs.script import run_script
 from cardboard.training.selfplay import load_runs
 
 

@@ -39,7 +39,7 @@ from cardboard import registry
 from cardboard.envs.errors import InvalidParameterError
 from cardboard.envs.protocol import GameInfo
 from cardboard.jobs.intervals import WILSON_Z, wilson_interval
-from cardboard.training.script import run_script
+from cardboard.jobs.script import run_script
 
 
 @dataclass

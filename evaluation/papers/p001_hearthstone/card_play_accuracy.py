@@ -37,7 +37,7 @@ from cardboard.envs.protocol import CHANCE, sample_chance
 from cardboard.jobs.intervals import wilson_interval
 from cardboard.evaluation.papers.p001_hearthstone.card_play_data import encoder_of, turn_card_sets
 from cardboard.evaluation.papers.p001_hearthstone.card_play_learn import MODEL, decode, predict, strict_accuracy
-from cardboard.training.script import run_script
+from cardboard.jobs.script import run_script
 from cardboard.training.selfplay import load_data, replay_game
 
 BUCKETS = ((1, 2), (3, 4), (5, 7), (8, 10))  # 001 Table 4.2's mana columns

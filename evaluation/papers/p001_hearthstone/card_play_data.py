@@ -37,7 +37,7 @@ import numpy as np
 from cardboard import registry
 from cardboard.envs.errors import DataError
 from cardboard.envs.protocol import Game, require_hooks
-from cardboard.training.script import run_script
+from cardboard.jobs.script import run_script
 from cardboard.jobs.resumable import write_atomically
 from cardboard.training.selfplay import load_data, replay_game
 

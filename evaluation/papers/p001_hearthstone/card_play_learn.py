@@ -36,7 +36,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from cardboard.envs.errors import DataError, InvalidParameterError
 from cardboard.evaluation.papers.p001_hearthstone.card_play_data import encoder_of, features, turn_card_sets
 from cardboard.training.learn import MODEL, BestSoFar
-from cardboard.training.script import run_script
+from cardboard.jobs.script import run_script
 
 BATCH = 200  # 001 §4.5
 LR = 1e-3  # 001 §4.5

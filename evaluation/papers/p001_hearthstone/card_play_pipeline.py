@@ -29,7 +29,7 @@ from typing import Any
 
 from rich.console import Console
 
-from cardboard.training.script import run_script
+from cardboard.jobs.script import run_script
 
 GENERATOR = "uct:iterations=1000,depth=5,prune=1"
 MIRRORS = ("mech_mage", "handlock", "face_hunter")

@@ -1,0 +1,31 @@
+"""Running a command's module as a script (``python -m cardboard.training.selfplay GAME ...``), as the CLI runs it:
+a cardboard error is one line and exit code 2, Ctrl-C the resume line of ``interrupts`` and exit code 130."""
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from collections.abc import Callable, Sequence
+
+from rich.console import Console
+
+from ..envs.errors import CardboardError
+from .interrupts import interrupted
+
+
+def run_script(prog: str, doc: str, add_arguments: Callable[[argparse.ArgumentParser], None],
+               run: Callable[[argparse.Namespace, Console], int], argv: Sequence[str] | None = None) -> int:
+    """Parse ``argv`` with ``add_arguments`` and ``run`` it: its exit code, 2 on a cardboard error (printed), 130
+    on Ctrl-C (what is saved and how to resume, printed)."""
+    parser = argparse.ArgumentParser(prog=prog, description=doc.split("\n", 1)[0])
+    add_arguments(parser)
+    console = Console()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = parser.parse_args(argv)
+    try:
+        return run(args, console)
+    except CardboardError as exc:
+        console.print(f"[red]error:[/red] {exc}", soft_wrap=True, highlight=False)
+        return 2
+    except KeyboardInterrupt:
+        return interrupted(args, console, shlex.join([*shlex.split(prog), *argv]))
