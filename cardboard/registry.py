@@ -37,6 +37,7 @@ import re
 import warnings
 from collections.abc import Sequence
 from importlib import metadata
+from pathlib import Path
 from typing import Any
 
 import gymnasium
@@ -136,6 +137,14 @@ def agent_entry(name: str) -> Entry:
     if name not in AGENTS:
         raise UnknownNameError("agent", name, AGENTS)
     return AGENTS[name]
+
+
+def files_named(specs: Sequence[str], options: dict[str, Any] | None = None) -> list[str]:
+    """The existing files that agent specs and game options name as values (checkpoints, deck lists, set-ups):
+    what a worker on another machine needs shipped (``cardboard.jobs.ray_backend``)."""
+    values = [v for spec in specs for v in parse_agent_spec(spec)[1].values()]
+    values += [v for value in (options or {}).values() for v in (value if isinstance(value, list) else [value])]
+    return [v for v in dict.fromkeys(values) if isinstance(v, str) and v and Path(v).is_file()]
 
 
 def pickled_entries(game_name: str, specs: Sequence[str]) -> bytes:

@@ -427,7 +427,7 @@ def play_match_specs(
         if parallel:
             run_tasks(backend, missing, _play, finish, setup=_setup,
                       setup_args=(entries, game_name, config.options, config.specs, seed, rotation),
-                      torch_threads=torch_threads)
+                      torch_threads=torch_threads, files=registry.files_named(config.specs, config.options))
         else:
             for i in missing:
                 finish(_play_indexed(game, agents, i, seed, rotation))

@@ -80,11 +80,12 @@ def backend_from(args: argparse.Namespace) -> Backend:
 
 def run_tasks(backend: Backend, items: Sequence[Any], task: Callable[[Any, Any], Any],
               on_result: Callable[[Any], None], *, setup: Callable[..., Any], setup_args: tuple = (),
-              torch_threads: int = 1) -> Counter:
+              torch_threads: int = 1, files: Sequence[str] = ()) -> Counter:
     """Run ``task(setup(*setup_args), item)`` for every item on ``backend``; ``on_result(result)`` here for each
     as it arrives. ``task`` and ``setup`` are module-level functions (they travel by reference); ``torch_threads``
-    caps torch in each worker whose setup loaded it. Returns how many tasks ran where: Ray's node ids, else
-    ``"local"``."""
+    caps torch in each worker whose setup loaded it; ``files``: the files ``setup_args`` name that setup reads
+    (checkpoints), shipped to Ray workers through the object store (``ray_backend``). Returns how many tasks ran
+    where: Ray's node ids, else ``"local"``."""
     items = list(items)
     if not items:
         return Counter()
@@ -97,7 +98,7 @@ def run_tasks(backend: Backend, items: Sequence[Any], task: Callable[[Any, Any],
     else:
         from .ray_backend import run_ray  # Ray only when asked for
 
-        return run_ray(backend, items, task, on_result, setup, setup_args, torch_threads)
+        return run_ray(backend, items, task, on_result, setup, setup_args, torch_threads, files)
     return Counter({"local": len(items)})
 
 

@@ -6,12 +6,21 @@ a pure function of its item the result is the same. An exception raised by a tas
 it ends the job (``setup``'s as ``WorkerSetupError``). ``setup`` runs in the actor's first call, not its
 constructor, so a failing one reaches the driver as that call's error, and a restarted actor sets up again.
 One task is in flight per actor; the driver waits with ``ray.wait`` over all of them.
+
+**Files** (``run_tasks(files=...)``: checkpoints the agents load): each goes into the object store once per job, as
+bytes; an actor writes it to a node-local cache (``cardboard-files/<sha256>/<name>`` in the temp folder, once per
+node and content) and every string of ``setup_args`` naming the file's path is rewritten to that copy before
+``setup`` runs. So a worker on a machine without the driver's files loads them all the same, once, and a new
+generation's weights (another content) replace the old in the next job.
 """
 from __future__ import annotations
 
+import hashlib
 import os
+import tempfile
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from .backends import Backend, WorkerSetupError
@@ -25,8 +34,9 @@ class Worker:
     """A Ray actor running ``task(setup(*setup_args), item)``; ``setup`` once per process."""
 
     def __init__(self, setup: Callable[..., Any], setup_args: tuple, task: Callable[[Any, Any], Any],
-                 torch_threads: int) -> None:
+                 torch_threads: int, files: dict[str, tuple[str, Any]]) -> None:
         self.setup, self.setup_args, self.task, self.torch_threads = setup, setup_args, task, torch_threads
+        self.files = files  # driver path -> (content hash, object ref of its bytes)
         self.context: Any = None
         self.ready = False
 
@@ -38,7 +48,8 @@ class Worker:
 
         if not self.ready:
             try:
-                self.context = self.setup(*self.setup_args)
+                local = {path: _cached(path, digest, ref) for path, (digest, ref) in self.files.items()}
+                self.context = self.setup(*_renamed(self.setup_args, local))
             except Exception as exc:
                 raise _SetupFailed(f"{type(exc).__name__}: {exc}") from exc
             limit_torch_threads(self.torch_threads)
@@ -47,6 +58,45 @@ class Worker:
 
     def pid(self) -> int:
         return os.getpid()
+
+
+def _cached(path: str, digest: str, ref: Any) -> str:
+    """This node's copy of the file ``path`` (sha256 ``digest``; its bytes the object ``ref``), fetched and
+    written once per node."""
+    import ray
+
+    target = Path(tempfile.gettempdir()) / "cardboard-files" / digest / Path(path).name
+    if not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staged = target.with_name(f".{target.name}.{os.getpid()}")
+        staged.write_bytes(ray.get(ref))
+        os.replace(staged, target)
+    return str(target)
+
+
+def _renamed(value: Any, local: dict[str, str]) -> Any:
+    """``value`` with every driver path of ``local`` inside its strings (through tuples, lists and dicts) replaced
+    by this node's copy."""
+    if isinstance(value, str):
+        for path in sorted(local, key=len, reverse=True):
+            value = value.replace(path, local[path])
+        return value
+    if isinstance(value, (tuple, list)):
+        return type(value)(_renamed(v, local) for v in value)
+    if isinstance(value, dict):
+        return {k: _renamed(v, local) for k, v in value.items()}
+    return value
+
+
+def shipped(files: Sequence[str]) -> dict[str, tuple[str, Any]]:
+    """Each file's bytes put into the object store once: driver path -> (sha256, object ref)."""
+    import ray
+
+    out = {}
+    for path in dict.fromkeys(str(f) for f in files):
+        data = Path(path).read_bytes()
+        out[path] = (hashlib.sha256(data).hexdigest(), ray.put(data))
+    return out
 
 
 def connect(backend: Backend) -> None:
@@ -64,14 +114,16 @@ def connect(backend: Backend) -> None:
 
 
 def run_ray(backend: Backend, items: list, task: Callable, on_result: Callable, setup: Callable, setup_args: tuple,
-            torch_threads: int) -> Counter:
+            torch_threads: int, files: Sequence[str] = ()) -> Counter:
     """``run_tasks`` on Ray; returns how many tasks each node ran."""
     import ray
     from ray.exceptions import RayTaskError
 
     connect(backend)
     actor = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=-1)(Worker)
-    workers = [actor.remote(setup, setup_args, task, torch_threads) for _ in range(min(backend.workers, len(items)))]
+    sent = shipped(files)
+    workers = [actor.remote(setup, setup_args, task, torch_threads, sent)
+               for _ in range(min(backend.workers, len(items)))]
     queue = list(reversed(items))
     in_flight: dict[Any, Any] = {}
     nodes: Counter = Counter()

@@ -6,8 +6,10 @@ each, on this machine).
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import multiprocessing
+import operator
 import os
 import signal
 import subprocess
@@ -17,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from cardboard import registry
 from cardboard.cli import main
 from cardboard.envs.errors import InvalidParameterError
 from cardboard.evaluation import match
@@ -116,3 +119,16 @@ def test_importing_cardboard_never_imports_ray():
     code = ("import sys, cardboard, cardboard.cli, cardboard.jobs.backends, cardboard.evaluation.match; "
             "cardboard.cli.build_parser(); assert 'ray' not in sys.modules, 'ray imported'")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_files_go_to_ray_workers_through_the_object_store(ray_cluster, tmp_path):
+    """A checkpoint named in the setup's arguments reaches each worker as a node-local copy of the same bytes."""
+    path = tmp_path / "model.safetensors"
+    path.write_bytes(b"weights of generation 1")
+    seen = []
+    run_tasks(Backend("ray", 2), ["", ""], operator.add, seen.append, setup=os.path.realpath,
+              setup_args=(str(path),), files=[str(path)])
+    copies = {Path(p) for p in seen}
+    assert all(p != path and p.name == path.name and p.read_bytes() == path.read_bytes() for p in copies)
+    assert all(p.parent.name == hashlib.sha256(path.read_bytes()).hexdigest() for p in copies)
+    assert registry.files_named([f"ismcts:net={path},leaves=4", "random"]) == [str(path)]
