@@ -1,8 +1,10 @@
 """Fifth Aeon's tournament formats (``evaluation.fifth_aeon_formats``) and balancer (``evaluation.fifth_aeon_balancer``):
-schedules, deck building, the stopping rule, resuming, bad input."""
+schedules, deck building, the stopping rule, resuming, the same records on a Ray cluster, Ctrl-C's resume line,
+bad input."""
 from __future__ import annotations
 
 import json
+import shlex
 from collections import Counter
 
 import numpy as np
@@ -11,7 +13,29 @@ import pytest
 from cardboard.envs.errors import CardDataError, InvalidParameterError, UnknownNameError
 from cardboard.envs.fifth_aeon.cards import STANDARD_DECKS, bundled_pool
 from cardboard.evaluation.papers.p004_fifth_aeon import fifth_aeon_balancer as B
+from cardboard.evaluation.papers.p004_fifth_aeon import fifth_aeon_balance
 from cardboard.evaluation.papers.p004_fifth_aeon import fifth_aeon_formats as F
+from cardboard.jobs.backends import Backend
+
+
+def interrupt_second_call(monkeypatch, module, name: str) -> None:
+    """``module.name`` raises KeyboardInterrupt on its second call (Ctrl-C after the first task's results)."""
+    original, calls = getattr(module, name), []
+
+    def interrupted(*args, **kwargs):
+        calls.append(args)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, interrupted)
+
+
+def check_interrupted(capsys, saved: str, out, command: str) -> None:
+    """The one line Ctrl-C prints: what is saved where and the command that resumes; no traceback."""
+    printed = capsys.readouterr()
+    assert f"interrupted: {saved} saved in {out}; resume with: {command}" in printed.out
+    assert "Traceback" not in printed.out + printed.err
 
 
 # ---- formats ----------------------------------------------------------------------------------------------------
@@ -85,6 +109,56 @@ def test_tournament_runs_and_resumes(tmp_path):
     assert len((out / "games.jsonl").read_text().splitlines()) == 4
     with pytest.raises(InvalidParameterError, match="another tournament"):
         F.run_tournament(["default_ai", "random"], ["limited"], {"limited": 3}, out, seed=3, quiet=True)
+
+
+def test_a_tournament_gives_the_same_records_on_a_ray_cluster(ray_cluster, tmp_path):
+    def records(out):
+        lines = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+        return sorted(({k: v for k, v in r.items() if k != "seconds"} for r in lines), key=lambda r: r["index"])
+
+    runs = {name: F.run_tournament(["default_ai", "random"], ["limited"], {"limited": 3}, tmp_path / name,
+                                   seed=3, quiet=True, backend=backend)
+            for name, backend in (("local", Backend("local", 1)), ("ray", Backend("ray", 2)))}
+    assert runs["ray"]["formats"] == runs["local"]["formats"]
+    assert records(tmp_path / "ray") == records(tmp_path / "local") and len(records(tmp_path / "local")) == 6
+
+
+def test_tournament_ctrl_c_prints_the_saved_games_and_the_resume_command(tmp_path, monkeypatch, capsys):
+    from cardboard.cli import main
+
+    interrupt_second_call(monkeypatch, F, "play_job")
+    argv = ["fifth-aeon-tournament", "--agents", "default_ai,random", "--formats", "limited", "--limited-games", "2",
+            "--out", str(tmp_path), "--quiet"]
+    assert main(argv) == 130
+    check_interrupted(capsys, "1 games", tmp_path, f"cardboard {shlex.join(argv)}")
+    assert len((tmp_path / "games.jsonl").read_text().splitlines()) == 1
+
+
+def quick_games(monkeypatch) -> None:
+    """The balancer's games replaced by a stand-in (a result drawn from the seed): rounds take no time."""
+    monkeypatch.setattr(B, "play_game", lambda s, pair, target_first, seed: seed % 3 - 1)
+
+
+def test_balancer_ctrl_c_prints_the_saved_games_and_the_resume_command(tmp_path, monkeypatch, capsys):
+    from cardboard.cli import main
+
+    quick_games(monkeypatch)
+    interrupt_second_call(monkeypatch, B, "_play_round")
+    argv = ["fifth-aeon-balance", "--values", "0:2", "--rounds", "1", "--pairing", "mirror", "--out", str(tmp_path),
+            "--quiet"]
+    assert main(argv) == 130
+    check_interrupted(capsys, "20 games", tmp_path, f"cardboard {shlex.join(argv)}")  # one value's round
+    assert len((tmp_path / "games.jsonl").read_text().splitlines()) == 20
+
+
+def test_balance_experiments_ctrl_c_prints_the_saved_games_and_the_resume_command(tmp_path, monkeypatch, capsys):
+    quick_games(monkeypatch)
+    interrupt_second_call(monkeypatch, B, "_play_round")
+    monkeypatch.setattr(fifth_aeon_balance, "EXPERIMENTS", (("tiny", "ten_ten", "energy", [0, 1]),))
+    argv = ["--out", str(tmp_path), "--rounds", "1"]
+    assert fifth_aeon_balance.main(argv) == 130
+    check_interrupted(capsys, "200 games", tmp_path,
+                      f"python -m cardboard.evaluation.papers.p004_fifth_aeon.fifth_aeon_balance {shlex.join(argv)}")
 
 
 # ---- balancer ---------------------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 online tuner of n, the per-decision log (BestMove, n, w/v, Cx0..Cx4), the agents' spec knobs, and the Lords of
 War complexity hook (000 §2.7) on a hand-built position."""
 import json
+import shlex
 from collections import Counter
 
 import numpy as np
@@ -297,3 +298,25 @@ def test_the_play_style_experiment_summarizes_and_replays_a_cut_game_identically
     assert again == lines
     with pytest.raises(InvalidParameterError, match="holds another play-style run"):
         main(["--out", str(tmp_path), "--iterations", "6", "--games", "1", "--quiet"])
+
+
+def test_the_play_style_experiment_on_ctrl_c_prints_the_saved_games_and_the_resume_command(tmp_path, monkeypatch,
+                                                                                           capsys):
+    from cardboard.evaluation.papers.p000_play_style import low_play_style
+
+    play_one, calls = low_play_style.play_one, []
+
+    def interrupted_second(context, item):
+        calls.append(item)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return play_one(context, item)
+
+    monkeypatch.setattr(low_play_style, "play_one", interrupted_second)
+    argv = ["--out", str(tmp_path), "--iterations", "5", "--games", "2", "--variant", "robust=final=robust", "--quiet"]
+    assert low_play_style.main(argv) == 130
+    printed = capsys.readouterr()
+    assert (f"interrupted: 1 games saved in {tmp_path}; resume with: python -m "
+            f"cardboard.evaluation.papers.p000_play_style.low_play_style {shlex.join(argv)}") in printed.out
+    assert "Traceback" not in printed.out + printed.err
+    assert len((tmp_path / "robust.jsonl").read_text().splitlines()) == 1

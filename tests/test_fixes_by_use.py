@@ -1,8 +1,10 @@
 """Issue 33's fixes found by use: Wilson intervals exact at 0 and n, every plot of intervals drawn at 0% and
-100% (and from an interval saved before the fix), and ``train-ppo``'s team win rate on a cooperative game."""
+100% (and from an interval saved before the fix), ``train-ppo``'s team win rate on a cooperative game, and paper
+003's agents experiment on Ctrl-C (issue 35: the games saved and the command that resumes)."""
 from __future__ import annotations
 
 import math
+import shlex
 from pathlib import Path
 
 import numpy as np
@@ -171,3 +173,22 @@ def test_ppo_evaluation_on_pandemic_counts_no_draw():
     result = ppo.evaluate(FirstLegal(), ppo.Args(game="pandemic", opponent="random"), 4, 0)
     assert result["draws"] == 0 and result["wins"] + result["losses"] == 4
     assert result["win_rate"] == result["wins"] / 4 and not math.isnan(result["ci95"][0])
+
+
+def test_pandemic_agents_on_ctrl_c_prints_the_saved_games_and_the_resume_command(tmp_path, monkeypatch, capsys):
+    play_one, calls = pandemic_agents.play_one, []
+
+    def interrupted_second(context, item):
+        calls.append(item)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return play_one(context, item)
+
+    monkeypatch.setattr(pandemic_agents, "play_one", interrupted_second)
+    argv = ["--agent", "dp=pandemic_default", "--out", str(tmp_path), "--setups", "S01", "--games", "2", "--quiet"]
+    assert pandemic_agents.main(argv) == 130
+    printed = capsys.readouterr()
+    assert (f"interrupted: 1 games saved in {tmp_path}; resume with: python -m "
+            f"cardboard.evaluation.papers.p003_pandemic.pandemic_agents {shlex.join(argv)}") in printed.out
+    assert "Traceback" not in printed.out + printed.err
+    assert len((tmp_path / "dp.jsonl").read_text().splitlines()) == 1

@@ -1,12 +1,13 @@
 """The testbed procedure (003 §3.1; ``cardboard.evaluation.papers.p003_pandemic.testbed``): k-medoids (PAM) on point sets with a known answer, the
 default policy's record on one set-up, a whole tiny run into a folder (files, resuming after a kill, a config
-clash), and the ten bundled set-ups (003 notes §1.4, §3.1 [code]: 4 players, the paper's roles, 44 player cards in
+clash, the same records on a Ray cluster, Ctrl-C's resume line), and the ten bundled set-ups (003 notes §1.4, §3.1 [code]: 4 players, the paper's roles, 44 player cards in
 4 piles of 11 with one epidemic each, 39 infection cards).
 """
 from __future__ import annotations
 
 import itertools
 import json
+import shlex
 import sys
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from cardboard.envs.errors import InvalidParameterError  # noqa: E402
 from cardboard.envs.pandemic import load_setup  # noqa: E402
 from cardboard.evaluation.papers.p003_pandemic import testbed as T  # noqa: E402
 from cardboard.envs.pandemic.setup_file import TESTBED_DIR  # noqa: E402
+from cardboard.jobs.backends import Backend  # noqa: E402
 
 BUNDLED = [f"S{i:02d}" for i in range(1, 11)]
 
@@ -154,6 +156,38 @@ def test_build_testbed_refuses_another_config_in_the_same_folder(run):
 def test_build_testbed_refuses_bad_sizes(tmp_path, bad):
     with pytest.raises(InvalidParameterError):
         T.build_testbed(tmp_path, **{**SIZE, **bad})
+
+
+def test_build_testbed_gives_the_same_records_on_a_ray_cluster(run, ray_cluster, tmp_path, monkeypatch):
+    out, medoids = run
+    monkeypatch.setattr(T, "CHUNK", 2)  # three tasks for the two workers
+    assert T.build_testbed(tmp_path, **SIZE, backend=Backend("ray", 2)) == medoids
+    by_index = (lambda folder: sorted(lines(folder), key=lambda r: r["index"]))
+    assert by_index(tmp_path) == by_index(out)
+
+
+def test_ctrl_c_prints_the_saved_setups_and_the_resume_command(run, tmp_path, monkeypatch, capsys):
+    from cardboard.cli import main
+
+    monkeypatch.setattr(T, "CHUNK", 2)
+    play_chunk, calls = T._play_chunk, []
+
+    def interrupted_second(settings, indices):
+        calls.append(indices)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return play_chunk(settings, indices)
+
+    monkeypatch.setattr(T, "_play_chunk", interrupted_second)
+    argv = ["pandemic-testbed", "--out", str(tmp_path), "--setups", "6", "--games", "3", "--keep", "4", "--k", "2",
+            "--quiet"]
+    assert main(argv) == 130
+    printed = capsys.readouterr()
+    assert f"interrupted: 2 set-ups saved in {tmp_path}; resume with: cardboard {shlex.join(argv)}" in printed.out
+    assert "Traceback" not in printed.out + printed.err and len(lines(tmp_path)) == 2
+    monkeypatch.setattr(T, "_play_chunk", play_chunk)
+    assert main(argv) == 0  # resumed: the other four set-ups, the same testbed
+    assert sorted(lines(tmp_path), key=lambda r: r["index"]) == sorted(lines(run[0]), key=lambda r: r["index"])
 
 
 # ---- the bundled set-ups ----------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ reproducibly in a persistent process pool; tree and leaf parallelisation spend t
 settle every virtual loss; the agent knobs refuse what cannot work."""
 import gc
 import json
+import shlex
 import sys
 from dataclasses import replace
 
@@ -188,3 +189,27 @@ def test_the_parallel_experiment_times_plays_and_a_run_of_one_part_keeps_the_oth
     assert strength["games"] == 2 and strength["specs"] == [
         "uct:iterations=0,seconds=0.002,parallel=tree,vl=0,workers=2", "uct:iterations=0,seconds=0.002"]
     assert all((tmp_path / name).stat().st_size for name in ("decision_time.png", "speedup.png", "win_rate.png"))
+
+
+def test_the_parallel_experiment_on_ctrl_c_prints_the_saved_games_and_the_resume_command(tmp_path, monkeypatch,
+                                                                                         capsys):
+    from cardboard.evaluation.papers.p000_play_style import low_parallel
+
+    play_match_specs = low_parallel.play_match_specs
+
+    def interrupted_after_one_game(*args, on_game, **kwargs):
+        def once(record):
+            on_game(record)
+            raise KeyboardInterrupt
+
+        return play_match_specs(*args, on_game=once, **kwargs)
+
+    monkeypatch.setattr(low_parallel, "play_match_specs", interrupted_after_one_game)
+    argv = ["--out", str(tmp_path), "--parts", "strength", "--algorithms", "uct", "--modes", "tree", "--games", "2",
+            "--seconds", "0.002"]
+    assert low_parallel.main(argv) == 130
+    printed = capsys.readouterr()
+    assert (f"interrupted: 1 games saved in {tmp_path}; resume with: python -m "
+            f"cardboard.evaluation.papers.p000_play_style.low_parallel {shlex.join(argv)}") in printed.out
+    assert "Traceback" not in printed.out + printed.err
+    assert len((tmp_path / "strength" / "uct-tree.jsonl").read_text().splitlines()) == 2  # the header and one game

@@ -1,6 +1,7 @@
 """Hard pruning by the game's heuristics (paper 002; ``search.pruning``): the kept moves, ties, unions, the
 per-node memory over worlds, extrapolation, the agents' knobs."""
 import json
+import shlex
 
 import numpy as np
 import pytest
@@ -281,6 +282,30 @@ def test_the_pruning_experiment_refuses_a_count_below_one_and_writes_nothing(tmp
         main(["--out", str(tmp_path / "run"), "--heuristics", "h4", "--hpl", "1", "--iterations", "8"] + bad)
     assert f"{bad[0]} {bad[1]}" in capsys.readouterr().err
     assert not (tmp_path / "run").exists()
+
+
+def test_the_pruning_experiment_on_ctrl_c_prints_the_saved_games_and_the_resume_command(tmp_path, monkeypatch,
+                                                                                        capsys):
+    from cardboard.evaluation.papers.p002_pruning import low_pruning
+
+    play_match_specs = low_pruning.play_match_specs
+
+    def interrupted_after_one_game(*args, on_game, **kwargs):
+        def once(record):
+            on_game(record)
+            raise KeyboardInterrupt
+
+        return play_match_specs(*args, on_game=once, **kwargs)
+
+    monkeypatch.setattr(low_pruning, "play_match_specs", interrupted_after_one_game)
+    argv = ["--out", str(tmp_path), "--parts", "sweep", "--heuristics", "h4", "--hpl", "1", "--iterations", "4",
+            "--games", "2", "--workers", "1"]
+    assert low_pruning.main(argv) == 130
+    printed = capsys.readouterr()
+    assert (f"interrupted: 1 games saved in {tmp_path}; resume with: python -m "
+            f"cardboard.evaluation.papers.p002_pruning.low_pruning {shlex.join(argv)}") in printed.out
+    assert "Traceback" not in printed.out + printed.err
+    assert len((tmp_path / "cells" / "h4-1.jsonl").read_text().splitlines()) == 2  # the header and one game
 
 
 def test_the_extrapolation_diagnostic_counts_changed_scores_and_kept_set_overlap(tmp_path):

@@ -19,14 +19,16 @@ Modes (``cardboard.search.parallel``; agents' ``parallel=``): ``none`` (the unpa
 - strength (000 §4, Figs A.3 / A.4): each parallel agent with ``--strength-workers`` workers against the
   unparallelised agent, both ``--seconds`` a decision, seats swapped every game; game ``i`` draws from
   ``SeedSequence(seed, spawn_key=(i,))`` whatever the mode or workers (``evaluation.match``), so every mode
-  meets the same deals. Win rate (draws half) with a 95% Wilson interval.
+  meets the same deals. Win rate (draws half) with a 95% Wilson interval. ``--match-workers`` games at once, on
+  local processes or, with ``--backend ray``, a Ray cluster (``cardboard.jobs.backends``; the records are the same;
+  each game's parallel agent uses its own ``--strength-workers`` besides).
 
 Everything resumes: timing lines go to ``<out>/timing.jsonl`` (one per timed decision, with the 1-minute load
 average when it started; a cut line is dropped and redone), each strength match to
 ``<out>/strength/<algorithm>-<mode>.jsonl``; more repeats or games extend a run. ``summary.json`` and the plots
 ``decision_time.png``, ``speedup.png`` and ``win_rate.png`` are written at the end; the thesis's numbers are
 beside ours. Machine-dependent: the thesis ran 12 cores (24 threads); run nothing else meanwhile, and read the
-load column.
+load column. Ctrl-C prints what is saved and the command that resumes.
 
     python -m cardboard.evaluation.papers.p000_play_style.low_parallel --out runs/low-parallel          # small: minutes
     python -m cardboard.evaluation.papers.p000_play_style.low_parallel --out runs/low-parallel --parts timing --repeats 100
@@ -37,6 +39,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
+import sys
 import threading
 import time
 from pathlib import Path
@@ -48,10 +52,13 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from cardboard.envs.errors import InvalidParameterError
 from cardboard.envs.protocol import GameState
 from cardboard.jobs.resumable import claim_folder, read_lines
 from cardboard.registry import make_agent, make_game
-from cardboard.evaluation.match import load_results, play_match_specs, summarize
+from cardboard.evaluation.match import GameRecord, load_results, play_match_specs, summarize
+from cardboard.jobs.backends import Backend, add_backend_arguments
+from cardboard.jobs.interrupts import interrupted, track
 from cardboard.jobs.intervals import error_bars, normal_estimate, wilson_interval
 
 GAME = "lords_of_war"
@@ -123,10 +130,12 @@ def timing_cells(algorithms: list[str], modes: list[str], workers: list[int]) ->
 
 
 def run_timing(args: argparse.Namespace, progress: Progress) -> list[dict[str, Any]]:
-    """Time every cell ``--repeats`` times, the cells taking turns (resuming ``timing.jsonl``); the records in file
-    order. Every agent lives for the whole run (root's process pools included)."""
+    """Time every cell ``--repeats`` times, the cells taking turns (resuming ``timing.jsonl``; ``args.saved``
+    counts its lines); the records in file order. Every agent lives for the whole run (root's process pools
+    included)."""
     path = args.out / "timing.jsonl"
     done = read_lines(path, lambda r: (r["algorithm"], r["mode"], r["workers"], r["repeat"]))
+    args.saved += len(done)
     state = opening_position(args.position_seed)
     game = make_game(GAME)
     cells = timing_cells(args.algorithms, args.modes, args.workers)
@@ -159,6 +168,7 @@ def run_timing(args: argparse.Namespace, progress: Progress) -> list[dict[str, A
                     sink.write(json.dumps(record) + "\n")
                     sink.flush()
                     done[(*cell, repeat)] = record
+                    args.saved += 1
                     progress.advance(task)
     finally:
         for agent in agents.values():
@@ -214,17 +224,23 @@ def timing_summary(records: list[dict[str, Any]], cells: list[tuple[str, str, in
 
 
 def run_strength(args: argparse.Namespace, progress: Progress) -> dict[str, Any]:
-    """Each parallel mode with ``--strength-workers`` workers against ``none`` at ``--seconds`` a decision."""
+    """Each parallel mode with ``--strength-workers`` workers against ``none`` at ``--seconds`` a decision
+    (``args.saved`` counts the games in the matches' files)."""
     budget = f"iterations=0,seconds={args.seconds:g}"
+    backend = Backend(args.backend, args.match_workers, args.address)
     matches = [(a, m) for a in args.algorithms for m in args.modes if m != "none"]
     task = progress.add_task("strength", total=len(matches) * args.games)
+
+    def on_game(record: GameRecord) -> None:
+        args.saved += 1
+        progress.advance(task)
+
     out = {}
     for algorithm, mode in matches:
         specs = [spec(algorithm, mode, args.strength_workers, budget), spec(algorithm, "none", 1, budget)]
         progress.update(task, description=f"strength {algorithm} {mode}")
         path = args.out / "strength" / f"{algorithm}-{mode}.jsonl"
-        play_match_specs(GAME, specs, args.games, args.seed, results_path=path,
-                         on_game=lambda record: progress.advance(task))
+        play_match_specs(GAME, specs, args.games, args.seed, results_path=path, on_game=on_game, backend=backend)
         header, records = load_results(path)
         s = summarize(header["specs"], list(records.values()), make_game(GAME).info)
         points = s.wins + 0.5 * s.draws
@@ -331,6 +347,9 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=0.05, help="strength: seconds a decision, both sides")
     parser.add_argument("--strength-workers", type=int, default=2, help="strength: the parallel agents' workers")
     parser.add_argument("--games", type=int, default=4, help="strength: games a match, seats swapped")
+    parser.add_argument("--match-workers", type=int, default=1,
+                        help="strength: games played at once, worker processes or Ray actors (default 1: in turn)")
+    add_backend_arguments(parser)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--paper-size", action="store_true",
                         help="000 ch. 4's size: 5000 iterations x 1000 repeats; 500 ms a decision, 1000 games")
@@ -341,6 +360,10 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     unknown = [m for m in args.modes if m not in MODES] + [p for p in args.parts if p not in ("timing", "strength")]
     if unknown:
         parser.error(f"unknown mode or part: {', '.join(unknown)}")
+    try:
+        Backend(args.backend, args.match_workers, args.address)
+    except InvalidParameterError as exc:
+        parser.error(str(exc))
     return args
 
 
@@ -351,15 +374,28 @@ def previous_parts(path: Path) -> dict[str, Any]:
     return {part: previous.get(part) or {} for part in ("timing", "strength")}
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None) -> int:
+    """Run the parts asked for; 0, or 130 after Ctrl-C (what is saved, the command that resumes, printed)."""
+    argv = sys.argv[1:] if argv is None else list(argv)
     args = arguments(argv)
+    units = {"timing": "timed decisions", "strength": "games"}
+    track(args, args.out, " and ".join(units[part] for part in units if part in args.parts))
+    try:
+        return _run(args)
+    except KeyboardInterrupt:
+        return interrupted(args, Console(), "python -m cardboard.evaluation.papers.p000_play_style.low_parallel "
+                           + shlex.join(argv))
+
+
+def _run(args: argparse.Namespace) -> int:
     claim_folder(args.out, {"game": GAME, "iterations": args.iterations, "position_seed": args.position_seed,
                             "seconds": args.seconds, "strength_workers": args.strength_workers, "seed": args.seed},
                  "parallel-search run")
     (args.out / "strength").mkdir(exist_ok=True)
     console = Console()
     summary = previous_parts(args.out / "summary.json")
-    summary |= {"config": vars(args) | {"out": str(args.out)}, "cpus": os.cpu_count()}
+    settings = {k: v for k, v in vars(args).items() if k not in ("saved", "saved_in", "unit")}  # not Ctrl-C's count
+    summary |= {"config": settings | {"out": str(args.out)}, "cpus": os.cpu_count()}
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TimeRemainingColumn(), console=console) as progress:
         if "timing" in args.parts:
@@ -395,7 +431,8 @@ def main(argv: list[str] | None = None) -> None:
                           " / ".join(f"{x:.3f}" for x in r["seconds_per_decision"]))
         console.print(table)
     console.print(f"summary.json and plots in {args.out}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -22,24 +22,28 @@ captions say; ``--algorithm ismcts`` for its text's reading (our notes on 000, ย
         --algorithm ismcts --workers 16
 
 ``--variant LABEL=KNOBS`` (repeatable) replaces the default variants, e.g. ``--variant rr2_4=final=robust_roulette,n=4,k=2``.
+``--backend ray`` plays the games on a Ray cluster (``cardboard.jobs.backends``; the records are the same); Ctrl-C
+prints the games saved and the command that resumes.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
-from concurrent.futures import as_completed
+import shlex
+import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 import cardboard
-from cardboard.jobs.resumable import claim_folder, read_lines
-from cardboard.jobs.worker_pool import process_pool
-
 from cardboard.evaluation.match import play_game
+from cardboard.jobs.backends import Backend, add_backend_arguments, backend_from, run_tasks
+from cardboard.jobs.interrupts import interrupted, track
 from cardboard.jobs.intervals import error_bars, wilson_interval
+from cardboard.jobs.resumable import claim_folder, read_lines
 from cardboard.jobs.seats import seat_order
 from cardboard.jobs.seeds import game_streams
 
@@ -57,7 +61,6 @@ VARIANTS = {
 SMALL = {"iterations": 200, "games": 20}
 PAPER = {"iterations": 10_000, "games": 200}  # 000 ยง3.7: both agents at 10,000 iterations, 200 games a configuration
 CX = ("Cx0", "Cx1", "Cx2", "Cx3", "Cx4")
-_AGENTS: dict[tuple[str, int], Any] = {}  # (spec, agent index) -> agent, per worker process
 
 
 def specs(algorithm: str, iterations: int, knobs: str) -> tuple[str, str]:
@@ -66,14 +69,21 @@ def specs(algorithm: str, iterations: int, knobs: str) -> tuple[str, str]:
     return (f"{control},{knobs}" if knobs else control), control
 
 
-def play_one(label: str, knobs: str, index: int, seed: int, algorithm: str, iterations: int) -> dict[str, Any]:
-    """Game ``index`` of variant ``label`` against RobustChild: its record."""
-    game = cardboard.make_game("lords_of_war")
+def worker(variants: dict[str, str], seed: int, algorithm: str, iterations: int) -> dict[str, Any]:
+    """A worker's context for ``play_one``: the run's settings and its agents, made on first use."""
+    return {"game": cardboard.make_game("lords_of_war"), "variants": variants, "seed": seed, "algorithm": algorithm,
+            "iterations": iterations, "agents": {}}
+
+
+def play_one(context: dict[str, Any], item: tuple[str, int]) -> dict[str, Any]:
+    """Game ``index`` of variant ``label`` (``item``) against RobustChild: its record."""
+    label, index = item
+    game, seed, cache = context["game"], context["seed"], context["agents"]
     agents = []
-    for who, spec in enumerate(specs(algorithm, iterations, knobs)):  # 0: the variant, 1: the control
-        if (spec, who) not in _AGENTS:
-            _AGENTS[spec, who] = cardboard.make_agent(spec, game)
-        agents.append(_AGENTS[spec, who])
+    for who, spec in enumerate(specs(context["algorithm"], context["iterations"], context["variants"][label])):
+        if (spec, who) not in cache:  # who 0: the variant, 1: the control
+            cache[spec, who] = cardboard.make_agent(spec, game)
+        agents.append(cache[spec, who])
     seats = seat_order(index, 2)
     streams = game_streams(seed, index, 2)
     returns, turns, _, _ = play_game(game, [agents[a] for a in seats], streams[0], streams[1:])
@@ -84,30 +94,36 @@ def play_one(label: str, knobs: str, index: int, seed: int, algorithm: str, iter
             "mean": [round(d.mean, 4) for d in log], "cx": [list(d.complexity) for d in log]}
 
 
-def run(variants: dict[str, str], out: Path, games: int, seed: int, algorithm: str, iterations: int, workers: int,
-        progress: Any = None) -> dict[str, list[dict]]:
-    """Play (or resume) ``games`` games of every variant; return their records by label, in game order."""
+def run(variants: dict[str, str], out: Path, games: int, seed: int, algorithm: str, iterations: int, workers: int = 1,
+        progress: Any = None, *, backend: Backend | None = None,
+        on_saved: Callable[[int], None] | None = None) -> dict[str, list[dict]]:
+    """Play (or resume) ``games`` games of every variant on ``backend`` (default: ``workers`` local processes);
+    return their records by label, in game order. ``on_saved(n)``: ``n`` more games are in the variants' files
+    (first those already there)."""
     done, todo, tasks = {}, [], {}
+    saved = on_saved or (lambda n: None)
     for label in variants:
         done[label] = read_lines(out / f"{label}.jsonl", lambda r: r["game"])
         missing = [g for g in range(games) if g not in done[label]]
         todo += [(label, g) for g in missing]
+        saved(games - len(missing))
         if progress:
             tasks[label] = progress.add_task(label, total=games, completed=games - len(missing))
     sinks = {label: (out / f"{label}.jsonl").open("a") for label in variants}
+
+    def finish(record: dict[str, Any]) -> None:
+        sink = sinks[record["variant"]]
+        sink.write(json.dumps(record) + "\n")
+        sink.flush()
+        os.fsync(sink.fileno())
+        done[record["variant"]][record["game"]] = record
+        saved(1)
+        if progress:
+            progress.advance(tasks[record["variant"]])
+
     try:
-        with process_pool(workers) as pool:
-            futures = [pool.submit(play_one, label, variants[label], g, seed, algorithm, iterations)
-                       for label, g in todo]
-            for future in as_completed(futures):
-                record = future.result()
-                sink = sinks[record["variant"]]
-                sink.write(json.dumps(record) + "\n")
-                sink.flush()
-                os.fsync(sink.fileno())
-                done[record["variant"]][record["game"]] = record
-                if progress:
-                    progress.advance(tasks[record["variant"]])
+        run_tasks(backend or Backend("local", workers), todo, play_one, finish, setup=worker,
+                  setup_args=(variants, seed, algorithm, iterations))
     finally:
         for sink in sinks.values():
             sink.close()
@@ -169,10 +185,20 @@ def plots(summary: dict[str, Any], out: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the experiment; 0, or 130 after Ctrl-C (the games saved, the command that resumes, printed)."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-    from rich.table import Table
 
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = arguments(argv)
+    track(args, args.out, "games")
+    try:
+        return _run(args)
+    except KeyboardInterrupt:
+        return interrupted(args, Console(), "python -m cardboard.evaluation.papers.p000_play_style.low_play_style "
+                           + shlex.join(argv))
+
+
+def arguments(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="runs/low-play-style")
     parser.add_argument("--algorithm", choices=("uct", "ismcts"), default="uct")
@@ -182,9 +208,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variant", action="append", metavar="LABEL=KNOBS",
                         help="a variant's spec knobs (repeatable; replaces the default variants)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1, help="worker processes or Ray actors")
+    add_backend_arguments(parser)
     parser.add_argument("--quiet", action="store_true")
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.table import Table
+
     size = PAPER if args.paper_size else SMALL
     iterations, games = args.iterations or size["iterations"], args.games or size["games"]
     variants = dict(v.split("=", 1) for v in args.variant) if args.variant else VARIANTS
@@ -196,8 +230,13 @@ def main(argv: list[str] | None = None) -> int:
     claim_folder(out, config, "play-style run")
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TimeRemainingColumn())
+
+    def saved(n: int) -> None:
+        args.saved += n
+
     with Progress(*columns, disable=args.quiet) as progress:
-        records = run(variants, out, games, args.seed, args.algorithm, iterations, args.workers, progress)
+        records = run(variants, out, games, args.seed, args.algorithm, iterations, progress=progress,
+                      backend=backend_from(args), on_saved=saved)
     summary = {"config": config | {"games": games}} | summarize(records)
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
     plots(summary, out)

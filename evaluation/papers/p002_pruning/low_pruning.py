@@ -14,7 +14,9 @@ plays only the new games). The games are played in rounds (``--rounds``: every c
 before any cell gets more), so a run stopped early still covers the whole grid evenly; the head-to-head cells
 play ``--vs-games``. ``summary.json`` (a run of some parts keeps the other cells already there) holds
 each cell's wins / draws / losses, win rate (draws half) with a 95% Wilson interval, seconds per decision of
-each side; ``sweep.png`` plots the sweep (002 Fig. 2) and ``extrapolation.png`` the R experiments.
+each side; ``sweep.png`` plots the sweep (002 Fig. 2) and ``extrapolation.png`` the R experiments. ``--backend ray``
+plays the games on a Ray cluster (``cardboard.jobs.backends``; the records are the same); Ctrl-C prints the games
+saved and the command that resumes.
 
     python -m cardboard.evaluation.papers.p002_pruning.low_pruning --out runs/low-pruning            # small: minutes
     python -m cardboard.evaluation.papers.p002_pruning.low_pruning --out runs/low-pruning --games 200 --vs-games 400 \\
@@ -25,6 +27,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -34,7 +38,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from cardboard.registry import make_game
-from cardboard.evaluation.match import load_results, play_match_specs, summarize
+from cardboard.evaluation.match import GameRecord, load_results, play_match_specs, summarize
+from cardboard.jobs.backends import add_backend_arguments, backend_from
+from cardboard.jobs.interrupts import interrupted, track
 from cardboard.jobs.intervals import error_bars, wilson_interval
 
 GAME = "lords_of_war"
@@ -162,7 +168,8 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
                         "the issue asks >= 400); default: --games")
     parser.add_argument("--rounds", type=int, default=1, help="the games of every cell are played in this many steps")
     parser.add_argument("--seed", type=int, default=2)
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2, help="worker processes or Ray actors")
+    add_backend_arguments(parser)
     parser.add_argument("--paper-size", action="store_true",
                         help="002's size: every heuristic, 10,000 iterations, 500 games a cell, every part")
     args = parser.parse_args(argv)
@@ -184,20 +191,39 @@ def _planned(path: Path) -> int:
     return int(load_results(path)[0]["games"]) if path.exists() and path.stat().st_size else 0
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None) -> int:
+    """Run the experiment; 0, or 130 after Ctrl-C (the games saved, the command that resumes, printed)."""
+    argv = sys.argv[1:] if argv is None else list(argv)
     args = arguments(argv)
+    track(args, args.out, "games")
+    try:
+        return _run(args)
+    except KeyboardInterrupt:
+        return interrupted(args, Console(), "python -m cardboard.evaluation.papers.p002_pruning.low_pruning "
+                           + shlex.join(argv))
+
+
+def _run(args: argparse.Namespace) -> int:
     split = (lambda text: [t for t in text.split(",") if t])
     heuristics, hpls = split(args.heuristics), [int(n) for n in split(args.hpl)]
     grid = cells(split(args.parts), heuristics, hpls, split(args.extrapolated), split(args.multi), args.iterations)
     (args.out / "cells").mkdir(parents=True, exist_ok=True)
-    (args.out / "config.json").write_text(json.dumps(vars(args) | {"out": str(args.out)}, indent=1))
+    settings = {k: v for k, v in vars(args).items() if k not in ("saved", "saved_in", "unit")}  # not Ctrl-C's count
+    (args.out / "config.json").write_text(json.dumps(settings | {"out": str(args.out)}, indent=1))
+    backend = backend_from(args)
     console = Console()
     start = time.perf_counter()
     total = {name: args.vs_games if "-vs-" in name else args.games for name in grid}
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TimeRemainingColumn(), console=console) as progress:
         task = progress.add_task("games", total=sum(total.values()))
-        counted = dict.fromkeys(grid, 0)  # games of each cell already on the progress bar
+        counted = dict.fromkeys(grid, 0)  # games of each cell already on the progress bar (and in args.saved)
+
+        def on_game(record: GameRecord, lo: int) -> None:
+            if record.index >= lo:
+                args.saved += 1
+                progress.advance(task)
+
         for r in range(args.rounds):
             for name, (agent, opponent) in grid.items():
                 path = args.out / "cells" / f"{name}.jsonl"
@@ -205,9 +231,8 @@ def main(argv: list[str] | None = None) -> None:
                 if games <= counted[name]:
                     continue  # an earlier, longer run already took this cell past the round
                 progress.update(task, description=f"{name} (to {games} games)")
-                play_match_specs(GAME, [agent, opponent], games, args.seed, workers=args.workers, results_path=path,
-                                 on_game=lambda record, lo=counted[name]: progress.advance(task)
-                                 if record.index >= lo else None)
+                play_match_specs(GAME, [agent, opponent], games, args.seed, results_path=path, backend=backend,
+                                 on_game=lambda record, lo=counted[name]: on_game(record, lo))
                 counted[name] = games
     summary_path = args.out / "summary.json"
     summary = json.loads(summary_path.read_text()) if summary_path.exists() else {}  # other parts' cells kept
@@ -228,7 +253,8 @@ def main(argv: list[str] | None = None) -> None:
                       " / ".join(f"{x:.3f}" for x in r["seconds_per_decision"]))
     console.print(table)
     console.print(f"{time.perf_counter() - start:.0f} s; summary.json, sweep.png, extrapolation.png in {args.out}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -15,6 +15,8 @@ pooled figures; each agent's improvement over the first agent, per set-up and po
         --games 100 --workers 2
 
 Agents play the macro-action layer (``actions=macro``), as the paper's; ``--primitive`` plays the rules' own.
+``--backend ray`` plays the games on a Ray cluster (``cardboard.jobs.backends``; the records are the same);
+Ctrl-C prints the games saved and the command that resumes.
 """
 from __future__ import annotations
 
@@ -22,8 +24,10 @@ import argparse
 import hashlib
 import json
 import os
+import shlex
+import sys
 from collections import Counter
-from concurrent.futures import as_completed
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -34,12 +38,11 @@ from cardboard.envs.pandemic import layout as L
 from cardboard.envs.pandemic.macro import MACRO_KINDS, macro_kind
 from cardboard.envs.pandemic.setup_file import TESTBED_DIR
 from cardboard.envs.protocol import CHANCE, sample_chance
-from cardboard.jobs.worker_pool import process_pool
-
+from cardboard.jobs.backends import Backend, add_backend_arguments, backend_from, run_tasks
+from cardboard.jobs.interrupts import interrupted, track
 from cardboard.jobs.intervals import error_bars, wilson_interval
 
 SETUPS = tuple(sorted(p.stem for p in TESTBED_DIR.glob("S*.json")))
-_AGENTS: dict[tuple[str, str], Any] = {}  # (spec, game key) -> agent, per worker process
 
 
 def setup_key(setup: str) -> int:
@@ -51,13 +54,19 @@ def setup_key(setup: str) -> int:
     return 2**32 + int.from_bytes(hashlib.sha256(setup.encode()).digest()[:8], "little")
 
 
-def play_one(spec: str, setup: str, game_index: int, seed: int, actions: str) -> dict[str, Any]:
-    """One game of ``spec`` in every seat on ``setup``: its record."""
+def worker(spec: str, seed: int, actions: str) -> dict[str, Any]:
+    """A worker's context for ``play_one``: the agent's settings and its agent per set-up, made on first use."""
+    return {"spec": spec, "seed": seed, "actions": actions, "agents": {}}
+
+
+def play_one(context: dict[str, Any], item: tuple[str, int]) -> dict[str, Any]:
+    """One game (``item``: set-up, game index) of the context's agent in every seat: its record."""
+    setup, game_index = item
+    seed, actions, agents = context["seed"], context["actions"], context["agents"]
     game = cardboard.make_game("pandemic", setup=setup, actions=actions)
-    key = (spec, f"{setup}/{actions}")
-    if key not in _AGENTS:
-        _AGENTS[key] = cardboard.make_agent(spec, game)
-    agent = _AGENTS[key]
+    if setup not in agents:
+        agents[setup] = cardboard.make_agent(context["spec"], game)
+    agent = agents[setup]
     agent.reset()
     streams = np.random.SeedSequence([seed, setup_key(setup), game_index]).spawn(2)
     chance, mind = (np.random.default_rng(s) for s in streams)
@@ -92,24 +101,31 @@ def _done(path: Path) -> dict[tuple[str, int], dict]:
 
 
 def run_agent(label: str, spec: str, out: Path, setups: list[str], games: int, seed: int, workers: int,
-              actions: str, progress: Any = None) -> list[dict]:
-    """Play (or resume) ``spec`` on ``setups`` x ``games``; return its records."""
+              actions: str, progress: Any = None, *, backend: Backend | None = None,
+              on_saved: Callable[[int], None] | None = None) -> list[dict]:
+    """Play (or resume) ``spec`` on ``setups`` x ``games`` on ``backend`` (default: ``workers`` local processes);
+    return its records. ``on_saved(n)``: ``n`` more games are in ``LABEL.jsonl`` (first those already there)."""
     path = out / f"{label}.jsonl"
     done = _done(path)
     path.write_text("".join(json.dumps(r) + "\n" for r in done.values()))
     todo = [(s, g) for s in setups for g in range(games) if (s, g) not in done]
+    saved = on_saved or (lambda n: None)
+    saved(len(setups) * games - len(todo))
     task = progress.add_task(label, total=len(setups) * games, completed=len(setups) * games - len(todo)) \
         if progress else None
-    with path.open("a") as sink, process_pool(workers) as pool:
-        futures = [pool.submit(play_one, spec, s, g, seed, actions) for s, g in todo]
-        for future in as_completed(futures):
-            record = future.result()
+    with path.open("a") as sink:
+
+        def finish(record: dict[str, Any]) -> None:
             sink.write(json.dumps(record) + "\n")
             sink.flush()
             os.fsync(sink.fileno())
             done[(record["setup"], record["game"])] = record
+            saved(1)
             if progress:
                 progress.advance(task)
+
+        run_tasks(backend or Backend("local", workers), todo, play_one, finish, setup=worker,
+                  setup_args=(spec, seed, actions), files=cardboard.registry.files_named([spec]))
     return [done[(s, g)] for s in setups for g in range(games)]
 
 
@@ -178,10 +194,20 @@ def plots(summary: dict[str, Any], setups: list[str], out: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the evaluation; 0, or 130 after Ctrl-C (the games saved, the command that resumes, printed)."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-    from rich.table import Table
 
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = arguments(argv)
+    track(args, args.out, "games")
+    try:
+        return _run(args)
+    except KeyboardInterrupt:
+        return interrupted(args, Console(), "python -m cardboard.evaluation.papers.p003_pandemic.pandemic_agents "
+                           + shlex.join(argv))
+
+
+def arguments(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--agent", action="append", required=True, metavar="LABEL=SPEC",
                         help="an agent to evaluate (repeatable); the first is the baseline of the improvements")
@@ -189,20 +215,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--setups", nargs="+", default=list(SETUPS))
     parser.add_argument("--games", type=int, default=100, help="games per set-up (paper: 100)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1, help="worker processes or Ray actors")
+    add_backend_arguments(parser)
     parser.add_argument("--primitive", action="store_true", help="play the primitive actions, not macro-actions")
     parser.add_argument("--quiet", action="store_true")
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.table import Table
+
     agents = dict(a.split("=", 1) for a in args.agent)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     actions = "primitive" if args.primitive else "macro"
-    summary: dict[str, Any] = {"config": vars(args) | {"agents": agents}, "agents": {}}
+    config = {k: v for k, v in vars(args).items() if k not in ("saved", "saved_in", "unit")}  # not Ctrl-C's count
+    summary: dict[str, Any] = {"config": config | {"agents": agents}, "agents": {}}
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TimeRemainingColumn())
+    backend = backend_from(args)
+
+    def saved(n: int) -> None:
+        args.saved += n
+
     with Progress(*columns, disable=args.quiet) as progress:
         for label, spec in agents.items():
-            records = run_agent(label, spec, out, args.setups, args.games, args.seed, args.workers, actions, progress)
+            records = run_agent(label, spec, out, args.setups, args.games, args.seed, args.workers, actions, progress,
+                                backend=backend, on_saved=saved)
             summary["agents"][label] = summarize(records, args.setups) | {"spec": spec}
     labels = list(agents)
     for label in labels[1:]:

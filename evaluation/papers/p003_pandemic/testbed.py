@@ -8,16 +8,19 @@
    record, the medoids') and ``testbed.png`` (the scatter, medoids marked).
 
 The paper's size is ``--setups 10000 --games 100 --keep 1000 --k 10`` (10^6 games). Progress is saved
-after every chunk to ``setups.jsonl`` in the output folder: a killed run resumes where it stopped,
-nothing lost or counted twice, and the result does not depend on ``--workers``.
+after every chunk to ``setups.jsonl`` in the output folder (by this process only): a killed run resumes where it
+stopped, nothing lost or counted twice, and the result does not depend on ``--workers`` or ``--backend``
+(``cardboard.jobs.backends``: local processes or a Ray cluster).
 
     cardboard pandemic-testbed --out runs/pandemic-testbed [--setups 10000 --games 100 --workers 2]
+    cardboard pandemic-testbed --out runs/pandemic-testbed --backend ray --address auto --workers 64
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +28,9 @@ import numpy as np
 
 from cardboard.envs.errors import InvalidParameterError
 from cardboard.envs.kernels import seed_stream
+from cardboard.jobs.backends import Backend, add_backend_arguments, backend_from, run_tasks
+from cardboard.jobs.interrupts import track
 from cardboard.jobs.resumable import claim_folder, read_lines
-from cardboard.jobs.worker_pool import process_pool
 from cardboard.envs.pandemic import layout as L
 from cardboard.envs.pandemic.default_policy import play_default
 from cardboard.envs.pandemic.macro import NUM_MACROS
@@ -60,7 +64,12 @@ def play_setup(seed: int, index: int, games: int) -> dict[str, Any]:
             "mean_turns": turns / games, "losses": causes}
 
 
-def _play_chunk(seed: int, indices: list[int], games: int) -> list[dict[str, Any]]:
+def _settings(seed: int, games: int) -> tuple[int, int]:
+    return seed, games
+
+
+def _play_chunk(settings: tuple[int, int], indices: list[int]) -> list[dict[str, Any]]:
+    seed, games = settings
     return [play_setup(seed, i, games) for i in indices]
 
 
@@ -93,9 +102,12 @@ def k_medoids(points: np.ndarray, k: int, rng: np.random.Generator, iterations: 
     return medoids
 
 
-def build_testbed(out: Path, setups: int, games: int, keep: int, k: int, seed: int, workers: int,
-                  quiet: bool = False) -> list[dict[str, Any]]:
-    """Run the whole procedure into ``out`` (resumable); return the medoids' records, best first."""
+def build_testbed(out: Path, setups: int, games: int, keep: int, k: int, seed: int, workers: int = 1,
+                  quiet: bool = False, *, backend: Backend | None = None,
+                  on_saved: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
+    """Run the whole procedure into ``out`` (resumable) on ``backend`` (default: ``workers`` local processes);
+    return the medoids' records, best first. ``on_saved(n)``: ``n`` more set-ups are in ``setups.jsonl`` (first
+    those already there)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     if not 1 <= k <= keep <= setups:
@@ -107,16 +119,22 @@ def build_testbed(out: Path, setups: int, games: int, keep: int, k: int, seed: i
     todo = [i for i in range(setups) if i not in done]
     chunks = [todo[a:a + CHUNK] for a in range(0, len(todo), CHUNK)]
     columns = (TextColumn("testbed"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn())
+    saved = on_saved or (lambda n: None)
+    saved(len(done))
     with Progress(*columns, disable=quiet) as progress, records_path.open("a") as sink:
         task = progress.add_task("setups", total=setups, completed=len(done))
-        with process_pool(workers) as pool:
-            for result in pool.map(_play_chunk, [seed] * len(chunks), chunks, [games] * len(chunks)):
-                for record in result:
-                    sink.write(json.dumps(record) + "\n")
-                    done[record["index"]] = record
-                sink.flush()
-                os.fsync(sink.fileno())
-                progress.advance(task, len(result))
+
+        def finish(result: list[dict[str, Any]]) -> None:
+            for record in result:
+                sink.write(json.dumps(record) + "\n")
+                done[record["index"]] = record
+            sink.flush()
+            os.fsync(sink.fileno())
+            saved(len(result))
+            progress.advance(task, len(result))
+
+        run_tasks(backend or Backend("local", workers), chunks, _play_chunk, finish, setup=_settings,
+                  setup_args=(seed, games))
     ranked = sorted(done.values(), key=lambda r: (-r["win_ratio"], r["index"]))[:keep]
     points = np.array([[r["win_ratio"], r["mean_turns"] / MAX_GAME_TURNS] for r in ranked])
     medoids = sorted((ranked[i] for i in k_medoids(points, k, np.random.default_rng(seed))),
@@ -160,13 +178,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--keep", type=int, default=1000, help="set-ups kept by win ratio (paper: 10^3)")
     p.add_argument("--k", type=int, default=10, help="medoids written as set-up files (paper: 10)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--workers", type=int, default=1, help="worker processes or Ray actors (the result does not "
+                   "depend on it)")
+    add_backend_arguments(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def run(args: argparse.Namespace, console: Any) -> int:
-    medoids = build_testbed(Path(args.out), args.setups, args.games, args.keep, args.k, args.seed, args.workers,
-                            args.quiet)
+    track(args, args.out, "set-ups")
+
+    def saved(n: int) -> None:
+        args.saved += n
+
+    medoids = build_testbed(Path(args.out), args.setups, args.games, args.keep, args.k, args.seed, quiet=args.quiet,
+                            backend=backend_from(args), on_saved=saved)
     from rich.table import Table
 
     table = Table("set-up", "deal", "DP win ratio", "mean turns", "losses (outbreaks / cubes / deck)")
@@ -180,8 +205,7 @@ def run(args: argparse.Namespace, console: Any) -> int:
 
 
 if __name__ == "__main__":
-    from rich.console import Console
+    from cardboard.jobs.script import run_script
 
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    add_arguments(parser)
-    raise SystemExit(run(parser.parse_args(), Console()))
+    raise SystemExit(run_script("python -m cardboard.evaluation.papers.p003_pandemic.testbed", __doc__,
+                                add_arguments, run))

@@ -4,7 +4,8 @@ For each experiment (a test card, the parameter it sweeps, the grid) the balance
 runs into ``<out>/<name>`` (early stopping) and, with ``--compare``, ``<out>/<name>-full`` (every round of every
 value), both resumable. ``summary.json`` and ``summary.md`` hold, per experiment, the thesis's answer, the chosen
 value of each run with its win rate, the games played and the wall time: the speed-up of early stopping at the
-answers it gives.
+answers it gives. ``--backend ray`` plays the games on a Ray cluster (``cardboard.jobs.backends``); Ctrl-C prints
+what is saved and the command that resumes.
 
     python -m cardboard.evaluation.papers.p004_fifth_aeon.fifth_aeon_balance --out runs/fifth-aeon-balance --workers 2 --compare
 """
@@ -12,11 +13,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
+
 from cardboard.evaluation.papers.p004_fifth_aeon.fifth_aeon_balancer import THESIS_ANSWERS, balance
+from cardboard.jobs.backends import add_backend_arguments, backend_from
+from cardboard.jobs.interrupts import interrupted, track
 
 EXPERIMENTS = (  # name, test card, parameter, grid (004 §5.2.2 energy sweeps; §5.2.3 stat sweeps at 7 energy)
     ("ten_ten-energy", "ten_ten", "energy", list(range(0, 11))),
@@ -33,16 +40,33 @@ EXPERIMENTS = (  # name, test card, parameter, grid (004 §5.2.2 energy sweeps; 
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the experiments; 0, or 130 after Ctrl-C (the games saved, the command that resumes, printed)."""
+    argv = sys.argv[1:] if argv is None else list(argv)
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--out", default="runs/fifth-aeon-balance")
     p.add_argument("--rounds", type=int, default=10, help="rounds a value (thesis: 10 = 2,000 games)")
-    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--workers", type=int, default=1, help="worker processes or Ray actors")
+    add_backend_arguments(p)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--compare", action="store_true", help="also run without early stopping")
     p.add_argument("--compare-only", default="", help="with --compare: only these experiments (comma list)")
     p.add_argument("--only", default="", help="comma list of experiment names")
     args = p.parse_args(argv)
+    track(args, args.out, "games")
+    try:
+        return _run(args)
+    except KeyboardInterrupt:
+        return interrupted(args, Console(), "python -m cardboard.evaluation.papers.p004_fifth_aeon.fifth_aeon_balance "
+                           + shlex.join(argv))
+
+
+def _run(args: argparse.Namespace) -> int:
     out = Path(args.out)
+    backend = backend_from(args)
+
+    def saved(n: int) -> None:
+        args.saved += n
+
     wanted = set(filter(None, args.only.split(",")))
     compared = set(filter(None, args.compare_only.split(",")))
     rows: list[dict[str, Any]] = []
@@ -54,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         for label, early in (("early", True), ("full", False)) if both else (("early", True),):
             start = time.perf_counter()
             summary = balance(card, parameter, values, out / (name if early else f"{name}-full"), args.rounds,
-                              early_stop=early, workers=args.workers, seed=args.seed)
+                              early_stop=early, seed=args.seed, backend=backend, on_saved=saved)
             best = next(r for r in summary["rows"] if r["value"] == summary["best"])
             row[label] = {"best": summary["best"], "win_rate": best["win_rate"], "ci": best["ci"],
                           "games": summary["games"], "full_games": summary["full_games"],

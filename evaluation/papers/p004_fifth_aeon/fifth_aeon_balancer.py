@@ -10,9 +10,10 @@ Games come in *rounds*: one round is every deck pairing in both seat orders (``p
 games, the thesis's "10^2 x 2"; ``"mirror"``: each deck against itself, 10 x 2 = 20, what the BTK code actually
 plays). The thesis ran 10 rounds a value (2,000 games). With ``early_stop`` a value stops after any round at which
 it clearly cannot be the best: the lower end of its score's confidence interval (Wilson, ``z``) lies above the
-upper end of the best live value's. Rounds are played in parallel over ``workers`` processes. Every game is a line
-of ``games.jsonl`` in the output folder: a killed run resumes where it stopped (nothing lost or counted twice) and
-the answer does not depend on ``workers``. ``balance.png`` plots win rate and score against the parameter with
+upper end of the best live value's. The values' rounds are played in parallel over ``workers`` processes or Ray
+actors (``cardboard.jobs.backends``). Every game is a line of ``games.jsonl`` in the output folder, written by this
+process only: a killed run resumes where it stopped (nothing lost or counted twice) and the answer does not depend
+on ``workers`` or the backend. ``balance.png`` plots win rate and score against the parameter with
 their intervals; ``balance.json`` holds the table.
 
     cardboard fifth-aeon-balance --card ten_ten --parameter energy --values 0:10 --out runs/balance-ten-ten
@@ -23,6 +24,7 @@ import argparse
 import json
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,9 +36,10 @@ from cardboard.envs.fifth_aeon.cards import STANDARD_DECKS, Card, CardPool, Deck
 from cardboard.envs.fifth_aeon.constants import BALANCER_REPETITIONS, GOAL_CARD, INJECTED_COPIES
 from cardboard.envs.fifth_aeon.default_ai import DefaultAI
 from cardboard.envs.fifth_aeon.state import FifthAeonGame
+from cardboard.jobs.backends import Backend, add_backend_arguments, backend_from, run_tasks
+from cardboard.jobs.interrupts import track
 from cardboard.jobs.intervals import error_bars, wilson_interval
 from cardboard.jobs.resumable import claim_folder, read_lines
-from cardboard.jobs.worker_pool import process_pool
 
 TARGET_ID = "BalancerTarget"
 PARAMETERS = ("energy", "damage", "life")
@@ -140,8 +143,14 @@ def play_game(s: Setup, pair: int, target_first: bool, seed: int) -> int:
     return int((w == 0) == target_first)
 
 
-def _play_round(card: Any, parameter: str, value: int, pairing: str, rnd: int, seed: int) -> list[dict[str, Any]]:
-    """Round ``rnd`` of one value: every pairing in both seat orders."""
+def _settings(card: Any, parameter: str, pairing: str, seed: int) -> tuple:
+    return card, parameter, pairing, seed
+
+
+def _play_round(settings: tuple, item: tuple[int, int]) -> list[dict[str, Any]]:
+    """Round ``rnd`` of one value (``item``: value, rnd): every pairing in both seat orders."""
+    card, parameter, pairing, seed = settings
+    value, rnd = item
     s = setup(target_card(card, parameter, value), pairing=pairing)
     out = []
     for k in range(len(s.pairs)):
@@ -162,8 +171,11 @@ def score_bounds(wins: float, n: int, z: float) -> tuple[float, float, float]:
 
 def balance(card: Any, parameter: str, values: list[int], out: Path, rounds: int = BALANCER_REPETITIONS,
             pairing: str = "all", early_stop: bool = True, workers: int = 1, seed: int = 0,
-            quiet: bool = False) -> dict[str, Any]:
-    """Run (or resume) the search into ``out``; return the summary (also written to ``balance.json``)."""
+            quiet: bool = False, *, backend: Backend | None = None,
+            on_saved: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Run (or resume) the search into ``out`` on ``backend`` (default: ``workers`` local processes); return the
+    summary (also written to ``balance.json``). ``on_saved(n)``: ``n`` more games are in ``games.jsonl`` (first
+    those already there)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     if not values or rounds < 1 or workers < 1:
@@ -181,22 +193,33 @@ def balance(card: Any, parameter: str, values: list[int], out: Path, rounds: int
     for r in done:
         results[r["value"]].setdefault(r["round"], []).append(r)
     stopped: dict[int, int] = {}
+    backend = backend or Backend("local", workers)
+    if not isinstance(card, dict) and card not in TEST_CARDS:  # a card file: shipped to Ray workers
+        card, card_file = str(card), [str(card)]
+    else:
+        card_file = []
+    saved = on_saved or (lambda n: None)
+    saved(len(done))
     start = time.perf_counter()
     with Progress(TextColumn("balancer"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
-                  TimeElapsedColumn(), disable=quiet) as progress, games_path.open("a") as sink, \
-            process_pool(workers) as pool:
+                  TimeElapsedColumn(), disable=quiet) as progress, games_path.open("a") as sink:
         task = progress.add_task("games", total=len(values) * rounds * per_round, completed=len(done))
+
+        def finish(records: list[dict[str, Any]]) -> None:
+            played = results[records[0]["value"]]
+            before = len(played.get(records[0]["round"], []))  # games of a round cut short, counted already
+            played[records[0]["round"]] = records
+            sink.write("".join(json.dumps(r) + "\n" for r in records))
+            sink.flush()
+            os.fsync(sink.fileno())
+            saved(len(records) - before)
+            progress.advance(task, len(records))
+
         for rnd in range(rounds):
             live = [v for v in values if v not in stopped]
-            todo = [v for v in live if len(results[v].get(rnd, [])) < per_round]
-            futures = [pool.submit(_play_round, card, parameter, v, pairing, rnd, seed) for v in todo]
-            for f in futures:
-                records = f.result()
-                results[records[0]["value"]][rnd] = records
-                sink.write("".join(json.dumps(r) + "\n" for r in records))
-                sink.flush()
-                os.fsync(sink.fileno())
-                progress.advance(task, len(records))
+            todo = [(v, rnd) for v in live if len(results[v].get(rnd, [])) < per_round]
+            run_tasks(backend, todo, _play_round, finish, setup=_settings, setup_args=(card, parameter, pairing, seed),
+                      files=card_file)
             if early_stop:
                 table = {v: _tally(results[v], rnd + 1) for v in live}
                 bounds = {v: score_bounds(w, n, STOP_Z) for v, (w, n) in table.items()}
@@ -280,13 +303,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-early-stop", action="store_true", help="play every round of every value")
     p.add_argument("--out", default="runs/fifth-aeon-balance")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--workers", type=int, default=1, help="worker processes or Ray actors (the answer does not "
+                   "depend on it)")
+    add_backend_arguments(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def run(args: argparse.Namespace, console: Any) -> int:
+    track(args, args.out, "games")
+
+    def saved(n: int) -> None:
+        args.saved += n
+
     summary = balance(args.card, args.parameter, parse_values(args.values), Path(args.out), args.rounds,
-                      args.pairing, not args.no_early_stop, args.workers, args.seed, args.quiet)
+                      args.pairing, not args.no_early_stop, seed=args.seed, quiet=args.quiet,
+                      backend=backend_from(args), on_saved=saved)
     from rich.table import Table
 
     table = Table(args.parameter, "games", "Target win rate", "95% CI", "score", "stopped after round")
@@ -300,8 +331,7 @@ def run(args: argparse.Namespace, console: Any) -> int:
 
 
 if __name__ == "__main__":
-    from rich.console import Console
+    from cardboard.jobs.script import run_script
 
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    add_arguments(parser)
-    raise SystemExit(run(parser.parse_args(), Console()))
+    raise SystemExit(run_script("python -m cardboard.evaluation.papers.p004_fifth_aeon.fifth_aeon_balancer", __doc__,
+                                add_arguments, run))

@@ -15,23 +15,22 @@ Every pair of agents plays, every game twice (each agent once in the first seat)
 
 A format's win rate of an agent is its wins (a draw counts half) over its games, with a Wilson interval; the
 competition ranked by the unweighted mean over the formats (§2.3). Game ``i`` of the schedule draws the deal from
-``SeedSequence([seed, i])`` and each seat's agent from its own stream, so results do not depend on ``workers``.
-Each finished game is a line of ``games.jsonl`` in ``out``: a killed run resumes where it stopped. ``results.json``
+``SeedSequence([seed, i])`` and each seat's agent from its own stream, so results do not depend on ``workers`` or
+on the backend (``cardboard.jobs.backends``: local processes or a Ray cluster). Each finished game is a line of
+``games.jsonl`` in ``out``, written by this process only: a killed run resumes where it stopped. ``results.json``
 holds the table, ``results.png`` the per-format win rates with their intervals.
 
     cardboard fifth-aeon-tournament --agents default_ai,berserker --formats all --workers 2 --out runs/fa-tournament
+    cardboard fifth-aeon-tournament --agents default_ai,berserker --backend ray --address auto --workers 64
 """
 from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing
 import os
 import pickle
-import signal
 import time
-from collections.abc import Sequence
-from concurrent.futures import as_completed
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,10 +47,11 @@ from cardboard.envs.fifth_aeon.constants import (
     PRECONSTRUCTED_GAMES,
 )
 from cardboard.envs.fifth_aeon.state import FifthAeonGame
+from cardboard.evaluation.tournament import unique_names
+from cardboard.jobs.backends import Backend, add_backend_arguments, backend_from, run_tasks
+from cardboard.jobs.interrupts import track
 from cardboard.jobs.intervals import error_bars, wilson_interval
 from cardboard.jobs.resumable import claim_folder, read_lines
-from cardboard.evaluation.tournament import unique_names
-from cardboard.jobs.worker_pool import process_pool
 
 FORMATS = ("constructed", "limited", "preconstructed")
 STARTER_DECKS = ("March of Undeath", "The King's Legions", "Ancient Giants", "Skies and Seas")
@@ -139,22 +139,19 @@ def schedule(specs: Sequence[str], formats: Sequence[str], games: dict[str, int]
 
 
 # ---- playing -----------------------------------------------------------------------------------------------
-_WORKER: dict[str, Any] = {}
-
-
-def _init(entries: bytes, specs: tuple[str, ...], options: dict[str, Any]) -> None:
+def _setup(entries: bytes, specs: tuple[str, ...], options: dict[str, Any], seed: int) -> tuple:
+    """A worker's agents (the registry entries of its parent first: plugins registered at run time)."""
     from cardboard import registry
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
     registry.restore(pickle.loads(entries))
-    _WORKER["agents"] = [registry.make_agent(s, FifthAeonGame(**options)) for s in specs]
-    _WORKER["options"] = options
+    return [registry.make_agent(s, FifthAeonGame(**options)) for s in specs], options, seed
 
 
-def play_job(job: Job, seed: int) -> dict[str, Any]:
-    """Play one scheduled game in this worker; the record names the winner by agent index (-1: a draw)."""
-    agents = _WORKER["agents"]
-    game = FifthAeonGame(tuple(Deck(f"deck{k}", job.decks[k]) for k in range(2)), **_WORKER["options"])
+def play_job(context: tuple, job: Job) -> dict[str, Any]:
+    """Play one scheduled game with a worker's ``(agents, game options, seed)``; the record names the winner by
+    agent index (-1: a draw)."""
+    agents, options, seed = context
+    game = FifthAeonGame(tuple(Deck(f"deck{k}", job.decks[k]) for k in range(2)), **options)
     streams = [np.random.default_rng(s) for s in np.random.SeedSequence([seed, job.index]).spawn(3)]
     state = game.new_state(streams[0])
     seats = (agents[job.first], agents[job.second])
@@ -174,8 +171,11 @@ def play_job(job: Job, seed: int) -> dict[str, Any]:
 
 def run_tournament(specs: Sequence[str], formats: Sequence[str], games: dict[str, int], out: Path, seed: int = 0,
                    workers: int = 1, deck_lists: Sequence[Sequence[str]] | None = None,
-                   game_options: dict[str, Any] | None = None, quiet: bool = False, pools: int = 1) -> dict[str, Any]:
-    """Play (or resume) the tournament into ``out``; return the results (also in ``results.json``)."""
+                   game_options: dict[str, Any] | None = None, quiet: bool = False, pools: int = 1, *,
+                   backend: Backend | None = None, on_saved: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Play (or resume) the tournament into ``out`` on ``backend`` (default: ``workers`` local processes); return
+    the results (also in ``results.json``). ``on_saved(n)``: ``n`` more games are in ``games.jsonl`` (first those
+    already there)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     from cardboard import registry
@@ -192,29 +192,25 @@ def run_tournament(specs: Sequence[str], formats: Sequence[str], games: dict[str
     path = out / "games.jsonl"
     done = read_lines(path, lambda r: r["index"])
     todo = [j for j in jobs if j.index not in done]
-    entries = pickle.dumps([("game", registry.game_entry("fifth_aeon"))]
-                           + [("agent", registry.agent_entry(registry.parse_agent_spec(s)[0])) for s in specs])
+    backend = backend or Backend("local", workers)
+    entries = registry.pickled_entries("fifth_aeon", specs) if backend.parallel else pickle.dumps([])
+    saved = on_saved or (lambda n: None)
+    saved(len(done))
     columns = (TextColumn("fifth_aeon tournament"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TimeRemainingColumn())
     with Progress(*columns, disable=quiet) as progress, path.open("a") as sink:
         task = progress.add_task("games", total=len(jobs), completed=len(done))
-        if todo:
-            context = multiprocessing.get_context("spawn")
-            with process_pool(workers, context=context, initializer=_init,
-                              initargs=(entries, tuple(specs), options)) as pool:
-                futures = [pool.submit(play_job, j, seed) for j in todo]
-                try:
-                    for f in as_completed(futures):
-                        record = f.result()
-                        done[record["index"]] = record
-                        sink.write(json.dumps(record) + "\n")
-                        sink.flush()
-                        os.fsync(sink.fileno())
-                        progress.advance(task)
-                except BaseException:
-                    for f in futures:
-                        f.cancel()
-                    raise
+
+        def finish(record: dict[str, Any]) -> None:
+            done[record["index"]] = record
+            sink.write(json.dumps(record) + "\n")
+            sink.flush()
+            os.fsync(sink.fileno())
+            saved(1)
+            progress.advance(task)
+
+        run_tasks(backend, todo, play_job, finish, setup=_setup, setup_args=(entries, tuple(specs), options, seed),
+                  files=registry.files_named(specs, options))
     results = summarize(unique_names(specs), formats, [done[j.index] for j in jobs])
     results["config"] = config
     (out / "results.json").write_text(json.dumps(results, indent=1))
@@ -290,20 +286,27 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--option", action="append", default=[], help="game option key=value (e.g. rollout=default_ai)")
     p.add_argument("--out", default="runs/fifth-aeon-tournament")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--workers", type=int, default=1, help="worker processes or Ray actors (results do not depend "
+                   "on it)")
+    add_backend_arguments(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def run(args: argparse.Namespace, console: Any) -> int:
     from cardboard.registry import parse_game_options, split_agent_specs
 
+    track(args, args.out, "games")
+
+    def saved(n: int) -> None:
+        args.saved += n
+
     specs = split_agent_specs(args.agents)
     formats = list(FORMATS) if args.formats == "all" else [f.strip() for f in args.formats.split(",") if f.strip()]
     games = {f: getattr(args, f"{f}_games") for f in FORMATS}
     lists = json.loads(Path(args.deck_lists).read_text()) if args.deck_lists else None
     options = parse_game_options(args.option)
-    results = run_tournament(specs, formats, games, Path(args.out), args.seed, args.workers, lists, options,
-                             args.quiet, args.limited_pools)
+    results = run_tournament(specs, formats, games, Path(args.out), args.seed, deck_lists=lists, game_options=options,
+                             quiet=args.quiet, pools=args.limited_pools, backend=backend_from(args), on_saved=saved)
     from rich.table import Table
 
     table = Table("agent", *formats, "mean")
