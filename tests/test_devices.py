@@ -287,7 +287,7 @@ def test_worker_initializers_set_torch_threads(checkpoint, module):
         if module == "match":
             backends._start_local(match._setup, (entries, GAME, {}, tuple(specs), 0, "cyclic"), match._play, 1)
         else:
-            selfplay._worker_init(entries, GAME, {}, specs, 0, 1, 1, None, None, None)
+            backends._start_local(selfplay._setup, (entries, GAME, {}, specs, None, 1, 0, None, 1.0), selfplay._play, 1)
         assert torch.get_num_threads() == 1
     finally:
         torch.set_num_threads(before)

@@ -110,34 +110,44 @@ def test_games_in_lock_step_give_the_same_data(reference, tmp_path, concurrent, 
         np.testing.assert_array_equal(other[key], whole[key], err_msg=key)
 
 
-def test_a_worker_keeps_its_games_in_flight_refilling_from_the_shared_queue(tmp_path):
-    """A self-play worker (``--workers`` > 1) keeps ``concurrent`` network-guided games in flight, taking the next
-    game index from the shared queue only when one of them ends, and sends each finished game at once."""
-    import queue
-
+def test_a_worker_keeps_its_games_in_flight_refilling_from_its_task(tmp_path, monkeypatch):
+    """A self-play worker's task (``--workers`` > 1) plays its games ``concurrent`` network-guided games at a time,
+    taking the task's next game only when one of them ends, and returns every game's records."""
     torch = pytest.importorskip("torch")
     from cardboard.policies.network import PolicyValueNet
 
     torch.manual_seed(0)
     PolicyValueNet(registry.make_game(GAME).info, hidden=(16,)).save(tmp_path / "net.pt")
-    game, agent_sets, _ = selfplay._build(GAME, {}, [f"ismcts:iterations=6,net={tmp_path / 'net.pt'}"], 2)
-    tasks, results = queue.Queue(), queue.Queue()
-    for index in [*range(6), None]:
-        tasks.put(index)
-    finished_when_taken = []
-    take = tasks.get
-    tasks.get = lambda: (finished_when_taken.append(results.qsize()), take())[1]
-    selfplay._WORKER.update(game=game, agent_sets=agent_sets, fast_sets=None, full_fraction=1.0, seed=7, overlap=None,
-                            tasks=tasks, results=results)
-    try:
-        assert selfplay._worker_play() == 6
-    finally:
-        selfplay._WORKER.clear()
+    entries = registry.pickled_entries(GAME, [f"ismcts:iterations=6,net={tmp_path / 'net.pt'}"])
+    context = selfplay._setup(entries, GAME, {}, [f"ismcts:iterations=6,net={tmp_path / 'net.pt'}"], None, 2, 7,
+                              None, 1.0)
+    ended, finished_when_taken = [], []
+    steps = selfplay.recorded_steps
+
+    def counted(*args):
+        result = yield from steps(*args)
+        ended.append(result["games"][0])
+        return result
+
+    def task():
+        for index in range(6):
+            finished_when_taken.append(len(ended))
+            yield index
+
+    monkeypatch.setattr(selfplay, "recorded_steps", counted)
+    played = dict(selfplay._play(context, task()))
     assert finished_when_taken[:2] == [0, 0]  # two games in flight before any ended
     assert all(done >= k - 1 for k, done in enumerate(finished_when_taken))  # then one more as each ends
-    assert len(finished_when_taken) == 7 and finished_when_taken[-1] < 6  # the end marker, one game still running
-    played = dict(results.get_nowait() for _ in range(6))
     assert sorted(played) == list(range(6)) and all(np.all(d["game"] == i) for i, d in played.items())
+
+
+def test_tasks_hold_whole_lock_step_sets_of_games():
+    missing = list(range(3, 40))
+    assert selfplay.chunks(missing, 1, 4) == [(i,) for i in missing]  # one game a task without batching
+    assert [len(c) for c in selfplay.chunks(missing, 2, 2)] == [8, 8, 8, 8, 5]  # CHUNK_SETS sets a task
+    assert [len(c) for c in selfplay.chunks(missing, 3, 4)] == [4] * 9 + [1]  # every worker gets two tasks
+    assert [len(c) for c in selfplay.chunks(missing, 8, 4)] == [8] * 4 + [5]  # at least one set
+    assert sum(selfplay.chunks(missing, 3, 4), ()) == tuple(missing)
 
 
 def test_network_games_in_lock_step_share_forward_passes(tmp_path):

@@ -4,11 +4,17 @@
         --iterations 100 --eval-games 40 --workers 2
     cardboard expert-iteration lords_of_war --out runs/exit --generations 8 --iterations 600 --fast-iterations 100 \
         --full-fraction 0.25 --value-mix 0.2 --window 3 --first ismcts:iterations=2000 --workers 2
+    cardboard expert-iteration lords_of_war --out runs/exit --generations 8 --workers 32 --backend ray --address auto
 
 Devices
     ``--device cuda`` trains on the GPU and runs the experts' and the raw network's forward passes there (their
     specs gain ``device=cuda``); checkpoints load on any device. ``--torch-threads`` caps torch's threads in each
     worker process (``--workers``). An unknown or unavailable device is refused before anything is written.
+
+Backends
+    ``--backend ray`` (``--address``) plays the self-play games and both matches on ``--workers`` Ray workers
+    (``cardboard.jobs.backends``; each generation's network reaches them through the object store); training runs
+    in the command's process. Self-play records and match results are the same on every backend.
 
 The loop
     The *expert* of a generation is search guided by the best network so far:
@@ -45,7 +51,9 @@ Resuming
     deterministic, so a redone step gives the same result (a retrained network whose weights differ from the
     recorded hash is reported and its generation's matches replayed). More ``--generations`` extend a finished
     run. A ``state.json`` written with other arguments (anything but ``--generations``, ``--workers``,
-    ``--concurrent``, ``--torch-threads`` and ``--quiet``) raises ``StateMismatchError``: use another ``--out``.
+    ``--backend``, ``--address``, ``--concurrent``, ``--torch-threads`` and ``--quiet``) raises
+    ``StateMismatchError``: use another ``--out``. Ctrl-C prints how many games are saved (every game of the
+    generations walked so far, resumed ones included) and the command that resumes (exit code 130).
     Agent specs name the networks by their path under ``--out`` as typed (``DIR/gen-K/net/model.safetensors``), and
     the results files record those specs: resume from the same working folder with the same ``--out`` text (a
     relative ``--out`` lets the whole folder move). A run whose networks are ``gen-K/net/model.pt`` files (written
@@ -70,12 +78,15 @@ from rich.table import Table
 from cardboard import registry
 from cardboard.envs.errors import CheckpointError, DataError, InvalidParameterError
 from cardboard.evaluation.match import agent_score, play_match_specs
+from cardboard.jobs.backends import add_backend_arguments, backend_from
+from cardboard.jobs.interrupts import track
 from cardboard.jobs.intervals import error_bars, wilson_interval
 from cardboard.training import learn, selfplay
 
 FORMAT = "cardboard.expert_iteration/1"
 STATE = "state.json"
-UNMATCHED = ("generations", "workers", "concurrent", "torch_threads", "quiet")  # a resumed run may change these
+# the arguments a resumed run may change
+UNMATCHED = ("generations", "workers", "backend", "address", "concurrent", "torch_threads", "quiet")
 NET_KNOBS = "prior=1,value=1"
 # flags newer than the format: a state written before them had their defaults (a state without ``trunk`` that
 # trained a network holds model.pt files, refused first by ``legacy_networks``; one that trained none resumes with
@@ -128,6 +139,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="weight of the value loss in training")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1, help="worker processes (results do not depend on it)")
+    add_backend_arguments(parser)
     parser.add_argument("--concurrent", type=int, default=1,
                         help="self-play games per process in lock-step, their network calls batched")
     parser.add_argument("--device", default="cpu",
@@ -250,6 +262,7 @@ def match_score(records: list, agent: int = 0) -> dict[str, Any]:
 
 def run_loop(args: argparse.Namespace, console: Console) -> dict[str, Any]:
     _check(args)
+    backend = backend_from(args)
     options = registry.parse_game_options(args.option)
     registry.make_game(args.game, **options)  # unknown names fail first
     out = Path(args.out)
@@ -257,6 +270,7 @@ def run_loop(args: argparse.Namespace, console: Console) -> dict[str, Any]:
     state = load_state(out, config)
     out.mkdir(parents=True, exist_ok=True)
     state_path = out / STATE
+    track(args, args.out, "games")
     gens: list[dict[str, Any]] = state["generations"]
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[status]}"), TimeElapsedColumn())
@@ -272,7 +286,12 @@ def run_loop(args: argparse.Namespace, console: Console) -> dict[str, Any]:
                 progress.reset(games_task, total=total, description=f"  gen {k} {name}", visible=True)
 
         def advance(*_: Any) -> None:
+            args.saved += 1
             progress.update(games_task, advance=1)
+
+        def resumed(done: int, games: int) -> None:
+            args.saved += done
+            progress.update(games_task, completed=done)
 
         best: str | None = None
         for k in range(args.generations):
@@ -293,8 +312,7 @@ def run_loop(args: argparse.Namespace, console: Console) -> dict[str, Any]:
                                        gen_dir / "data", options=options, fast=None if fast is None else [fast],
                                        full_fraction=args.full_fraction, workers=args.workers,
                                        concurrent=args.concurrent, torch_threads=args.torch_threads,
-                                       on_game=advance,
-                                       on_start=lambda done, n: progress.update(games_task, completed=done))
+                                       backend=backend, on_game=advance, on_start=resumed)
             _, data = selfplay.load_data(gen_dir / "data")
             entry["data"] = {"games": int(header["games"]), "records": int(len(data["game"]))}
             write_state(state_path, state)
@@ -333,7 +351,7 @@ def run_loop(args: argparse.Namespace, console: Console) -> dict[str, Any]:
             records = play_match_specs(args.game, [new_spec, best_spec], args.eval_games, args.seed + 1000 * k + 500,
                                        game_options=options, workers=args.workers,
                                        results_path=gen_dir / "eval.jsonl", on_game=advance,
-                                       torch_threads=args.torch_threads)
+                                       torch_threads=args.torch_threads, backend=backend)
             entry["eval"] = match_score(records) | {"new": new_spec, "best": best_spec}
             entry["kept"] = entry["eval"]["score"] > 0.5
             if entry["kept"]:
@@ -347,7 +365,7 @@ def run_loop(args: argparse.Namespace, console: Console) -> dict[str, Any]:
             records = play_match_specs(args.game, [f"net:path={model}" + _on(args.device), "random"],
                                        args.random_games, args.seed + 1000 * k + 700, game_options=options,
                                        workers=args.workers, results_path=gen_dir / "random.jsonl", on_game=advance,
-                                       torch_threads=args.torch_threads)
+                                       torch_threads=args.torch_threads, backend=backend)
             entry["random"] = match_score(records)
             write_state(state_path, state)
             progress.update(overall, completed=4 * k + 4)
@@ -403,13 +421,9 @@ def plot(state: dict[str, Any], path: Path) -> None:
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    """``cardboard expert-iteration``: run or resume the loop; 0 on success, 130 after Ctrl-C (files kept)."""
-    try:
-        state = run_loop(args, console)
-    except KeyboardInterrupt:
-        console.print(f"interrupted: everything finished is kept in {args.out}; run the same command again to "
-                      "resume", highlight=False, soft_wrap=True)
-        return 130
+    """``cardboard expert-iteration``: run or resume the loop; 0 on success. Ctrl-C keeps the files (the games
+    counted in ``args.saved``: ``jobs.interrupts``) and goes on to the caller."""
+    state = run_loop(args, console)
     console.print(table(state))
     kept = [e["generation"] for e in state["generations"] if e.get("kept")]
     console.print(f"best network: {state['best'] or 'none kept (the first expert)'}; kept generations: {kept}; "

@@ -2,6 +2,8 @@
 
     cardboard selfplay lords_of_war --agents ismcts:iterations=100 --games 200 --seed 1 --out runs/selfplay/low
     cardboard selfplay hearth --agents duct:iterations=300,lookahead:turns=3 --games 50 --out DIR --workers 2
+    cardboard selfplay lords_of_war --agents ismcts:iterations=400 --games 2000 --out DIR --workers 64 \
+        --backend ray --address auto
     cardboard selfplay lords_of_war --agents ismcts:iterations=200,net=NET.safetensors --games 256 --concurrent 64 \
         --out DIR
     cardboard selfplay lords_of_war --agents ismcts:iterations=600,net=NET.safetensors \
@@ -11,8 +13,8 @@ Games
     ``--agents`` gives one spec for every seat or one spec per seat. Game ``i`` seats the specs by
     ``evaluation.match.seat_order(i, N)`` (cyclic rotation) and draws from ``game_streams(seed, i, N)`` (stream 0
     deals and samples chance, stream ``1 + k`` is seat ``k``'s), exactly as ``cardboard play`` would: game ``i``'s
-    records depend on nothing but ``(game, options, specs, seed, i)``, not on the number of games, the workers or
-    on resuming. ``--concurrent G`` plays G games at once per process in lock-step (``play_many``), their
+    records depend on nothing but ``(game, options, specs, seed, i)``, not on the number of games, the workers, the
+    backend or on resuming. ``--concurrent G`` plays G games at once per process in lock-step (``play_many``), their
     searches' network requests answered together; with a network, batch composition can change results only
     through floating-point rounding (CPU matrix products differ in the last bit between batch sizes).
 
@@ -65,10 +67,13 @@ Resuming
     Running again on a folder with a header resumes: the header's game, options, agents, fast agents, full
     fraction and seed must match (more ``--games`` extend the run), every shard is read back, and only the
     missing game indices are played.
-    A kill loses at most the games not yet written (the games in progress, and with ``shard_games`` > 1 the
-    finished games still buffered for the next shard); a game is never written twice. A truncated or corrupt
-    shard, a game index in two shards or one outside the header's range raises ``DataError`` naming the file:
-    delete that shard and run again to replay its games.
+    Killing the command loses at most the games not yet written (the games in progress, and with ``shard_games``
+    > 1 the finished games still buffered for the next shard); a game is never written twice. Only the command's
+    own process writes: a worker killed mid-run (``--workers``, ``--backend ray``) costs only the time of its games
+    in progress, which are played again. Ctrl-C writes every finished game and prints how many are saved where and
+    the command that resumes (exit code 130). A truncated or corrupt shard, a game index in two shards or one
+    outside the header's range raises ``DataError`` naming the file: delete that shard and run again to replay its
+    games.
 
 This module does not import torch (``training.learn`` does).
 """
@@ -76,14 +81,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing
 import os
 import pickle
-import queue
-import signal
 import zipfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -93,10 +94,11 @@ import numpy as np
 from cardboard import registry
 from cardboard.envs.errors import DataError, InvalidParameterError
 from cardboard.envs.protocol import CHANCE, Agent, Game, GameState, sample_chance
+from cardboard.jobs.backends import Backend, add_backend_arguments, backend_from, run_tasks
+from cardboard.jobs.interrupts import track
 from cardboard.jobs.resumable import write_atomically
 from cardboard.jobs.seats import seat_order
 from cardboard.jobs.seeds import game_streams
-from cardboard.jobs.worker_pool import limit_torch_threads, process_pool
 from cardboard.search.batching import Steps, act_steps, drive, run_together
 from cardboard.search.tree import legal_keys
 
@@ -391,7 +393,7 @@ def done_games(folder: str | os.PathLike, header: dict[str, Any]) -> set[int]:
 
 
 # -- a run ---------------------------------------------------------------------------------------------------
-_WORKER: dict[str, Any] = {}
+CHUNK_SETS = 4  # with --concurrent G > 1, a worker's task holds up to this many times G games
 
 
 def _build(game_name: str, options: dict[str, Any], specs: Sequence[str], concurrent: int = 1,
@@ -412,61 +414,50 @@ def _build(game_name: str, options: dict[str, Any], specs: Sequence[str], concur
     return game, agent_sets("--agents", specs), None if fast is None else agent_sets("--fast", fast)
 
 
-def _worker_init(entries: bytes, game_name: str, options: dict[str, Any], specs: list[str], seed: int,
-                 concurrent: int, torch_threads: int, overlap: bool | None, tasks: Any, results: Any,
-                 fast: list[str] | None = None, full_fraction: float = 1.0) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def chunks(missing: Sequence[int], concurrent: int, workers: int) -> list[tuple[int, ...]]:
+    """The missing game indices as tasks of ``backends.run_tasks``: one game each at ``concurrent`` 1, else
+    ``concurrent`` to ``CHUNK_SETS * concurrent`` consecutive games, fewer where that gives every worker two tasks
+    (a worker plays a task's games ``concurrent`` at a time: the more games, the longer its batches stay full)."""
+    size = 1 if concurrent == 1 else max(concurrent, min(CHUNK_SETS * concurrent, len(missing) // (2 * workers)))
+    return [tuple(missing[i:i + size]) for i in range(0, len(missing), size)]
+
+
+def _setup(entries: bytes, game_name: str, options: dict[str, Any], specs: list[str], fast: list[str] | None,
+           concurrent: int, seed: int, overlap: bool | None, full_fraction: float) -> tuple:
+    """A worker's game and agent sets (the registry entries of its parent first: plugins registered at run time)."""
     registry.restore(pickle.loads(entries))
-    _WORKER["game"], _WORKER["agent_sets"], _WORKER["fast_sets"] = _build(game_name, options, specs, concurrent,
-                                                                          fast)
-    limit_torch_threads(torch_threads)
-    _WORKER.update(full_fraction=full_fraction, seed=seed, overlap=overlap, tasks=tasks, results=results)
+    return (*_build(game_name, options, specs, concurrent, fast), seed, overlap, full_fraction)
 
 
-def _worker_play() -> int:
-    """Play game indices from the shared ``tasks`` queue up to its end marker (None), ``concurrent`` games in
-    flight (``play_many``: a finished game's place goes to the next index), sending each finished game's
-    ``(index, records)`` to the parent on ``results`` as it ends; returns the number of games played."""
-    played = 0
-    for finished in play_many(_WORKER["game"], _WORKER["agent_sets"], iter(_WORKER["tasks"].get, None),
-                              _WORKER["seed"], _WORKER["overlap"], _WORKER["fast_sets"], _WORKER["full_fraction"]):
-        _WORKER["results"].put(finished)
-        played += 1
-    return played
-
-
-def _next_result(results: Any, futures: list[Future]) -> tuple[int, dict[str, np.ndarray]]:
-    """The next finished game sent by a worker; a worker's exception (a failed game, a dead process) is
-    re-raised here rather than waited for."""
-    while True:
-        try:
-            return results.get(timeout=0.2)
-        except queue.Empty:
-            for future in futures:
-                if future.done() and future.exception() is not None:
-                    raise future.exception()
+def _play(context: tuple, indices: Iterable[int]) -> list[tuple[int, dict[str, np.ndarray]]]:
+    """A task: games ``indices`` played ``concurrent`` at a time (``play_many``), as ``(index, records)``."""
+    game, agent_sets, fast_sets, seed, overlap, full_fraction = context
+    return list(play_many(game, agent_sets, indices, seed, overlap, fast_sets, full_fraction))
 
 
 def generate(game_name: str, specs: Sequence[str], games: int, seed: int, out: str | os.PathLike, *,
              options: dict[str, Any] | None = None, fast: Sequence[str] | None = None,
              full_fraction: float = FULL_FRACTION, workers: int = 1, shard_games: int = 1, concurrent: int = 1,
-             torch_threads: int = 1, overlap: bool | None = None,
+             torch_threads: int = 1, overlap: bool | None = None, backend: Backend | None = None,
              on_game: Callable[[int, dict[str, np.ndarray]], None] | None = None,
              on_start: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """Play the missing games of a self-play run in ``out`` and write their shards; returns the header.
 
-    ``concurrent``: games each process plays at once in lock-step (``play_many``). With ``workers`` > 1 every
-    worker keeps ``concurrent`` games in flight, taking the next missing game index from one shared queue as a
-    game ends (so its network batches stay full until the last games), and sends each finished game here at
-    once, where it is written as in one process. ``torch_threads``: torch's thread count in each worker process
-    that loads torch (this process's is left alone). ``overlap``: whether each process's network passes run
-    beside its searches (``batching.run_together``; None: where the network runs on a GPU).
+    ``backend`` (``cardboard.jobs.backends``): where the games run, ``workers`` local processes by default; the
+    records are the same on every backend (Ray workers get the files the specs and options name, checkpoints,
+    through the object store: ``registry.files_named``). ``concurrent``: games each process plays at once in
+    lock-step (``play_many``): in this process all the missing games, on a parallel backend each task's
+    (``chunks``). Only this process writes shards, as games come back: a worker killed mid-task costs only that
+    task's games, played again and never written twice. ``torch_threads``: torch's thread count in each worker
+    that loads torch (this process's is left alone). ``overlap``: whether each process's network passes run beside
+    its searches (``batching.run_together``; None: where the network runs on a GPU).
 
     ``fast``: the fast agents' specs of playout-cap randomisation (each recorded decision is full with probability
     ``full_fraction``, else the fast agent's; ignored without ``fast``).
 
     ``on_start(done, games)`` is called once the folder is checked; ``on_game(index, records)`` after every
-    game played. On an exception (``KeyboardInterrupt`` too) every finished game already in a shard stays."""
+    game played. On an exception (``KeyboardInterrupt`` too) the games in progress are dropped and every finished
+    game is written."""
     for flag, value, least in (("games", games, 1), ("workers", workers, 1), ("shard_games", shard_games, 1),
                                ("seed", seed, 0), ("concurrent", concurrent, 1), ("torch_threads", torch_threads, 1)):
         if value < least:
@@ -476,7 +467,8 @@ def generate(game_name: str, specs: Sequence[str], games: int, seed: int, out: s
     options = dict(options or {})
     specs, fast = list(specs), None if fast is None else list(fast)
     full_fraction = 1.0 if fast is None else float(full_fraction)
-    game, agent_sets, fast_sets = _build(game_name, options, specs, concurrent if workers == 1 else 1,
+    backend = backend or Backend("local", workers)
+    game, agent_sets, fast_sets = _build(game_name, options, specs, 1 if backend.parallel else concurrent,
                                          fast)  # fails before writing
     info = game.info
     folder = Path(out)
@@ -512,28 +504,16 @@ def generate(game_name: str, specs: Sequence[str], games: int, seed: int, out: s
         if on_game is not None:
             on_game(index, data)
 
+    def task_done(played: list[tuple[int, dict[str, np.ndarray]]]) -> None:
+        for index, data in played:
+            finished(index, data)
+
     try:
-        if workers > 1 and len(missing) > 1:
+        if backend.parallel and len(missing) > 1:
             entries = registry.pickled_entries(game_name, specs + (fast or []))
-            context = multiprocessing.get_context("spawn")
-            tasks, results = context.Queue(), context.Queue()
-            processes = min(workers, len(missing))
-            for index in missing + [None] * processes:  # one end marker per worker
-                tasks.put(index)
-            with process_pool(processes, context=context, initializer=_worker_init,
-                              initargs=(entries, game_name, options, specs, seed, concurrent, torch_threads, overlap,
-                                        tasks, results, fast, full_fraction)) as pool:
-                futures = [pool.submit(_worker_play) for _ in range(processes)]
-                try:
-                    for _ in missing:
-                        finished(*_next_result(results, futures))
-                except BaseException:
-                    tasks.cancel_join_thread()  # indices never taken: do not wait to flush them at exit
-                    for f in futures:
-                        f.cancel()
-                    for process in list(getattr(pool, "_processes", {}).values()):
-                        process.terminate()
-                    raise
+            run_tasks(backend, chunks(missing, concurrent, backend.workers), _play, task_done, setup=_setup,
+                      setup_args=(entries, game_name, options, specs, fast, concurrent, seed, overlap, full_fraction),
+                      torch_threads=torch_threads, files=registry.files_named(specs + (fast or []), options))
         else:
             for index, data in play_many(game, agent_sets, missing, seed, overlap, fast_sets, full_fraction):
                 finished(index, data)
@@ -549,7 +529,7 @@ SUMMARY = "search agents play; each decision becomes a training record (resumabl
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``GAME --agents SPEC[,SPEC] [--fast SPEC --full-fraction P] --games N --seed S --out DIR [--workers W]
-    [--shard-games K] [--option k=v]``."""
+    [--backend ray [--address A]] [--shard-games K] [--option k=v]``."""
     parser.add_argument("game", help="a registered game (see 'cardboard games')")
     parser.add_argument("--agents", default=Args.agents,
                         help=f"one agent spec for every seat, or one per seat (default {Args.agents})")
@@ -563,6 +543,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="DIR", help="output folder (default runs/selfplay/GAME-seedS); resumed "
                                                      "when it holds a header")
     parser.add_argument("--workers", type=int, default=1, help="worker processes (the data do not depend on it)")
+    add_backend_arguments(parser)
     parser.add_argument("--shard-games", type=int, default=1, help="finished games per shard (default 1)")
     parser.add_argument("--concurrent", type=int, default=1,
                         help="games played at once in lock-step per process, their network calls batched (default 1)")
@@ -577,7 +558,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, console: Any) -> int:
-    """``cardboard selfplay``: play and write the records; 0 on success, 130 after Ctrl-C (saved games kept)."""
+    """``cardboard selfplay``: play and write the records; 0 on success. Ctrl-C leaves the saved games (counted in
+    ``args.saved``: ``jobs.interrupts``) and goes on to the caller."""
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
                                TimeRemainingColumn)
 
@@ -587,31 +569,28 @@ def run(args: argparse.Namespace, console: Any) -> int:
         raise InvalidParameterError("--full-fraction needs --fast (the agent of the other decisions)")
     out = args.out or f"runs/selfplay/{args.game}-seed{args.seed}"
     options = registry.parse_game_options(args.option)
-    counts = {"records": 0, "saved": 0}
+    backend = backend_from(args)
+    track(args, out, "games")
+    records = 0
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[status]}"), TimeElapsedColumn(), TimeRemainingColumn())
     with Progress(*columns, console=console, disable=getattr(args, "quiet", False)) as progress:
         task = progress.add_task(f"self-play {args.game}", total=args.games, status="")
 
         def on_start(done: int, games: int) -> None:
-            counts["saved"] = done
+            args.saved = done
             progress.update(task, completed=done, status=f"{done} resumed" if done else "")
 
         def on_game(index: int, data: dict[str, np.ndarray]) -> None:
-            counts["records"] += len(data["game"])
-            counts["saved"] += 1
-            progress.update(task, advance=1, status=f"{counts['records']} records")
+            nonlocal records
+            records += len(data["game"])
+            args.saved += 1
+            progress.update(task, advance=1, status=f"{records} records")
 
-        try:
-            generate(args.game, specs, args.games, args.seed, out, options=options, fast=fast,
-                     full_fraction=FULL_FRACTION if args.full_fraction is None else args.full_fraction,
-                     workers=args.workers,
-                     shard_games=args.shard_games, concurrent=args.concurrent, torch_threads=args.torch_threads,
-                     overlap=OVERLAP[args.overlap], on_game=on_game, on_start=on_start)
-        except KeyboardInterrupt:
-            progress.stop()
-            console.print(f"interrupted: {counts['saved']} games saved in {out}; run the same command again to "
-                          "play the rest", highlight=False, soft_wrap=True)
-            return 130
-    console.print(f"{args.games} games in {out}/ ({counts['records']} new records)", highlight=False)
+        generate(args.game, specs, args.games, args.seed, out, options=options, fast=fast,
+                 full_fraction=FULL_FRACTION if args.full_fraction is None else args.full_fraction,
+                 workers=args.workers, shard_games=args.shard_games, concurrent=args.concurrent,
+                 torch_threads=args.torch_threads, overlap=OVERLAP[args.overlap], backend=backend, on_game=on_game,
+                 on_start=on_start)
+    console.print(f"{args.games} games in {out}/ ({records} new records)", highlight=False)
     return 0
