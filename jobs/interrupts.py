@@ -13,6 +13,15 @@ from typing import Any
 INTERRUPTED = 130  # the shell's code for a process stopped by SIGINT
 
 
+PROGRESS = ("saved", "saved_in", "unit")  # what ``track`` adds to the parsed arguments
+
+
+def settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The parsed arguments without the progress ``track`` added: a run's settings, as its results folder keeps
+    them."""
+    return {k: v for k, v in vars(args).items() if k not in PROGRESS}
+
+
 def track(args: argparse.Namespace, saved_in: Any, unit: str = "games") -> None:
     """Start counting: nothing saved yet, in ``saved_in``."""
     args.saved, args.saved_in, args.unit = 0, saved_in, unit
@@ -24,7 +33,9 @@ def interrupted(args: argparse.Namespace, console: Any, command_line: str) -> in
     if where is None:
         note = "nothing was saved" + (" (no --results file)" if hasattr(args, "results") else "")
     else:
-        note = (f"{getattr(args, 'saved', 0)} {getattr(args, 'unit', 'games')} saved in {where}; resume with: "
-                f"{command_line}")
+        saved, unit = getattr(args, "saved", 0), getattr(args, "unit", "games")
+        if saved == 1 and " " not in unit:
+            unit = unit.removesuffix("s")  # "1 game", "1 set-up"
+        note = f"{saved} {unit} saved in {where}; resume with: {command_line}"
     console.print(f"interrupted: {note}", highlight=False, markup=False, soft_wrap=True)
     return INTERRUPTED

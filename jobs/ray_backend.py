@@ -34,21 +34,22 @@ class Worker:
     """A Ray actor running ``task(setup(*setup_args), item)``; ``setup`` once per process."""
 
     def __init__(self, setup: Callable[..., Any], setup_args: tuple, task: Callable[[Any, Any], Any],
-                 torch_threads: int, files: dict[str, tuple[str, Any]]) -> None:
+                 torch_threads: int) -> None:
         self.setup, self.setup_args, self.task, self.torch_threads = setup, setup_args, task, torch_threads
-        self.files = files  # driver path -> (content hash, object ref of its bytes)
         self.context: Any = None
         self.ready = False
 
-    def run(self, item: Any) -> tuple[str, Any]:
-        """(this node's id, the task's result)."""
+    def run(self, item: Any, files: dict[str, tuple[str, Any]]) -> tuple[str, Any]:
+        """(this node's id, the task's result). ``files``: driver path -> (content hash, object ref of its bytes),
+        read at set-up (handed to each call, not to the constructor: a restarted actor's constructor arguments
+        are not kept in the object store)."""
         import ray
 
         from .worker_pool import limit_torch_threads
 
         if not self.ready:
             try:
-                local = {path: _cached(path, digest, ref) for path, (digest, ref) in self.files.items()}
+                local = {path: _cached(path, digest, ref) for path, (digest, ref) in files.items()}
                 self.context = self.setup(*_renamed(self.setup_args, local))
             except Exception as exc:
                 raise _SetupFailed(f"{type(exc).__name__}: {exc}") from exc
@@ -122,15 +123,14 @@ def run_ray(backend: Backend, items: list, task: Callable, on_result: Callable, 
     connect(backend)
     actor = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=-1)(Worker)
     sent = shipped(files)
-    workers = [actor.remote(setup, setup_args, task, torch_threads, sent)
-               for _ in range(min(backend.workers, len(items)))]
+    workers = [actor.remote(setup, setup_args, task, torch_threads) for _ in range(min(backend.workers, len(items)))]
     queue = list(reversed(items))
     in_flight: dict[Any, Any] = {}
     nodes: Counter = Counter()
     try:
         for worker in workers:
             if queue:
-                in_flight[worker.run.remote(queue.pop())] = worker
+                in_flight[worker.run.remote(queue.pop(), sent)] = worker
         while in_flight:
             done, _ = ray.wait(list(in_flight), num_returns=1)
             worker = in_flight.pop(done[0])
@@ -144,7 +144,7 @@ def run_ray(backend: Backend, items: list, task: Callable, on_result: Callable, 
             nodes[node] += 1
             on_result(result)
             if queue:
-                in_flight[worker.run.remote(queue.pop())] = worker
+                in_flight[worker.run.remote(queue.pop(), sent)] = worker
     finally:
         for worker in workers:  # done or interrupted: free the CPUs at once (tasks in flight are dropped)
             ray.kill(worker, no_restart=True)

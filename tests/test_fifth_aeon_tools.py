@@ -130,7 +130,7 @@ def test_tournament_ctrl_c_prints_the_saved_games_and_the_resume_command(tmp_pat
     argv = ["fifth-aeon-tournament", "--agents", "default_ai,random", "--formats", "limited", "--limited-games", "2",
             "--out", str(tmp_path), "--quiet"]
     assert main(argv) == 130
-    check_interrupted(capsys, "1 games", tmp_path, f"cardboard {shlex.join(argv)}")
+    check_interrupted(capsys, "1 game", tmp_path, f"cardboard {shlex.join(argv)}")
     assert len((tmp_path / "games.jsonl").read_text().splitlines()) == 1
 
 

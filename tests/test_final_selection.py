@@ -316,7 +316,7 @@ def test_the_play_style_experiment_on_ctrl_c_prints_the_saved_games_and_the_resu
     argv = ["--out", str(tmp_path), "--iterations", "5", "--games", "2", "--variant", "robust=final=robust", "--quiet"]
     assert low_play_style.main(argv) == 130
     printed = capsys.readouterr()
-    assert (f"interrupted: 1 games saved in {tmp_path}; resume with: python -m "
+    assert (f"interrupted: 1 game saved in {tmp_path}; resume with: python -m "
             f"cardboard.evaluation.papers.p000_play_style.low_play_style {shlex.join(argv)}") in printed.out
     assert "Traceback" not in printed.out + printed.err
     assert len((tmp_path / "robust.jsonl").read_text().splitlines()) == 1

@@ -188,7 +188,7 @@ def test_pandemic_agents_on_ctrl_c_prints_the_saved_games_and_the_resume_command
     argv = ["--agent", "dp=pandemic_default", "--out", str(tmp_path), "--setups", "S01", "--games", "2", "--quiet"]
     assert pandemic_agents.main(argv) == 130
     printed = capsys.readouterr()
-    assert (f"interrupted: 1 games saved in {tmp_path}; resume with: python -m "
+    assert (f"interrupted: 1 game saved in {tmp_path}; resume with: python -m "
             f"cardboard.evaluation.papers.p003_pandemic.pandemic_agents {shlex.join(argv)}") in printed.out
     assert "Traceback" not in printed.out + printed.err
     assert len((tmp_path / "dp.jsonl").read_text().splitlines()) == 1

@@ -209,7 +209,7 @@ def test_the_parallel_experiment_on_ctrl_c_prints_the_saved_games_and_the_resume
             "--seconds", "0.002"]
     assert low_parallel.main(argv) == 130
     printed = capsys.readouterr()
-    assert (f"interrupted: 1 games saved in {tmp_path}; resume with: python -m "
+    assert (f"interrupted: 1 game saved in {tmp_path}; resume with: python -m "
             f"cardboard.evaluation.papers.p000_play_style.low_parallel {shlex.join(argv)}") in printed.out
     assert "Traceback" not in printed.out + printed.err
     assert len((tmp_path / "strength" / "uct-tree.jsonl").read_text().splitlines()) == 2  # the header and one game

@@ -302,7 +302,7 @@ def test_the_pruning_experiment_on_ctrl_c_prints_the_saved_games_and_the_resume_
             "--games", "2", "--workers", "1"]
     assert low_pruning.main(argv) == 130
     printed = capsys.readouterr()
-    assert (f"interrupted: 1 games saved in {tmp_path}; resume with: python -m "
+    assert (f"interrupted: 1 game saved in {tmp_path}; resume with: python -m "
             f"cardboard.evaluation.papers.p002_pruning.low_pruning {shlex.join(argv)}") in printed.out
     assert "Traceback" not in printed.out + printed.err
     assert len((tmp_path / "cells" / "h4-1.jsonl").read_text().splitlines()) == 2  # the header and one game

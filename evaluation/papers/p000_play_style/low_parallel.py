@@ -59,6 +59,7 @@ from cardboard.registry import make_agent, make_game
 from cardboard.evaluation.match import GameRecord, load_results, play_match_specs, summarize
 from cardboard.jobs.backends import Backend, add_backend_arguments
 from cardboard.jobs.interrupts import interrupted, track
+from cardboard.jobs.interrupts import settings as run_settings
 from cardboard.jobs.intervals import error_bars, normal_estimate, wilson_interval
 
 GAME = "lords_of_war"
@@ -394,7 +395,7 @@ def _run(args: argparse.Namespace) -> int:
     (args.out / "strength").mkdir(exist_ok=True)
     console = Console()
     summary = previous_parts(args.out / "summary.json")
-    settings = {k: v for k, v in vars(args).items() if k not in ("saved", "saved_in", "unit")}  # not Ctrl-C's count
+    settings = run_settings(args)
     summary |= {"config": settings | {"out": str(args.out)}, "cpus": os.cpu_count()}
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TimeRemainingColumn(), console=console) as progress:

@@ -41,6 +41,7 @@ from cardboard.registry import make_game
 from cardboard.evaluation.match import GameRecord, load_results, play_match_specs, summarize
 from cardboard.jobs.backends import add_backend_arguments, backend_from
 from cardboard.jobs.interrupts import interrupted, track
+from cardboard.jobs.interrupts import settings as run_settings
 from cardboard.jobs.intervals import error_bars, wilson_interval
 
 GAME = "lords_of_war"
@@ -208,7 +209,7 @@ def _run(args: argparse.Namespace) -> int:
     heuristics, hpls = split(args.heuristics), [int(n) for n in split(args.hpl)]
     grid = cells(split(args.parts), heuristics, hpls, split(args.extrapolated), split(args.multi), args.iterations)
     (args.out / "cells").mkdir(parents=True, exist_ok=True)
-    settings = {k: v for k, v in vars(args).items() if k not in ("saved", "saved_in", "unit")}  # not Ctrl-C's count
+    settings = run_settings(args)
     (args.out / "config.json").write_text(json.dumps(settings | {"out": str(args.out)}, indent=1))
     backend = backend_from(args)
     console = Console()

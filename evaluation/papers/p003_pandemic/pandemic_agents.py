@@ -39,7 +39,7 @@ from cardboard.envs.pandemic.macro import MACRO_KINDS, macro_kind
 from cardboard.envs.pandemic.setup_file import TESTBED_DIR
 from cardboard.envs.protocol import CHANCE, sample_chance
 from cardboard.jobs.backends import Backend, add_backend_arguments, backend_from, run_tasks
-from cardboard.jobs.interrupts import interrupted, track
+from cardboard.jobs.interrupts import interrupted, settings, track
 from cardboard.jobs.intervals import error_bars, wilson_interval
 
 SETUPS = tuple(sorted(p.stem for p in TESTBED_DIR.glob("S*.json")))
@@ -231,7 +231,7 @@ def _run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     actions = "primitive" if args.primitive else "macro"
-    config = {k: v for k, v in vars(args).items() if k not in ("saved", "saved_in", "unit")}  # not Ctrl-C's count
+    config = settings(args)
     summary: dict[str, Any] = {"config": config | {"agents": agents}, "agents": {}}
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TimeRemainingColumn())
