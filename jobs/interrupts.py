@@ -8,6 +8,7 @@ None when this run saves nothing). ``interrupted`` turns them into the line.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import Any
 
 INTERRUPTED = 130  # the shell's code for a process stopped by SIGINT
@@ -22,9 +23,15 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
     return {k: v for k, v in vars(args).items() if k not in PROGRESS}
 
 
-def track(args: argparse.Namespace, saved_in: Any, unit: str = "games") -> None:
-    """Start counting: nothing saved yet, in ``saved_in``."""
+def track(args: argparse.Namespace, saved_in: Any, unit: str = "games") -> Callable[[int], None]:
+    """Start counting (nothing saved yet, in ``saved_in``); returns what a job calls with each number of units it
+    saves."""
     args.saved, args.saved_in, args.unit = 0, saved_in, unit
+
+    def saved(n: int) -> None:
+        args.saved += n
+
+    return saved
 
 
 def interrupted(args: argparse.Namespace, console: Any, command_line: str) -> int:

@@ -1,5 +1,6 @@
 """Running a command's module as a script (``python -m cardboard.training.selfplay GAME ...``), as the CLI runs it:
-a cardboard error is one line and exit code 2, Ctrl-C the resume line of ``interrupts`` and exit code 130."""
+a cardboard error is one line and exit code 2, Ctrl-C the resume line of ``interrupts`` and exit code 130; and an
+experiment module's ``main`` (``run_module``) the same way."""
 from __future__ import annotations
 
 import argparse
@@ -10,7 +11,7 @@ from collections.abc import Callable, Sequence
 from rich.console import Console
 
 from ..envs.errors import CardboardError
-from .interrupts import interrupted
+from .interrupts import interrupted, track
 
 
 def run_script(prog: str, doc: str, add_arguments: Callable[[argparse.ArgumentParser], None],
@@ -29,3 +30,18 @@ def run_script(prog: str, doc: str, add_arguments: Callable[[argparse.ArgumentPa
         return 2
     except KeyboardInterrupt:
         return interrupted(args, console, shlex.join([*shlex.split(prog), *argv]))
+
+
+def run_module(module: str, argv: Sequence[str] | None, arguments: Callable[[list[str]], argparse.Namespace],
+               run: Callable[[argparse.Namespace, Callable[[int], None]], int],
+               unit: str | Callable[[argparse.Namespace], str] = "games") -> int:
+    """An experiment module's ``main``: parse ``argv`` with ``arguments``, count what ``run(args, saved)`` saves
+    in ``args.out`` (``saved(n)``: n more ``unit``), and return its code; on Ctrl-C print what is saved and the
+    ``python -m MODULE ...`` command that resumes, and return 130."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = arguments(argv)
+    saved = track(args, args.out, unit(args) if callable(unit) else unit)
+    try:
+        return run(args, saved)
+    except KeyboardInterrupt:
+        return interrupted(args, Console(), shlex.join(["python", "-m", module, *argv]))

@@ -39,10 +39,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shlex
-import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -54,11 +53,11 @@ from rich.table import Table
 
 from cardboard.envs.errors import InvalidParameterError
 from cardboard.envs.protocol import GameState
+from cardboard.jobs.script import run_module
 from cardboard.jobs.resumable import claim_folder, read_lines
 from cardboard.registry import make_agent, make_game
 from cardboard.evaluation.match import GameRecord, load_results, play_match_specs, summarize
 from cardboard.jobs.backends import Backend, add_backend_arguments
-from cardboard.jobs.interrupts import interrupted, track
 from cardboard.jobs.interrupts import settings as run_settings
 from cardboard.jobs.intervals import error_bars, normal_estimate, wilson_interval
 
@@ -377,18 +376,16 @@ def previous_parts(path: Path) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the parts asked for; 0, or 130 after Ctrl-C (what is saved, the command that resumes, printed)."""
-    argv = sys.argv[1:] if argv is None else list(argv)
-    args = arguments(argv)
+    return run_module(__spec__.name, argv, arguments, _run, _unit)
+
+
+def _unit(args: argparse.Namespace) -> str:
+    """What the parts asked for save: timed decisions, games or both."""
     units = {"timing": "timed decisions", "strength": "games"}
-    track(args, args.out, " and ".join(units[part] for part in units if part in args.parts))
-    try:
-        return _run(args)
-    except KeyboardInterrupt:
-        return interrupted(args, Console(), "python -m cardboard.evaluation.papers.p000_play_style.low_parallel "
-                           + shlex.join(argv))
+    return " and ".join(units[part] for part in units if part in args.parts)
 
 
-def _run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace, saved: Callable[[int], None]) -> int:
     claim_folder(args.out, {"game": GAME, "iterations": args.iterations, "position_seed": args.position_seed,
                             "seconds": args.seconds, "strength_workers": args.strength_workers, "seed": args.seed},
                  "parallel-search run")

@@ -30,8 +30,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shlex
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -41,9 +39,9 @@ import numpy as np
 import cardboard
 from cardboard.evaluation.match import play_game
 from cardboard.jobs.backends import Backend, add_backend_arguments, backend_from, run_tasks
-from cardboard.jobs.interrupts import interrupted, track
 from cardboard.jobs.intervals import error_bars, wilson_interval
 from cardboard.jobs.resumable import claim_folder, read_lines
+from cardboard.jobs.script import run_module
 from cardboard.jobs.seats import seat_order
 from cardboard.jobs.seeds import game_streams
 
@@ -186,16 +184,7 @@ def plots(summary: dict[str, Any], out: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the experiment; 0, or 130 after Ctrl-C (the games saved, the command that resumes, printed)."""
-    from rich.console import Console
-
-    argv = sys.argv[1:] if argv is None else list(argv)
-    args = arguments(argv)
-    track(args, args.out, "games")
-    try:
-        return _run(args)
-    except KeyboardInterrupt:
-        return interrupted(args, Console(), "python -m cardboard.evaluation.papers.p000_play_style.low_play_style "
-                           + shlex.join(argv))
+    return run_module(__spec__.name, argv, arguments, _run)
 
 
 def arguments(argv: list[str]) -> argparse.Namespace:
@@ -214,7 +203,7 @@ def arguments(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def _run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace, saved: Callable[[int], None]) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
     from rich.table import Table
@@ -231,8 +220,6 @@ def _run(args: argparse.Namespace) -> int:
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TimeRemainingColumn())
 
-    def saved(n: int) -> None:
-        args.saved += n
 
     with Progress(*columns, disable=args.quiet) as progress:
         records = run(variants, out, games, args.seed, args.algorithm, iterations, progress=progress,

@@ -27,9 +27,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import shlex
-import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -40,9 +39,9 @@ from rich.table import Table
 from cardboard.registry import make_game
 from cardboard.evaluation.match import GameRecord, load_results, play_match_specs, summarize
 from cardboard.jobs.backends import add_backend_arguments, backend_from
-from cardboard.jobs.interrupts import interrupted, track
 from cardboard.jobs.interrupts import settings as run_settings
 from cardboard.jobs.intervals import error_bars, wilson_interval
+from cardboard.jobs.script import run_module
 
 GAME = "lords_of_war"
 PAPER_HPLS = (1, 2, 5, 10, 15, 20, 25, 30)  # 002 §3.1, Fig. 2's rows
@@ -194,17 +193,10 @@ def _planned(path: Path) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the experiment; 0, or 130 after Ctrl-C (the games saved, the command that resumes, printed)."""
-    argv = sys.argv[1:] if argv is None else list(argv)
-    args = arguments(argv)
-    track(args, args.out, "games")
-    try:
-        return _run(args)
-    except KeyboardInterrupt:
-        return interrupted(args, Console(), "python -m cardboard.evaluation.papers.p002_pruning.low_pruning "
-                           + shlex.join(argv))
+    return run_module(__spec__.name, argv, arguments, _run)
 
 
-def _run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace, saved: Callable[[int], None]) -> int:
     split = (lambda text: [t for t in text.split(",") if t])
     heuristics, hpls = split(args.heuristics), [int(n) for n in split(args.hpl)]
     grid = cells(split(args.parts), heuristics, hpls, split(args.extrapolated), split(args.multi), args.iterations)

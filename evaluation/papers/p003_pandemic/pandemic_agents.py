@@ -24,8 +24,6 @@ import argparse
 import hashlib
 import json
 import os
-import shlex
-import sys
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -39,8 +37,9 @@ from cardboard.envs.pandemic.macro import MACRO_KINDS, macro_kind
 from cardboard.envs.pandemic.setup_file import TESTBED_DIR
 from cardboard.envs.protocol import CHANCE, sample_chance
 from cardboard.jobs.backends import Backend, add_backend_arguments, backend_from, run_tasks
-from cardboard.jobs.interrupts import interrupted, settings, track
+from cardboard.jobs.interrupts import settings
 from cardboard.jobs.intervals import error_bars, wilson_interval
+from cardboard.jobs.script import run_module
 
 SETUPS = tuple(sorted(p.stem for p in TESTBED_DIR.glob("S*.json")))
 
@@ -195,16 +194,7 @@ def plots(summary: dict[str, Any], setups: list[str], out: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the evaluation; 0, or 130 after Ctrl-C (the games saved, the command that resumes, printed)."""
-    from rich.console import Console
-
-    argv = sys.argv[1:] if argv is None else list(argv)
-    args = arguments(argv)
-    track(args, args.out, "games")
-    try:
-        return _run(args)
-    except KeyboardInterrupt:
-        return interrupted(args, Console(), "python -m cardboard.evaluation.papers.p003_pandemic.pandemic_agents "
-                           + shlex.join(argv))
+    return run_module(__spec__.name, argv, arguments, _run)
 
 
 def arguments(argv: list[str]) -> argparse.Namespace:
@@ -222,7 +212,7 @@ def arguments(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def _run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace, saved: Callable[[int], None]) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
     from rich.table import Table
@@ -237,8 +227,6 @@ def _run(args: argparse.Namespace) -> int:
                TimeRemainingColumn())
     backend = backend_from(args)
 
-    def saved(n: int) -> None:
-        args.saved += n
 
     with Progress(*columns, disable=args.quiet) as progress:
         for label, spec in agents.items():

@@ -185,10 +185,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, console: Any) -> int:
-    track(args, args.out, "set-ups")
-
-    def saved(n: int) -> None:
-        args.saved += n
+    saved = track(args, args.out, "set-ups")
 
     medoids = build_testbed(Path(args.out), args.setups, args.games, args.keep, args.k, args.seed, quiet=args.quiet,
                             backend=backend_from(args), on_saved=saved)

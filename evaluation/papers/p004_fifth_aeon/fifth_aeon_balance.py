@@ -13,17 +13,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import shlex
-import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-
 from cardboard.evaluation.papers.p004_fifth_aeon.fifth_aeon_balancer import THESIS_ANSWERS, balance
 from cardboard.jobs.backends import add_backend_arguments, backend_from
-from cardboard.jobs.interrupts import interrupted, track
+from cardboard.jobs.script import run_module
 
 EXPERIMENTS = (  # name, test card, parameter, grid (004 §5.2.2 energy sweeps; §5.2.3 stat sweeps at 7 energy)
     ("ten_ten-energy", "ten_ten", "energy", list(range(0, 11))),
@@ -41,7 +38,10 @@ EXPERIMENTS = (  # name, test card, parameter, grid (004 §5.2.2 energy sweeps; 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the experiments; 0, or 130 after Ctrl-C (the games saved, the command that resumes, printed)."""
-    argv = sys.argv[1:] if argv is None else list(argv)
+    return run_module(__spec__.name, argv, arguments, _run)
+
+
+def arguments(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--out", default="runs/fifth-aeon-balance")
     p.add_argument("--rounds", type=int, default=10, help="rounds a value (thesis: 10 = 2,000 games)")
@@ -51,22 +51,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--compare", action="store_true", help="also run without early stopping")
     p.add_argument("--compare-only", default="", help="with --compare: only these experiments (comma list)")
     p.add_argument("--only", default="", help="comma list of experiment names")
-    args = p.parse_args(argv)
-    track(args, args.out, "games")
-    try:
-        return _run(args)
-    except KeyboardInterrupt:
-        return interrupted(args, Console(), "python -m cardboard.evaluation.papers.p004_fifth_aeon.fifth_aeon_balance "
-                           + shlex.join(argv))
+    return p.parse_args(argv)
 
 
-def _run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace, saved: Callable[[int], None]) -> int:
     out = Path(args.out)
     backend = backend_from(args)
-
-    def saved(n: int) -> None:
-        args.saved += n
-
     wanted = set(filter(None, args.only.split(",")))
     compared = set(filter(None, args.compare_only.split(",")))
     rows: list[dict[str, Any]] = []

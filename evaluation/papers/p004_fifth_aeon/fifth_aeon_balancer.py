@@ -310,10 +310,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, console: Any) -> int:
-    track(args, args.out, "games")
-
-    def saved(n: int) -> None:
-        args.saved += n
+    saved = track(args, args.out, "games")
 
     summary = balance(args.card, args.parameter, parse_values(args.values), Path(args.out), args.rounds,
                       args.pairing, not args.no_early_stop, seed=args.seed, quiet=args.quiet,

@@ -295,10 +295,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, console: Any) -> int:
     from cardboard.registry import parse_game_options, split_agent_specs
 
-    track(args, args.out, "games")
-
-    def saved(n: int) -> None:
-        args.saved += n
+    saved = track(args, args.out, "games")
 
     specs = split_agent_specs(args.agents)
     formats = list(FORMATS) if args.formats == "all" else [f.strip() for f in args.formats.split(",") if f.strip()]
