@@ -41,17 +41,22 @@ def by_index(records) -> list[dict]:
     return sorted((r for r in records), key=lambda r: r["index"])
 
 
-@pytest.fixture
-def placements(monkeypatch) -> list[Counter]:
-    """Where each ``run_tasks`` call of a match ran its games."""
+def record_placements(monkeypatch, module) -> list[Counter]:
+    """Where each ``run_tasks`` call of ``module`` ran its tasks (its returns, in call order)."""
     seen: list[Counter] = []
 
     def recording(*args, **kwargs):
         seen.append(run_tasks(*args, **kwargs))
         return seen[-1]
 
-    monkeypatch.setattr(match, "run_tasks", recording)
+    monkeypatch.setattr(module, "run_tasks", recording)
     return seen
+
+
+@pytest.fixture
+def placements(monkeypatch) -> list[Counter]:
+    """Where each ``run_tasks`` call of a match ran its games."""
+    return record_placements(monkeypatch, match)
 
 
 def test_a_tournament_gives_the_same_records_on_ray_as_locally_and_uses_both_nodes(ray_cluster, placements,

@@ -20,10 +20,10 @@ import numpy as np
 import pytest
 
 from cardboard.cli import main
-from cardboard.jobs.backends import Backend, run_tasks
+from cardboard.jobs.backends import Backend
 from cardboard.training import learn, selfplay
 
-from .test_backends import _kill_one
+from .test_backends import _kill_one, record_placements
 
 GAME = "demo_tricks"
 AGENTS, FAST = ["ismcts:iterations=20", "ismcts:iterations=10"], ["ismcts:iterations=4"]
@@ -46,14 +46,7 @@ def assert_same(got: dict, expected: dict) -> None:
 @pytest.fixture
 def placements(monkeypatch) -> list[Counter]:
     """Where each ``run_tasks`` call of self-play ran its tasks."""
-    seen: list[Counter] = []
-
-    def recording(*args, **kwargs):
-        seen.append(run_tasks(*args, **kwargs))
-        return seen[-1]
-
-    monkeypatch.setattr(selfplay, "run_tasks", recording)
-    return seen
+    return record_placements(monkeypatch, selfplay)
 
 
 @pytest.fixture(scope="module")
