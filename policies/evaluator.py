@@ -26,6 +26,7 @@ import numpy as np
 import torch
 
 from ..envs.errors import InvalidParameterError, ProtocolError
+from ..envs.protocol import GameInfo
 from .network import PolicyValueNet, masked_policy
 
 SLOTS = 2
@@ -121,6 +122,11 @@ class BatchedEvaluator:
         self._pending: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._done: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._next_ticket = 0
+
+    @property
+    def info(self) -> GameInfo:
+        """The network's game info (its shapes and returns)."""
+        return self.net.info
 
     # -- staging ---------------------------------------------------------------------------------------------
     def staging(self, slot: int = 0) -> tuple[np.ndarray, np.ndarray]:

@@ -32,7 +32,9 @@ parameters keep their meaning) replace strategies of the ``SearchConfig``:
 - ``netrollout=1`` (with ``value=0``): rollouts (``PolicyRollout``) sample the network's policy;
 - ``leaves=K``: K leaves in flight per network call (virtual loss, ``SearchConfig.leaves``);
 - ``device=cuda`` (``cuda:N``): the torch device the network runs on (default ``cpu``); one that is unknown or
-  unavailable raises ``InvalidParameterError`` naming it when the agent is built.
+  unavailable raises ``InvalidParameterError`` naming it when the agent is built. ``device=server``: this
+  machine's inference server runs it (``policies.inference_server``: a Ray actor batching every worker's leaves;
+  ``InferenceServerError`` outside a Ray cluster).
 
 Defaults with ``net``: ``prior=1,value=1,netrollout=0``. Refused with ``InvalidParameterError``: ``value=1`` with
 ``depth`` > 0 or ``netrollout=1``, and all three off. A missing, foreign or truncated checkpoint, or one of
@@ -78,19 +80,24 @@ from . import zoo
 
 if TYPE_CHECKING:
     from .evaluator import BatchedEvaluator
+    from .inference_server import RemoteEvaluator
 
 MODES = ("greedy", "sample")
 
 
-_LOADED: dict[tuple, tuple[str, BatchedEvaluator]] = {}  # (file, device, game) -> (content hash, evaluator)
+_LOADED: dict[tuple, tuple[str, BatchedEvaluator | RemoteEvaluator]] = {}  # (file, device, game) -> (hash, evaluator)
 
 
-def load_evaluator(path: str, info: GameInfo | None = None, device: str = "cpu") -> BatchedEvaluator:
+def load_evaluator(path: str, info: GameInfo | None = None,
+                   device: str = "cpu") -> BatchedEvaluator | RemoteEvaluator:
     """A ``BatchedEvaluator`` over the ``PolicyValueNet`` saved at ``path`` (``zoo:NAME``: a shipped model),
-    checked against ``info`` when given (``CheckpointError`` otherwise). One per file, device and game in a
-    process: agents built from the same checkpoint share it (and its batching queue) while the file's bytes stay
-    the same; a rewritten file is loaded again and replaces the old network. Imports torch."""
+    checked against ``info`` when given (``CheckpointError`` otherwise); with ``device="server"`` a
+    ``RemoteEvaluator`` of this machine's inference server instead (``policies.inference_server``: Ray). One per
+    file, device and game in a process: agents built from the same checkpoint share it (and its batching queue)
+    while the file's bytes stay the same; a rewritten file is loaded again and replaces the old network. Imports
+    torch."""
     from .evaluator import BatchedEvaluator
+    from .inference_server import SERVER, connect
     from .network import PolicyValueNet
 
     if not path:
@@ -103,7 +110,9 @@ def load_evaluator(path: str, info: GameInfo | None = None, device: str = "cpu")
     key = (os.path.realpath(path), device, None if info is None else info.name)
     found = _LOADED.get(key)
     if found is None or found[0] != digest:
-        found = _LOADED[key] = (digest, BatchedEvaluator(PolicyValueNet.load(path, info), device=device))
+        loaded = connect(path, info) if device == SERVER else BatchedEvaluator(PolicyValueNet.load(path, info),
+                                                                               device=device)
+        found = _LOADED[key] = (digest, loaded)
     return found[1]
 
 
@@ -134,9 +143,9 @@ class NetworkEvaluator:
 
     arrays = True
 
-    def __init__(self, evaluator: BatchedEvaluator, prior: bool = True):
+    def __init__(self, evaluator: BatchedEvaluator | RemoteEvaluator, prior: bool = True):
         self.queue, self.prior = evaluator, prior
-        info = evaluator.net.info
+        info = evaluator.info
         self.low, self.high = float(info.min_return), float(info.max_return)
         self.chance_mask = np.ones(info.num_actions, dtype=bool)  # priors unused at a chance node
 
@@ -185,7 +194,7 @@ class NetworkPolicy:
     """``policy(state, rng) -> action``: the network's masked policy on ``state.observation(current_player)``,
     the most likely legal action (``sample=False``) or a draw with ``rng``."""
 
-    def __init__(self, evaluator: BatchedEvaluator, sample: bool = True):
+    def __init__(self, evaluator: BatchedEvaluator | RemoteEvaluator, sample: bool = True):
         self.evaluator, self.sample = evaluator, sample
 
     def __call__(self, state: GameState, rng: np.random.Generator) -> int:
@@ -241,7 +250,7 @@ class NetAgent:
         if path and model:
             raise InvalidParameterError(f"path={path} and model={model}: give one network")
         self.mode, self.path, self.device = mode, path or (model and zoo.PREFIX + model), device
-        self.evaluator: BatchedEvaluator | None = None
+        self.evaluator: BatchedEvaluator | RemoteEvaluator | None = None
         if self.path or game is not None:
             self._build(game)
 

@@ -256,7 +256,8 @@ PARAMETERS = {  # one line per spec parameter: the search agents' docstrings (``
     "leaves": "leaves in flight per evaluator call, with virtual loss (1: one iteration after another)",
     "hlr": "card-play network checkpoint for paper 001's multi-level rollouts (Algorithm 5; '': none)",
     "chi": "with hlr: chance of a low-level action when both kinds are available (001: 0.5)",
-    "device": "with net or hlr: the torch device the network runs on (cpu, cuda, cuda:N)",
+    "device": "with net or hlr: the torch device the network runs on (cpu, cuda, cuda:N; with net, server: this "
+              "machine's inference server, a Ray actor: policies.inference_server)",
     "parallel": "parallel search, paper 000 ch. 4: none, root (worker processes, root statistics summed), tree "
                 "(threads on one tree), leaf (threads run the rollouts)",
     "workers": "with parallel: processes (root) or threads (tree, leaf); iterations are split statically among them",

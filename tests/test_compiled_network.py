@@ -230,7 +230,7 @@ class RecordingQueue:
     driver's batches (``evaluate``) and the Python path's states (``enqueue``, answered at ``flush``)."""
 
     def __init__(self, inner):
-        self.inner, self.net, self.rows = inner, inner.net, []
+        self.inner, self.net, self.info, self.rows = inner, inner.net, inner.info, []
 
     def evaluate(self, observations, masks):
         self.rows += [(np.ravel(o).copy(), np.array(m)) for o, m in zip(observations, masks)]
