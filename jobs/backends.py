@@ -8,8 +8,8 @@ for each result as it arrives (in completion order), which is where a job append
 advances its progress bar: the results are written by this process only, so a task that ran twice is written once.
 
 ``Backend("local", workers=W)``: W > 1 worker processes (``spawn``; they die with this process:
-``worker_pool``; one killed breaks the pool, whose unfinished tasks then run again in a new one), 1: in this
-process. ``Backend("ray", workers=W, address=A)``: W Ray actors of one CPU each, on
+``worker_pool``), kept for this process's later jobs (each worker sets a job up at its first task of it); one
+killed breaks the pool, whose unfinished tasks then run again in a new one. W = 1: in this process. ``Backend("ray", workers=W, address=A)``: W Ray actors of one CPU each, on
 the cluster at ``A`` (``"auto"``, ``"ray://host:10001"``, ...) or, without one, on a Ray instance started on this
 machine (or the one this process already joined). Ray is imported only by the ray backend (``pip install
 'cardboard[ray]'``). An actor whose process dies (a SIGKILL, a lost node) is restarted and its task runs again;
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import uuid
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -35,7 +36,8 @@ from .worker_pool import process_pool
 
 BACKENDS = ("local", "ray")
 POOL_RESTARTS = 3  # a local pool broken by a dead worker is started again this often before the job fails
-_CONTEXT: dict[str, Any] = {}  # a local worker process's setup value and task
+_CONTEXT: dict[str, Any] = {}  # a local worker process's job key and setup value
+_POOLS: dict[int, ProcessPoolExecutor] = {}  # worker count -> the local pool this process reuses
 
 
 class WorkerSetupError(CardboardError):
@@ -94,7 +96,7 @@ def run_tasks(backend: Backend, items: Sequence[Any], task: Callable[[Any, Any],
         for item in items:
             on_result(task(context, item))
     elif backend.name == "local":
-        _run_local(min(backend.workers, len(items)), items, task, on_result, setup, setup_args, torch_threads)
+        _run_local(backend.workers, items, task, on_result, setup, setup_args, torch_threads)
     else:
         from .ray_backend import run_ray  # Ray only when asked for
 
@@ -102,31 +104,58 @@ def run_tasks(backend: Backend, items: Sequence[Any], task: Callable[[Any, Any],
     return Counter({"local": len(items)})
 
 
-def _start_local(setup: Callable[..., Any], setup_args: tuple, task: Callable[[Any, Any], Any],
-                 torch_threads: int) -> None:
+@dataclass(frozen=True)
+class Job:
+    """What a local worker needs to run one job's tasks (sent with each task; ``key`` tells jobs apart)."""
+
+    key: str
+    setup: Callable[..., Any]
+    setup_args: tuple
+    task: Callable[[Any, Any], Any]
+    torch_threads: int
+
+
+def _start_local() -> None:
     import signal
 
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the workers
+
+
+def _context(job: Job) -> Any:
+    """This worker's setup value for ``job``: made at its first task (the previous job's dropped first)."""
     from .worker_pool import limit_torch_threads
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the workers
-    _CONTEXT["value"], _CONTEXT["task"] = setup(*setup_args), task
-    limit_torch_threads(torch_threads)
+    if _CONTEXT.get("job") != job.key:
+        _CONTEXT.clear()
+        _CONTEXT["value"] = job.setup(*job.setup_args)
+        limit_torch_threads(job.torch_threads)
+        _CONTEXT["job"] = job.key
+    return _CONTEXT["value"]
 
 
-def _local_task(item: Any) -> Any:
-    return _CONTEXT["task"](_CONTEXT["value"], item)
+def _local_task(job: Job, item: Any) -> Any:
+    return job.task(_context(job), item)
+
+
+def _pool(workers: int) -> ProcessPoolExecutor:
+    """The pool of ``workers`` processes this process keeps for its jobs: started once, so a tournament's matches
+    or expert iteration's generations do not each pay for new processes."""
+    if workers not in _POOLS:
+        _POOLS[workers] = process_pool(workers, context=multiprocessing.get_context("spawn"),
+                                       initializer=_start_local)
+    return _POOLS[workers]
 
 
 def _run_local(workers: int, items: list, task: Callable, on_result: Callable, setup: Callable, setup_args: tuple,
                torch_threads: int) -> None:
     """The pool's loop: results as they come; a worker that dies (a SIGKILL: the pool breaks) costs only the tasks
     then in flight, which a new pool runs again, ``POOL_RESTARTS`` times at most."""
+    job = Job(uuid.uuid4().hex, setup, setup_args, task, torch_threads)
     left = list(items)
     for attempt in range(POOL_RESTARTS + 1):
-        pool = process_pool(workers, context=multiprocessing.get_context("spawn"), initializer=_start_local,
-                            initargs=(setup, setup_args, task, torch_threads))
+        pool = _pool(workers)
         try:
-            pending = {pool.submit(_local_task, item): item for item in left}
+            pending = {pool.submit(_local_task, job, item): item for item in left}
             while pending:
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
@@ -134,20 +163,20 @@ def _run_local(workers: int, items: list, task: Callable, on_result: Callable, s
                     pending.pop(future)
                     on_result(result)
         except BrokenProcessPool:
-            _stop(pool)
+            _stop(workers)
             if attempt == POOL_RESTARTS:
                 raise
             left = list(pending.values())  # those that had not come back: played again from their items
             continue
         except BaseException:  # Ctrl-C or a failed task: drop the tasks in flight, keep what arrived
-            _stop(pool)
+            _stop(workers)
             raise
-        pool.shutdown()
         return
 
 
-def _stop(pool: ProcessPoolExecutor) -> None:
-    """Drop the pool's queued tasks and end its workers now."""
+def _stop(workers: int) -> None:
+    """Drop the pool's queued tasks and end its workers now (the next job starts a new pool)."""
+    pool = _POOLS.pop(workers)
     running = list((pool._processes or {}).values())  # no public handle before Python 3.14
     pool.shutdown(wait=False, cancel_futures=True)
     for process in running:

@@ -285,10 +285,14 @@ def test_worker_initializers_set_torch_threads(checkpoint, module):
     try:
         torch.set_num_threads(2)
         if module == "match":
-            backends._start_local(match._setup, (entries, GAME, {}, tuple(specs), 0, "cyclic"), match._play, 1)
+            job = backends.Job("m", match._setup, (entries, GAME, {}, tuple(specs), 0, "cyclic"), match._play, 1)
         else:
-            backends._start_local(selfplay._setup, (entries, GAME, {}, specs, None, 1, 0, None, 1.0), selfplay._play, 1)
+            job = backends.Job("s", selfplay._setup, (entries, GAME, {}, specs, None, 1, 0, None, 1.0),
+                               selfplay._play, 1)
+        backends._start_local()
+        backends._context(job)
         assert torch.get_num_threads() == 1
     finally:
+        backends._CONTEXT.clear()
         torch.set_num_threads(before)
         signal.signal(signal.SIGINT, handler)
