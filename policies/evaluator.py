@@ -28,6 +28,7 @@ import torch
 from ..envs.errors import InvalidParameterError, ProtocolError
 from ..envs.protocol import GameInfo
 from .network import PolicyValueNet, masked_policy
+from .tickets import TicketQueue
 
 SLOTS = 2
 
@@ -94,7 +95,7 @@ class _Slot:
         self.obs_np, self.masks_np = self.obs.numpy(), self.masks.numpy()
 
 
-class BatchedEvaluator:
+class BatchedEvaluator(TicketQueue):
     """Runs ``net`` (moved to ``device``, "cpu", "cuda" or "cuda:N", in eval mode) under ``torch.inference_mode()``.
 
     ``threads``: if given, ``torch.set_num_threads(threads)`` (process-wide); None leaves torch's default.
@@ -119,9 +120,7 @@ class BatchedEvaluator:
         self._in_flight: list[Pending | None] = [None] * SLOTS
         self._thread: ThreadPoolExecutor | None = None
         self._graphs: dict[int, _CapturedPass] = {}  # CUDA: a captured pass per batch size, powers of two
-        self._pending: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self._done: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self._next_ticket = 0
+        super().__init__()
 
     @property
     def info(self) -> GameInfo:
@@ -248,62 +247,12 @@ class BatchedEvaluator:
 
         return self._run(len(observations), fill)
 
-    def submit(self, observation: np.ndarray, mask: np.ndarray) -> int:
-        """Queue one state (its observation and legal-action mask) for the next ``flush``; returns its ticket."""
-        observation, mask = np.asarray(observation), np.asarray(mask)
-        if observation.shape != self.observation_shape:
-            raise InvalidParameterError(f"observation of shape {observation.shape}: expected "
-                                        f"{self.observation_shape} for game {self.net.info.name!r}")
-        if mask.shape != (self.num_actions,):
-            raise InvalidParameterError(f"mask of shape {mask.shape}: expected ({self.num_actions},) for game "
-                                        f"{self.net.info.name!r}")
-        if not mask.any():
-            raise InvalidParameterError("mask has no legal action")
-        return self.enqueue(observation, mask)
-
-    def enqueue(self, observation: np.ndarray, mask: np.ndarray) -> int:
-        """``submit`` without its per-request checks, for callers that build the arrays themselves (search's
-        ``NetworkEvaluator``). Nothing is copied here: ``flush`` copies the arrays into a staging slot, so hand
-        over arrays that stay unchanged until then; ``flush`` checks their shapes and masks."""
-        ticket = self._next_ticket
-        self._next_ticket += 1
-        self._pending[ticket] = (observation, mask)
-        return ticket
-
-    @property
-    def pending(self) -> int:
-        """The number of submitted requests not yet flushed."""
-        return len(self._pending)
-
-    def flush(self) -> None:
-        """Evaluate every pending request in one batch (chunks of ``max_batch``), making their results ready.
-        Each request is copied once, into a staging slot; a bad shape or mask raises ``InvalidParameterError``
-        and drops the whole batch."""
-        if not self._pending:
-            return
-        tickets = list(self._pending)
-        requests = list(self._pending.values())
-        self._pending.clear()
-
+    def _answer(self, requests: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+        """``flush``'s batch (chunks of ``max_batch``): each request copied once, into a staging slot."""
         def fill(obs: np.ndarray, masks: np.ndarray, start: int, stop: int) -> None:
-            try:
-                np.stack([r[0] for r in requests[start:stop]], out=obs[:stop - start])
-                np.stack([r[1] for r in requests[start:stop]], out=masks[:stop - start])
-            except ValueError as exc:
-                raise InvalidParameterError(f"queued requests do not fit observations {self.observation_shape} "
-                                            f"and masks ({self.num_actions},) of game {self.net.info.name!r}: "
-                                            f"{exc}") from None
+            self._stacked(requests[start:stop], obs[:stop - start], masks[:stop - start])
 
-        priors, values = self._run(len(requests), fill)
-        self._done.update(zip(tickets, zip(priors, values)))
-
-    def result(self, ticket: int) -> tuple[np.ndarray, np.ndarray]:
-        """``(priors [num_actions], values [num_players])`` of a flushed ticket; each result is handed out once."""
-        if ticket in self._pending:
-            raise ProtocolError(f"ticket {ticket} is pending: call flush() before result()")
-        if ticket not in self._done:
-            raise InvalidParameterError(f"unknown ticket {ticket!r} (never submitted, or its result was taken)")
-        return self._done.pop(ticket)
+        return self._run(len(requests), fill)
 
 
 def _check_masks(masks: np.ndarray, offset: int = 0) -> None:

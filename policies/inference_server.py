@@ -37,6 +37,7 @@ import numpy as np
 from ..envs.errors import CardboardError, InvalidParameterError
 from ..envs.protocol import GameInfo
 from . import zoo
+from .tickets import TicketQueue
 
 SERVER = "server"  # the agents' device knob value that selects this machine's server
 NAMESPACE = "cardboard"
@@ -102,6 +103,8 @@ class InferenceServer:
 
     async def evaluate(self, key: str, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(priors, values)`` of one request's rows, answered in a pass shared with the other queued requests."""
+        from .evaluator import _check_masks  # the server process has torch: it loaded the network
+
         evaluator = self._models.get(key)
         if evaluator is None:
             raise _UnknownModel(key)
@@ -110,8 +113,9 @@ class InferenceServer:
             raise InvalidParameterError(f"observations {observations.shape} and masks {masks.shape}: expected "
                                         f"(n, {', '.join(map(str, evaluator.observation_shape))}) and "
                                         f"(n, {evaluator.num_actions})")
-        if not len(observations) or not masks.any(axis=1).all():
-            raise InvalidParameterError("a request needs rows, each with a legal action")
+        if not len(observations):
+            raise InvalidParameterError("a request needs at least one row")
+        _check_masks(masks)
         loop = asyncio.get_running_loop()
         if self._arrived is None:
             self._arrived = asyncio.Event()
@@ -175,18 +179,15 @@ class InferenceServer:
         self._requests = 0
 
 
-class RemoteEvaluator:
+class RemoteEvaluator(TicketQueue):
     """A worker's handle on its node's server for one network: ``evaluate`` sends a batch in one actor call;
-    ``enqueue`` / ``submit`` queue states here until ``flush`` sends them together, ``result`` hands each out once
-    (``BatchedEvaluator``'s calls, so search and ``net_agent`` use either)."""
+    ``submit`` / ``enqueue`` queue states here until ``flush`` sends them together in one (``TicketQueue``: the
+    calls of ``BatchedEvaluator``, so search and ``net_agent`` use either)."""
 
     def __init__(self, server: Any, path: str, digest: str, info: GameInfo | None):
+        super().__init__()
         self.server, self.path, self.digest = server, path, digest
-        self.max_batch = 1 << 30  # one call takes any batch; the server runs it in chunks
         self._key, self.info = self._call(server.load, path, digest, info)
-        self._pending: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self._done: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self._next_ticket = 0
 
     def evaluate(self, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(priors [B, num_actions], values [B, num_players])`` of observations [B, *observation_shape] and
@@ -215,34 +216,8 @@ class RemoteEvaluator:
         except RayActorError as exc:
             raise InferenceServerError(f"the inference server is gone: {exc}") from None
 
-    def enqueue(self, observation: np.ndarray, mask: np.ndarray) -> int:
-        """Queue one state for the next ``flush``; returns its ticket."""
-        ticket = self._next_ticket
-        self._next_ticket += 1
-        self._pending[ticket] = (observation, mask)
-        return ticket
-
-    submit = enqueue
-
-    @property
-    def pending(self) -> int:
-        """The number of queued states not yet flushed."""
-        return len(self._pending)
-
-    def flush(self) -> None:
-        """Send every queued state to the server in one call, making their results ready."""
-        if not self._pending:
-            return
-        tickets, requests = list(self._pending), list(self._pending.values())
-        self._pending.clear()
-        priors, values = self.evaluate(np.stack([r[0] for r in requests]), np.stack([r[1] for r in requests]))
-        self._done.update(zip(tickets, zip(priors, values)))
-
-    def result(self, ticket: int) -> tuple[np.ndarray, np.ndarray]:
-        """``(priors, values)`` of a flushed ticket; each result is handed out once."""
-        if ticket not in self._done:
-            raise InvalidParameterError(f"ticket {ticket!r} has no result (not flushed, unknown, or taken)")
-        return self._done.pop(ticket)
+    def _answer(self, requests: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+        return self.evaluate(*self._stacked(requests))
 
     def stats(self) -> dict[str, Any]:
         """The server's ``stats()``."""
