@@ -214,7 +214,7 @@ def _run(args: argparse.Namespace, saved: Callable[[int], None]) -> int:
 
         def on_game(record: GameRecord, lo: int) -> None:
             if record.index >= lo:
-                args.saved += 1
+                saved(1)
                 progress.advance(task)
 
         for r in range(args.rounds):

@@ -34,14 +34,15 @@ import numpy as np
 import cardboard
 from cardboard.envs.pandemic import layout as L
 from cardboard.envs.pandemic.macro import MACRO_KINDS, macro_kind
-from cardboard.envs.pandemic.setup_file import TESTBED_DIR
+from cardboard.envs.pandemic.setup_file import BUNDLED_SETUPS
 from cardboard.envs.protocol import CHANCE, sample_chance
 from cardboard.jobs.backends import Backend, add_backend_arguments, backend_from, run_tasks
 from cardboard.jobs.interrupts import settings
 from cardboard.jobs.intervals import error_bars, wilson_interval
+from cardboard.jobs.resumable import read_lines
 from cardboard.jobs.script import run_module
 
-SETUPS = tuple(sorted(p.stem for p in TESTBED_DIR.glob("S*.json")))
+SETUPS = BUNDLED_SETUPS
 
 
 def setup_key(setup: str) -> int:
@@ -87,26 +88,13 @@ def play_one(context: dict[str, Any], item: tuple[str, int]) -> dict[str, Any]:
             "outbreaks": int(s[L.OUTBREAKS])}
 
 
-def _done(path: Path) -> dict[tuple[str, int], dict]:
-    records = {}
-    if path.exists():
-        for line in path.read_text().splitlines():
-            try:
-                r = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # a line cut short by a kill: replayed
-            records[(r["setup"], r["game"])] = r
-    return records
-
-
 def run_agent(label: str, spec: str, out: Path, setups: list[str], games: int, seed: int, workers: int,
               actions: str, progress: Any = None, *, backend: Backend | None = None,
               on_saved: Callable[[int], None] | None = None) -> list[dict]:
     """Play (or resume) ``spec`` on ``setups`` x ``games`` on ``backend`` (default: ``workers`` local processes);
     return its records. ``on_saved(n)``: ``n`` more games are in ``LABEL.jsonl`` (first those already there)."""
     path = out / f"{label}.jsonl"
-    done = _done(path)
-    path.write_text("".join(json.dumps(r) + "\n" for r in done.values()))
+    done = read_lines(path, lambda r: (r["setup"], r["game"]))  # cut lines dropped, the file rewritten
     todo = [(s, g) for s in setups for g in range(games) if (s, g) not in done]
     saved = on_saved or (lambda n: None)
     saved(len(setups) * games - len(todo))
@@ -124,7 +112,7 @@ def run_agent(label: str, spec: str, out: Path, setups: list[str], games: int, s
                 progress.advance(task)
 
         run_tasks(backend or Backend("local", workers), todo, play_one, finish, setup=worker,
-                  setup_args=(spec, seed, actions), files=cardboard.registry.files_named([spec]))
+                  setup_args=(spec, seed, actions), files=cardboard.registry.files_named([spec], {"setup": list(setups)}))
     return [done[(s, g)] for s in setups for g in range(games)]
 
 

@@ -213,7 +213,7 @@ def balance(card: Any, parameter: str, values: list[int], out: Path, rounds: int
             sink.flush()
             os.fsync(sink.fileno())
             saved(len(records) - before)
-            progress.advance(task, len(records))
+            progress.advance(task, len(records) - before)
 
         for rnd in range(rounds):
             live = [v for v in values if v not in stopped]
