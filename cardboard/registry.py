@@ -143,8 +143,18 @@ def files_named(specs: Sequence[str], options: dict[str, Any] | None = None) -> 
     """The existing files that agent specs and game options name as values (checkpoints, deck lists, set-ups):
     what a worker on another machine needs shipped (``cardboard.jobs.ray_backend``)."""
     values = [v for spec in specs for v in parse_agent_spec(spec)[1].values()]
-    values += [v for value in (options or {}).values() for v in (value if isinstance(value, list) else [value])]
-    return [v for v in dict.fromkeys(values) if isinstance(v, str) and v and Path(v).is_file()]
+    values += [v for value in (options or {}).values()
+               for v in (value if isinstance(value, (list, tuple)) else [value])]
+    paths = [str(v) for v in values if isinstance(v, (str, Path)) and str(v)]
+    return [p for p in dict.fromkeys(paths) if _is_file(p)]
+
+
+def _is_file(text: str) -> bool:
+    """Whether ``text`` names an existing file (False for text no path can be: too long, a NUL)."""
+    try:
+        return Path(text).is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def pickled_entries(game_name: str, specs: Sequence[str]) -> bytes:
@@ -177,9 +187,12 @@ def _check_options(kind: str, entry: Entry, options: dict[str, Any]) -> None:
 
 
 def make_game(name: str, **options: Any) -> Game:
-    """The static game object (cards, board) for ``name``; shared between calls with equal options."""
+    """The static game object (cards, board) for ``name``; shared between calls with equal options. An on/off
+    option given as text (``--option mulligan=0``) is read as agent parameters are: true / false / 1 / 0."""
     entry = game_entry(name)
     _check_options("game", entry, options)
+    options = {k: _convert(v, entry.defaults[k], f"game {name!r} option {k!r}")
+               if isinstance(v, str) and isinstance(entry.defaults[k], bool) else v for k, v in options.items()}
     key = (name, entry.factory, tuple(sorted((k, _freeze(v)) for k, v in options.items())))
     try:
         hash(key)

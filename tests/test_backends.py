@@ -137,3 +137,11 @@ def test_files_go_to_ray_workers_through_the_object_store(ray_cluster, tmp_path)
     assert all(p != path and p.name == path.name and p.read_bytes() == path.read_bytes() for p in copies)
     assert all(p.parent.name == hashlib.sha256(path.read_bytes()).hexdigest() for p in copies)
     assert registry.files_named([f"ismcts:net={path},leaves=4", "random"]) == [str(path)]
+
+
+def test_files_named_takes_paths_and_tuples_and_skips_what_is_no_file(tmp_path):
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text("{}")
+    b.write_text("{}")
+    options = {"decks": (str(a), b), "name": "x" * 5000, "setup": str(tmp_path), "weights": {"k": 1}, "n": 3}
+    assert registry.files_named(["random"], options) == [str(a), str(b)]

@@ -52,7 +52,7 @@ class FifthAeonGame:
         if len(decks) != 2:
             raise InvalidParameterError(f"Fifth Aeon needs two decks (or one for a mirror), got {len(decks)}")
         self.decks = tuple(load_deck(d, pool) for d in decks)
-        self.mulligan = _flag(mulligan, "mulligan")
+        self.mulligan = bool(mulligan)
         if rollout not in self.ROLLOUTS:
             raise UnknownNameError("rollout policy", rollout, self.ROLLOUTS)
         self.rollout = rollout
@@ -330,13 +330,3 @@ def _key(m: Match) -> tuple:
             None if m.pend is None else tuple(m.pend), tuple(m.order_queue),
             tuple(sorted((k, tuple(v)) for k, v in m.order.items())), tuple(perm(u) for u in m.returns_eot),
             m.winner, m.attacked, m.then)
-
-
-def _flag(value: bool | int | str, name: str) -> bool:
-    """An on/off option as given in code (a bool or 0/1) or on the command line ("0", "1", "true", "false")."""
-    text = str(value).strip().lower()
-    if text in ("1", "true"):
-        return True
-    if text in ("0", "false"):
-        return False
-    raise InvalidParameterError(f"Fifth Aeon option {name!r}: expected 0 / 1 (or true / false), got {value!r}")

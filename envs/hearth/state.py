@@ -45,15 +45,11 @@ class HearthGame:
     OPTION_VALUES = {"decks": DECK_NAMES, "mulligan": (0, 1), "rollout": ROLLOUTS}
 
     def __init__(self, decks: Sequence[str | Path | Deck] | str = ("mech_mage", "mech_mage"),
-                 mulligan: bool | str = True, rollout: str = "sensible"):
+                 mulligan: bool = True, rollout: str = "sensible"):
         if isinstance(decks, (str, Path)):
             decks = (decks, decks)  # one deck: the mirror match
         if len(decks) != 2:
             raise InvalidParameterError(f"hearth needs one deck (a mirror) or two, got {decks!r}")
-        if isinstance(mulligan, str):
-            if mulligan.lower() not in ("true", "false", "1", "0"):
-                raise InvalidParameterError(f"mulligan must be true or false, got {mulligan!r}")
-            mulligan = mulligan.lower() in ("true", "1")
         if rollout not in ROLLOUTS:
             raise UnknownNameError("rollout policy", rollout, ROLLOUTS)
         self.no_pass = rollout != "uniform"
