@@ -44,8 +44,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .errors import InvalidParameterError, UnknownNameError
-from .gym_wrappers import ILLEGAL
+from .errors import UnknownNameError
+from .gym_wrappers import check_illegal
 from .protocol import CHANCE, Game, GameState, sample_chance
 
 
@@ -180,8 +180,7 @@ class TerminateIllegal(wrappers.TerminateIllegalWrapper):
 def wrap(raw: CardboardAECEnv, illegal: str = "lose") -> AECEnv:
     """``raw`` in PettingZoo's classic wrapper stack: ``illegal="lose"`` ends the game on an illegal move,
     ``"raise"`` raises ``IllegalActionError`` (see the module docstring)."""
-    if illegal not in ILLEGAL:
-        raise InvalidParameterError(f"illegal must be one of {ILLEGAL}, got {illegal!r}")
+    check_illegal(illegal)
     env: AECEnv = raw
     if illegal == "lose":
         env = wrappers.AssertOutOfBoundsWrapper(TerminateIllegal(raw, illegal_reward=raw.game.info.min_return))

@@ -137,6 +137,12 @@ ILLEGAL = ("lose", "raise")
 """How ``step`` handles an illegal action: see the module docstring."""
 
 
+def check_illegal(illegal: str) -> None:
+    """``InvalidParameterError`` unless ``illegal`` is one of ``ILLEGAL``."""
+    if illegal not in ILLEGAL:
+        raise InvalidParameterError(f"illegal must be one of {ILLEGAL}, got {illegal!r}")
+
+
 @dataclass(frozen=True)
 class _Player:
     """An opponent as the env drives it: ``move(state, player, rng)``, and ``reset()`` before every game."""
@@ -217,8 +223,7 @@ class SeatEnv(gym.Env):
             raise InvalidParameterError(f"seat must be None or in 0..{info.num_players - 1}, got {seat!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise InvalidParameterError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
-        if illegal not in ILLEGAL:
-            raise InvalidParameterError(f"illegal must be one of {ILLEGAL}, got {illegal!r}")
+        check_illegal(illegal)
         self.fixed_seat = seat
         self.perfect = bool(perfect)
         self.illegal = illegal

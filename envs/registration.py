@@ -39,9 +39,7 @@ class Entry:
 
     @classmethod
     def of(cls, name: str, factory: Callable[..., Any], summary: str | None) -> "Entry":
-        if not isinstance(name, str) or not name or not set(name) <= NAME_CHARACTERS:
-            raise InvalidParameterError(f"a registered name is lower-case letters, digits, '_', '-' or '.', "
-                                        f"got {name!r}")
+        _check_name(name)
         if not callable(factory):
             raise InvalidParameterError(f"{name!r}: the factory must be callable, got {factory!r}")
         params = inspect.signature(factory).parameters
@@ -54,6 +52,11 @@ class Entry:
         values = {k: tuple(str(v) for v in declared[k]) for k in defaults if k in declared}
         doc = (inspect.getdoc(factory) or "").strip().splitlines()
         return cls(name, factory, summary or (doc[0] if doc else ""), defaults, "game" in params, values)
+
+
+def _check_name(name: object) -> None:
+    if not isinstance(name, str) or not name or not set(name) <= NAME_CHARACTERS:
+        raise InvalidParameterError(f"a registered name is lower-case letters, digits, '_', '-' or '.', got {name!r}")
 
 
 GAMES: dict[str, Entry] = {}
@@ -101,9 +104,7 @@ class CommandEntry:
 
     @classmethod
     def of(cls, name: str, command: Any, summary: str | None) -> "CommandEntry":
-        if not isinstance(name, str) or not name or not set(name) <= NAME_CHARACTERS:
-            raise InvalidParameterError(f"a registered name is lower-case letters, digits, '_', '-' or '.', "
-                                        f"got {name!r}")
+        _check_name(name)
         for method in ("add_arguments", "run"):
             if not callable(getattr(command, method, None)):
                 raise InvalidParameterError(f"command {name!r}: {command!r} has no {method}() (a command needs "

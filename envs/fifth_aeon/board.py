@@ -89,9 +89,6 @@ class Perm:
     def mechanical(self) -> bool:
         return self.card.mechanical
 
-    def has(self, keyword: str) -> bool:
-        return keyword in self.kw
-
     def can_attack(self) -> bool:
         return self.is_unit and self.ready and not self.exhausted and "CannotAttack" not in self.kw
 

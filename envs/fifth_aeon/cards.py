@@ -79,11 +79,6 @@ class Targeter:
         return cls(tid, optional, int(data.get("life", 0)),
                    str(data.get("unit_type", data.get("unitType", ""))), str(data.get("abilityId", "")))
 
-    @property
-    def chooses(self) -> bool:
-        """True when the player picks one target (a single-target targeter), False for area / automatic ones."""
-        return self.id in CHOSEN_TARGETERS
-
 
 @dataclass(frozen=True)
 class Mechanic:
