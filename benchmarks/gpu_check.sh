@@ -3,7 +3,8 @@
 # the device tests (tests/test_devices.py: staging / launch / wait, device= of agents and learners, pinned
 # staging; each on the CPU and on CUDA), the GPU benchmark (benchmarks/gpu_evaluator.py: states/s of
 # BatchedEvaluator at batch 1, 64, 256, 1024 on cuda vs cpu, launch / wait times, double-buffering overlap), and
-# the compiled network driver on CUDA (its tests, benchmarks/compiled_network.py on cuda and cpu).
+# the compiled network driver on CUDA (its tests, benchmarks/compiled_network.py on cuda and cpu), and issue 33's
+# networks (tests/test_network.py's CUDA test, benchmarks/shaped_networks.py on cuda and cpu).
 #
 #   bash benchmarks/gpu_check.sh            # from the repository root; results in $OUT (default /tmp/gpu_check)
 #
@@ -59,6 +60,15 @@ for device in ${COMPILED_DEVICES:-cuda cpu}; do
         || status=1
 done
 
+# issue 33's networks: the evaluator's CUDA test, then the game-shaped networks (convolutions, set encoder, message
+# passing) and Gumbel/PUCT decisions on cuda and on this machine's CPU
+timeout 120 "$PYTHON" -m pytest tests/test_network.py -q -rs -p no:cacheprovider -k cuda \
+    2>&1 | tee "$OUT/network_tests.txt" || status=1
+for device in ${SHAPED_DEVICES:-cuda cpu}; do
+    timeout "${SHAPED_BENCH_S:-120}" "$PYTHON" benchmarks/shaped_networks.py --device "$device" --seconds 0.5 \
+        --rounds 1 --json "$OUT/shaped_networks_$device.json" 2>&1 | tee "$OUT/shaped_networks_$device.txt" || status=1
+done
+
 echo "results in $OUT: machine.txt tests.txt tests.xml gpu_evaluator.txt gpu_evaluator.json compiled_tests.txt" \
-    "compiled_network_{cuda,cpu}.{txt,json} (exit $status)"
+    "compiled_network_{cuda,cpu}.{txt,json} network_tests.txt shaped_networks_{cuda,cpu}.{txt,json} (exit $status)"
 exit $status

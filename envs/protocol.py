@@ -317,6 +317,18 @@ HOOKS: dict[str, Hook] = {h.name if h.keyword is None else h.keyword: h for h in
          "policies.trunks shapes a network by it (PolicyValueNet(info, structure=structure_of(game))), a game "
          "without it gets an MLP over the flat vector; optional action ranges (ActionPairs, ActionCells, "
          "ActionNodes) map action ids onto its squares, slots and nodes for the policy head (policies.heads)"),
+    Hook("view", "view(perspective) -> View",
+         "what perspective (a seat, or None: a spectator) sees, as plain data (envs.view: seats, card zones with "
+         "name, cost and text, a grid or graph board, shared counters, the render_ansi text); cards it may not "
+         "see are Card.unseen(); the browser page (cardboard serve) and the terminal seat draw it, a game without "
+         "it gets its render_ansi text"),
+    Hook("action_path", "action_path(action) -> tuple[str, ...]",
+         "the menu path of a legal action, grouped as a player thinks (('move', 'station', 'Atlanta')); the last "
+         "part names the move in its group; menus (envs.view.menu) group by it; default (action_to_string(a),)"),
+    Hook("action_seen", "action_seen(action, perspective) -> str | None",
+         "how perspective (a seat or None) sees action applied at this state, chance outcomes included, for the "
+         "log of what happened; None when it sees nothing of it; must reveal nothing perspective may not see "
+         "(envs.view.seen gives the default)"),
     Hook("compiled_model", "compiled_model() -> CompiledModel",
          "the state's flat array, the game's static table and numba kernels doing exactly what determinize, "
          "legal_actions, action_key, apply, random_playout, current_player, turn, returns and heuristic do "

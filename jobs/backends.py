@@ -36,6 +36,7 @@ from .worker_pool import process_pool
 
 BACKENDS = ("local", "ray")
 POOL_RESTARTS = 3  # a local pool broken by a dead worker is started again this often before the job fails
+STOP_WAIT_S = 10  # how long a stopped pool's manager thread is given to end (it joins the terminated workers)
 _CONTEXT: dict[str, Any] = {}  # a local worker process's job key and setup value
 _POOLS: dict[int, ProcessPoolExecutor] = {}  # worker count -> the local pool this process reuses
 
@@ -178,6 +179,9 @@ def _stop(workers: int) -> None:
     """Drop the pool's queued tasks and end its workers now (the next job starts a new pool)."""
     pool = _POOLS.pop(workers)
     running = list((pool._processes or {}).values())  # no public handle before Python 3.14
+    manager = pool._executor_manager_thread
     pool.shutdown(wait=False, cancel_futures=True)
     for process in running:
         process.terminate()
+    if manager is not None:  # it closes its wake-up pipe as it ends: racing Python's exit hook, which writes to it
+        manager.join(timeout=STOP_WAIT_S)
