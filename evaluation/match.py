@@ -49,7 +49,8 @@ Results file (JSONL)
     With ``results_path`` the first line is a header ``{"config": {"version":
     2, "game", "options", "specs", "games", "seed", "rotation"}}`` and each
     finished game appends one line ``{"index", "seats", "returns", "turns",
-    "decisions", "seconds"}`` (per seat; flushed at once; lines are in
+    "decisions", "seconds", "moves"}`` (per seat; ``moves``: every decision's
+    action, which ``replay_record`` replays; flushed at once; lines are in
     finishing order, which may differ from index order with several workers).
     Starting again on an existing file resumes: the header must match the new
     config, every line must parse, and only the missing game indices are
@@ -69,7 +70,7 @@ import json
 import os
 import pickle
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -77,7 +78,7 @@ from typing import Any
 import numpy as np
 
 from ..envs.errors import InvalidParameterError, ResultsFileError
-from ..envs.protocol import CHANCE, Agent, Game, GameInfo, sample_chance
+from ..envs.protocol import CHANCE, Agent, Game, GameInfo, GameState, sample_chance
 from ..jobs.intervals import Estimate, normal_estimate
 from ..jobs.seats import ROTATIONS, seat_order
 from ..jobs.seeds import game_streams
@@ -97,18 +98,20 @@ class GameRecord:
     turns: int
     decisions: tuple[int, ...]  # per seat
     seconds: tuple[float, ...]  # thinking time per seat
+    moves: tuple[int, ...] = ()  # every decision's action in order (chance comes from the seed): replay_record
 
     def to_json(self) -> dict[str, Any]:
         """The record as a JSON-ready dict (one line of a results file)."""
         return asdict(self) | {"seats": list(self.seats), "returns": list(self.returns),
-                               "decisions": list(self.decisions), "seconds": list(self.seconds)}
+                               "decisions": list(self.decisions), "seconds": list(self.seconds),
+                               "moves": list(self.moves)}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameRecord:
         """Inverse of ``to_json``; raises KeyError/TypeError/ValueError on a malformed dict."""
         return cls(int(data["index"]), tuple(int(x) for x in data["seats"]), tuple(float(x) for x in data["returns"]),
                    int(data["turns"]), tuple(int(x) for x in data["decisions"]),
-                   tuple(float(x) for x in data["seconds"]))
+                   tuple(float(x) for x in data["seconds"]), tuple(int(x) for x in data.get("moves", ())))
 
     def returns_of(self, agent: int) -> float:
         """The return of agent ``agent`` (an index into the match's agents)."""
@@ -116,30 +119,68 @@ class GameRecord:
 
 
 def play_game(game: Game, agents: Sequence[Agent], rng: np.random.Generator,
-              agent_rngs: Sequence[np.random.Generator] | None = None) -> tuple[np.ndarray, int, list[int], list[float]]:
+              agent_rngs: Sequence[np.random.Generator] | None = None,
+              moves: list[int] | None = None) -> tuple[np.ndarray, int, list[int], list[float]]:
     """Play one game; agents[k] plays seat k, each ``reset()`` first.
 
     The deal and every chance node draw from ``rng``; the agent in seat ``k``
-    from ``agent_rngs[k]`` (default: ``rng`` too, one shared stream). Returns
-    (returns, turns, decisions per seat, seconds per seat).
+    from ``agent_rngs[k]`` (default: ``rng`` too, one shared stream). Agents with
+    the optional ``observe(state, action, seat)`` see every action (chance
+    outcomes too) before it is applied, and those with ``game_over(state, seat)``
+    the final state. Each decision's action is appended to ``moves`` when given.
+    Returns (returns, turns, decisions per seat, seconds per seat).
     """
     for agent in agents:
         agent.reset()
     rngs = [rng] * len(agents) if agent_rngs is None else agent_rngs
+    watchers = [(seat, agent.observe) for seat, agent in enumerate(agents) if callable(getattr(agent, "observe", None))]
     state = game.new_state(rng)
     decisions = [0] * len(agents)
     seconds = [0.0] * len(agents)
     while not state.is_terminal():
         player = state.current_player
         if player == CHANCE:
-            state.apply(sample_chance(state, rng))
-            continue
-        start = time.perf_counter()
-        action = agents[player].act(state, rngs[player])
-        seconds[player] += time.perf_counter() - start
+            action = sample_chance(state, rng)
+        else:
+            start = time.perf_counter()
+            action = agents[player].act(state, rngs[player])
+            seconds[player] += time.perf_counter() - start
+            decisions[player] += 1
+            if moves is not None:
+                moves.append(int(action))
+        for seat, observe in watchers:
+            observe(state, action, seat)
         state.apply(action)
-        decisions[player] += 1
+    for seat, agent in enumerate(agents):
+        over = getattr(agent, "game_over", None)
+        if callable(over):
+            over(state, seat)
     return state.returns(), state.turn, decisions, seconds
+
+
+def replay_record(game: Game, seed: int, record: GameRecord) -> Iterator[tuple[GameState, int]]:
+    """Game ``record.index`` of a match with master seed ``seed`` played again from its recorded moves: each state
+    before an action (chance outcomes included, drawn from the game's chance stream as the match drew them; do not
+    change the state) and the action applied, then the final state with action -1. A record without moves (written
+    before they were kept) or whose moves do not fit the game raises ``ResultsFileError``."""
+    if not record.moves and sum(record.decisions):
+        raise ResultsFileError(f"game {record.index}: the record keeps no moves (written before results kept "
+                               "them): play the match again to replay it")
+    rng = game_streams(seed, record.index, len(record.seats))[0]
+    state, moves = game.new_state(rng), iter(record.moves)
+    while not state.is_terminal():
+        if state.current_player == CHANCE:
+            action = sample_chance(state, rng)
+        else:
+            action = next(moves, None)
+            if action is None or not state.action_mask()[action]:
+                raise ResultsFileError(f"game {record.index}: move {action} does not fit the replayed state (seat "
+                                       f"{state.current_player}, turn {state.turn}); another game version or options?")
+        yield state, action
+        state.apply(action)
+    if next(moves, None) is not None:
+        raise ResultsFileError(f"game {record.index}: moves left after the replayed game's end")
+    yield state, -1
 
 
 def agent_score(record: GameRecord, agent: int = 0) -> float:
@@ -196,8 +237,10 @@ def summarize(names: Sequence[str], records: Sequence[GameRecord], info: GameInf
 def _play_indexed(game: Game, agents: Sequence[Agent], index: int, seed: int, rotation: str) -> GameRecord:
     seats = seat_order(index, len(agents), rotation)
     chance, *seat_rngs = game_streams(seed, index, len(agents))
-    returns, turns, decisions, seconds = play_game(game, [agents[k] for k in seats], chance, seat_rngs)
-    return GameRecord(index, seats, tuple(float(x) for x in returns), turns, tuple(decisions), tuple(seconds))
+    moves: list[int] = []
+    returns, turns, decisions, seconds = play_game(game, [agents[k] for k in seats], chance, seat_rngs, moves)
+    return GameRecord(index, seats, tuple(float(x) for x in returns), turns, tuple(decisions), tuple(seconds),
+                      tuple(moves))
 
 
 def _check_match(games: int, rotation: str) -> None:

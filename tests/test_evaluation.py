@@ -53,7 +53,7 @@ def test_results_file_and_resume(tmp_path, monkeypatch):
                                                "specs": ["greedy", "random"], "games": 6, "seed": 2,
                                                "rotation": "cyclic"}}
     assert len(lines) == 7
-    assert set(json.loads(lines[1])) == {"index", "seats", "returns", "turns", "decisions", "seconds"}
+    assert set(json.loads(lines[1])) == {"index", "seats", "returns", "turns", "decisions", "seconds", "moves"}
     # a killed run: keep the header and games 0, 2 and 5, then resume
     partial = [lines[0]] + [line for line in lines[1:] if json.loads(line)["index"] in (0, 2, 5)]
     path.write_text("\n".join(partial) + "\n")
