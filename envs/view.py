@@ -5,7 +5,7 @@ and a terminal seat, from ``render_ansi`` and ``action_to_string``:
 
 - ``view(perspective) -> View``: the board, each seat's panel, the card zones, as ``perspective`` may see them
   (``None``: a spectator, who sees only what every player sees). Cards the perspective may not see are
-  ``Card.hidden()``: their count shows, never their identity. Everything is plain data (``to_json``), so a page
+  ``Card.unseen()``: their count shows, never their identity. Everything is plain data (``to_json``), so a page
   built from it can hold nothing the seat may not know.
 - ``action_path(action) -> tuple[str, ...]``: the menu path of a legal action, grouped the way a player thinks
   (Pandemic: ``("move", "station", "Atlanta", "discard Paris")``); the last part names the move within its
@@ -16,10 +16,13 @@ and a terminal seat, from ``render_ansi`` and ``action_to_string``:
   action; at a chance node of a game with private information, "chance" only.
 
 ``describe(state, game, perspective)``, ``menu_path(state, action)`` and ``seen(state, action, perspective)`` take
-the hook when there is one and the default otherwise; ``menu(state, actions)`` groups legal actions into a tree.
+the hook when there is one and the default otherwise; ``menu(state, actions)`` groups legal actions into a tree;
+``numbered(names)`` tells copies of a name apart in a menu.
 """
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -149,6 +152,16 @@ def seen(state: GameState, action: int, perspective: int | None) -> str | None:
     if state.current_player == CHANCE:
         return "chance" if state.info.private_information else f"chance: {state.action_to_string(action)}"
     return f"player {state.current_player}: {state.action_to_string(action)}"
+
+
+def numbered(names: Sequence[str]) -> list[str]:
+    """``names`` made distinct for menus and logs: a name that repeats gets " #k", k counting its copies from 1 in
+    order ("Wisp #1", "Wisp #2"), so two copies of a card name two distinct moves."""
+    total, so_far, out = Counter(names), Counter(), []
+    for name in names:
+        so_far[name] += 1
+        out.append(f"{name} #{so_far[name]}" if total[name] > 1 else name)
+    return out
 
 
 def menu(state: GameState, actions) -> dict[str, Any]:

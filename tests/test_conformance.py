@@ -22,6 +22,7 @@ import dataclasses
 import difflib
 import functools
 import inspect
+import json
 import pickle
 
 import numpy as np
@@ -32,9 +33,11 @@ from pettingzoo.test.state_test import test_state_space as pettingzoo_state_spac
 import cardboard
 from cardboard.envs.aec import CardboardAECEnv
 from cardboard.envs.errors import IllegalActionError, ProtocolError
-from cardboard.envs.protocol import CHANCE, HOOKS, TERMINAL, GameState
+from cardboard.envs.protocol import CHANCE, HOOKS, TERMINAL, GameState, hook
+from cardboard.envs.view import Card, View, Zone, menu, status_line
 
 from .games.dice_race import ROLL, DiceRaceGame, DiceRaceState
+from .games.hidden_cards import NAMES, HiddenCardsGame, HiddenCardsState
 
 GAMES = cardboard.games()
 MODES = [pytest.param(False, id="hidden"), pytest.param(True, id="open")]
@@ -573,6 +576,124 @@ def test_no_name_is_a_near_miss_of_a_hook(name):
     check_hook_names(cardboard.new_state(name, seed=0))
 
 
+# ---- the view hooks (envs.view): what a person sees, on every game that offers them ------------------------
+VIEW_SAMPLES = 2  # worlds per state and seat
+
+
+def _view_states(name: str, kit) -> list[GameState]:
+    """A few states of ``name``: every eighth mid-game state, and up to three chance nodes of played games."""
+    chance = [s for trail in _played(name) for s in trail[::5] if s.current_player == CHANCE][:3]
+    return kit.midgame_states(name)[::8] + chance
+
+
+def _view(state: GameState, perspective: int | None) -> dict:
+    return state.view(perspective).to_json()
+
+
+def _view_difference(a: dict, b: dict) -> str:
+    lines = difflib.unified_diff(json.dumps(a, indent=1).splitlines(), json.dumps(b, indent=1).splitlines(),
+                                 lineterm="", n=1)
+    return "\n".join(list(lines)[2:30])
+
+
+def check_view_shows_only_what_the_seat_sees(states) -> None:
+    """``view(p)`` is plain JSON data and the same in every world ``p`` could be in (``determinize(p, rng)``), so
+    it holds nothing ``p`` may not see; a spectator's ``view(None)`` is the same in the worlds of every seat. With
+    private information, a seat's view does change in the worlds of another: it shows the seat its own cards."""
+    rng = np.random.default_rng(36)
+    changed = 0
+    for state in states:
+        n = state.num_players
+        views = {p: _view(state, p) for p in (*range(n), None)}
+        for p, view in views.items():
+            assert view["perspective"] == p, f"view({p}) says it is seat {view['perspective']}'s"
+            try:
+                json.dumps(view)
+            except TypeError as e:
+                raise AssertionError(f"view({p}).to_json() is not JSON data: {e}") from None
+        for p in range(n):
+            for _ in range(VIEW_SAMPLES):
+                det = state.determinize(p, rng)
+                for q in (p, None):
+                    seen = _view(det, q)
+                    assert seen == views[q], (f"view({q}) differs between worlds seat {p} cannot tell apart: it shows "
+                                              f"what {q} may not see\n{_view_difference(views[q], seen)}")
+                changed += any(_view(det, q) != views[q] for q in range(n) if q != p)
+    if states and states[0].info.private_information:
+        assert changed, "no seat's view ever changed with the worlds of another: views show no seat its own cards"
+
+
+def check_menus(states) -> None:
+    """At every decision, ``envs.view.menu`` groups the legal actions (their ``action_path`` are distinct tuples of
+    non-empty strings, none running through another's move) and the paths are the same in every world of the
+    player to move (a menu that depends on hidden cards shows them)."""
+    rng = np.random.default_rng(37)
+    for state in (s for s in states if s.current_player >= 0):
+        legal = _legal(state)
+        paths = [state.action_path(a) for a in legal]
+        for a, path in zip(legal, paths):
+            assert isinstance(path, tuple) and path and all(isinstance(part, str) and part.strip() for part in path), \
+                f"action {a}'s menu path {path!r} is not a tuple of non-empty strings"
+        try:
+            menu(state, legal)
+        except ValueError as e:
+            raise AssertionError(str(e)) from None
+        det = state.determinize(state.current_player, rng)
+        assert [det.action_path(a) for a in legal] == paths, "the menu changed between worlds its player cannot tell apart"
+
+
+def check_actions_seen(states, actions_per_state: int = 4) -> None:
+    """``action_seen`` is a string or None for every seat and the spectator, and reveals nothing hidden: a move
+    or chance outcome reads alike for ``p`` (a seat or the spectator) in any two worlds ``p`` cannot tell apart
+    (the state and ``determinize(seat, rng)``, a random seat's for the spectator) where it is legal and after which
+    ``p``'s view is the same too (a move that shows its actor a drawn card may read differently)."""
+    rng = np.random.default_rng(38)
+    for state in states:
+        n = state.num_players
+        actions = _legal(state) if state.current_player >= 0 else [a for a, _ in state.chance_outcomes()]
+        actions = [actions[i] for i in sorted(rng.permutation(len(actions))[:actions_per_state])]
+        for p in (*range(n), None):
+            for a in actions:
+                seen = state.action_seen(a, p)
+                assert seen is None or isinstance(seen, str), f"action_seen({a}, {p}) is {seen!r}, not a string or None"
+            det = state.determinize(int(rng.integers(n)) if p is None else p, rng)
+            there = set(_legal(det) if det.current_player >= 0 else [o for o, _ in det.chance_outcomes()])
+            for a in (a for a in actions if a in there):
+                after_here, after_there = state.clone(), det.clone()
+                after_here.apply(a)
+                after_there.apply(a)
+                if _view(after_here, p) == _view(after_there, p):
+                    assert det.action_seen(a, p) == state.action_seen(a, p), (
+                        f"{'chance outcome' if state.current_player == CHANCE else 'action'} {a} reads "
+                        f"{state.action_seen(a, p)!r} to {p} here and {det.action_seen(a, p)!r} in a world {p} "
+                        f"cannot tell apart, after which {p} sees the same")
+
+
+def _offers_views(name: str) -> GameState:
+    state = cardboard.new_state(name, seed=0)
+    if not all(hook(state, h) is not None for h in ("view", "action_path", "action_seen")):
+        pytest.skip(f"{name} offers no view hooks (envs.view draws it from render_ansi and action_to_string)")
+    return state
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_views_show_only_what_the_seat_sees(name, kit):
+    _offers_views(name)
+    check_view_shows_only_what_the_seat_sees(_view_states(name, kit))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_menus_group_the_legal_actions(name, kit):
+    _offers_views(name)
+    check_menus(_view_states(name, kit))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_actions_seen_reveal_nothing_hidden(name, kit):
+    _offers_views(name)
+    check_actions_seen(_view_states(name, kit))
+
+
 # ---- each check fails on a deliberately broken tiny game ---------------------------------------------
 def broken_dice_race(**methods) -> DiceRaceGame:
     """The dice race of ``tests/games`` (explicit chance, perfect information) with state ``methods`` replaced."""
@@ -651,3 +772,74 @@ def test_a_game_with_reactions_may_let_players_share_a_turn():
     game = broken_dice_race(turn=property(lambda self: 0))
     game.info = dataclasses.replace(game.info, reactions=True)
     check_turns(played_games(game, games=5))
+
+
+# ---- each view check fails on a deliberately broken view of the hidden-cards game ----------------------------
+def _hidden_cards_view(self: HiddenCardsState, perspective: int | None) -> View:
+    """The right view: a seat sees its own card, both after a showdown; the spectator neither before it."""
+    hands = tuple(Zone("hand", (Card(str(c)) if p == perspective or self.showdown else Card.unseen(),), p)
+                  for p, c in enumerate(self.cards))
+    return View("hidden cards", status_line(self), perspective, " ".join(NAMES[a] for a in self.history),
+                zones=hands)
+
+
+VIEW_HOOKS = {"view": _hidden_cards_view, "action_path": lambda self, a: (NAMES[a],),
+              "action_seen": lambda self, a, p: f"player {self.current_player}: {NAMES[a]}"}
+
+
+def viewed_hidden_cards(**methods) -> HiddenCardsGame:
+    """The hidden-cards game of ``tests/games`` (private cards dealt at set-up) with the view hooks, ``methods``
+    replacing some of them."""
+    state_class = type("ViewedHiddenCardsState", (HiddenCardsState,), {**VIEW_HOOKS, **methods})
+    game = HiddenCardsGame()
+    deal = game.new_state
+    game.new_state = lambda seed=None: state_class(game, *deal(seed).cards)
+    return game
+
+
+def _leaky_view(self, perspective):
+    return dataclasses.replace(_hidden_cards_view(self, perspective), counters={"cards": str(self.cards)})
+
+
+VIEW_CHECKS = {
+    "view": check_view_shows_only_what_the_seat_sees,
+    "menu": check_menus,
+    "seen": check_actions_seen,
+}
+VIEW_BROKEN = [
+    pytest.param("view", {"view": _leaky_view}, "differs between worlds", id="view-shows-the-opponent-card"),
+    pytest.param("view", {"view": lambda self, p: dataclasses.replace(_hidden_cards_view(self, None), perspective=p)},
+                 "own cards",
+                 id="view-shows-no-seat-its-card"),
+    pytest.param("view", {"view": lambda self, p: dataclasses.replace(_hidden_cards_view(self, p),
+                                                                       counters={"card": np.int64(self.cards[0])})},
+                 "not JSON", id="view-holds-numpy-ints"),
+    pytest.param("menu", {"action_path": lambda self, a: ("move",)}, "share the menu path", id="paths-collide"),
+    pytest.param("menu", {"action_path": lambda self, a: (NAMES[a], "")}, "non-empty", id="empty-path-part"),
+    pytest.param("menu", {"action_path": lambda self, a: (NAMES[a], f"against {self.cards[1 - self.current_player]}")},
+                 "menu changed", id="menu-shows-the-opponent-card"),
+    pytest.param("seen", {"action_seen": lambda self, a, p: f"{NAMES[a]} against {self.cards[1]}"},
+                 "cannot tell apart", id="seen-shows-the-opponent-card"),
+    pytest.param("seen", {"action_seen": lambda self, a, p: len(NAMES[a])}, "not a string", id="seen-not-a-string"),
+]
+
+
+def _hidden_cards_states(game: HiddenCardsGame) -> list[GameState]:
+    states = []
+    for seed in range(6):
+        state = game.new_state(seed)
+        states.append(state.clone())
+        state.apply(1)  # bet: player 1 to answer
+        states.append(state)
+    return states
+
+
+@pytest.mark.parametrize("check, methods, message", VIEW_BROKEN)
+def test_each_view_check_fails_on_a_broken_view(check, methods, message):
+    with pytest.raises(AssertionError, match=message):
+        VIEW_CHECKS[check](_hidden_cards_states(viewed_hidden_cards(**methods)))
+
+
+@pytest.mark.parametrize("check", VIEW_CHECKS)
+def test_each_view_check_passes_on_the_right_view(check):
+    VIEW_CHECKS[check](_hidden_cards_states(viewed_hidden_cards()))

@@ -1,6 +1,8 @@
 """Text and image renderings of a Hearth state (the env's ``ansi`` and ``rgb_array`` modes)."""
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import numpy as np
 
 from . import layout as L
@@ -30,6 +32,11 @@ def _side(state, p: int, show_hand: bool) -> list[str]:
 
 def render_ansi(state, perspective: int | None = None) -> str:
     """The board as text; with ``perspective`` the opponent's hand is shown only as a count."""
+    return render_text(state, range(2) if perspective is None else (perspective,))
+
+
+def render_text(state, shown: Collection[int]) -> str:
+    """The board as text, with the hands of the players in ``shown`` (a spectator's view: none)."""
     head = f"turn {state.turn}, {state.phase}"
     if state.is_terminal():
         w = state.winner()
@@ -38,7 +45,7 @@ def render_ansi(state, perspective: int | None = None) -> str:
         head += f", player {int(state.s[L.G_PLAYER])} to act"
     lines = [head]
     for p in (1, 0):
-        lines += _side(state, p, perspective is None or perspective == p)
+        lines += _side(state, p, p in shown)
     return "\n".join(lines)
 
 

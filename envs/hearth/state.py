@@ -20,6 +20,7 @@ from ..flat_state import FlatState
 from ..kernels import seed_stream
 from ..protocol import CHANCE, TERMINAL, GameInfo
 from ..structure import ObservationStructure
+from ..view import View
 from . import layout as L
 from . import model as M
 from . import rollout_policy as HLR
@@ -450,60 +451,40 @@ class HearthState(FlatState):
         R.action_keys(self.s, legal, keys)
         return keys
 
-    def _char_name(self, p: int, t: int) -> str:
-        """Target index t (p's frame) as text."""
-        side, k = (p, t) if t < 8 else (1 - p, t - 8)
-        owner = "own" if side == p else "enemy"
-        if k == 0:
-            return f"{owner} hero"
-        m = L.minion_base(side, k - 1)
-        card = int(self.s[m + L.M_CARD])
-        return f"{owner} {self.game.names[card] if card >= 0 else '?'} (pos {k - 1})"
-
     def _describe(self, a: int) -> str:
-        p = int(self.s[L.G_PLAYER])
-        b = L.player_base(p)
         if not 0 <= a < L.NUM_ACTIONS:
             return f"outside 0..{L.NUM_ACTIONS - 1}"
-        if a < L.TARGET:
-            card = int(self.s[b + L.P_HAND + a]) if a < self.s[b + L.P_NHAND] else -1
-            return f"play {self.game.names[card]} (slot {a})" if card >= 0 else f"play empty hand slot {a}"
-        if a < L.POSITION:
-            return f"target {self._char_name(p, a - L.TARGET)}"
-        if a < L.ATTACK:
-            return f"place at position {a - L.POSITION}"
-        if a < L.HERO_POWER:
-            k = a - L.ATTACK
-            return f"{self._char_name(p, k // 8)} attacks {self._char_name(p, 8 + k % 8)}"
-        if a == L.HERO_POWER:
-            return f"hero power {self.game.names[self.s[b + L.P_POWER]]}"
-        if a == L.END_TURN:
-            return "end turn"
-        mask = a - L.MULLIGAN
-        return f"mulligan: replace slots {[i for i in range(4) if mask >> i & 1]}"
+        from .view import action_path
+
+        return ": ".join(action_path(self, a))
 
     def action_to_string(self, action: int) -> str:
-        a = int(action)
+        """A decision as its menu path joined by ": " ("play: Fireball"); a chance outcome as one who sees every
+        card sees it ("player 1 draws Fireball")."""
         op = self.pending_op()
         if op is None:
-            return self._describe(a)
-        kind = op[0]
-        if kind in (L.OP_DRAW, L.OP_SPARE_PART, L.OP_COMPANION):
-            return f"{'draw' if kind == L.OP_DRAW else 'get'} {self.game.names[a]}"
-        if kind == L.OP_RANDOM_DAMAGE:
-            return f"{op[2]} damage to {self._char_name(op[1], self._ego(op[1], a))}"
-        if kind == L.OP_BOOM_BOT:
-            return f"Boom Bot: {a % 4 + 1} damage to {self._char_name(op[1], self._ego(op[1], a // 4))}"
-        if kind == L.OP_VOIDCALLER:
-            return f"Voidcaller: {self.game.names[self.s[L.player_base(op[1]) + L.P_HAND + a]]} from hand"
-        if kind == L.OP_GLAIVEZOOKA:
-            return f"Glaivezooka: +1 Attack to {self._char_name(op[1], 1 + a)}"
-        return f"Sylvanas takes {self._char_name(op[1], 9 + a)}"
+            return self._describe(int(action))
+        from .view import outcome_seen
 
-    @staticmethod
-    def _ego(p: int, c: int) -> int:
-        """Absolute character id c as a target index in player p's frame."""
-        return c % 8 + (0 if c // 8 == p else 8)
+        return outcome_seen(self, op, int(action), None, everything=True)
+
+    def view(self, perspective: int | None) -> View:
+        """What ``perspective`` sees (``envs.view``; ``hearth.view``)."""
+        from .view import view
+
+        return view(self, perspective)
+
+    def action_path(self, action: int) -> tuple[str, ...]:
+        """The menu path of a legal decision (``hearth.view.action_path``)."""
+        from .view import action_path
+
+        return action_path(self, int(action))
+
+    def action_seen(self, action: int, perspective: int | None) -> str:
+        """How ``perspective`` sees ``action`` applied here, chance outcomes included (``hearth.view``)."""
+        from .view import action_seen
+
+        return action_seen(self, int(action), perspective)
 
     def _summary(self) -> str:
         return f"health={int(self.s[L.player_base(0) + L.P_HP])}/{int(self.s[L.player_base(1) + L.P_HP])}"

@@ -7,6 +7,8 @@ and defence, e.g. ``ORa:3``. A legend names the cards.
 """
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import numpy as np
 
 from . import layout as L
@@ -40,6 +42,11 @@ def card_codes(state: LordsOfWarState) -> dict[int, str]:
 
 def render_ansi(state: LordsOfWarState, perspective: int | None = None) -> str:
     """The board, legend and zones; hands are shown for ``perspective`` (None: both)."""
+    return render_text(state, range(2) if perspective is None else (perspective,))
+
+
+def render_text(state: LordsOfWarState, shown: Collection[int]) -> str:
+    """The board, legend and zones, with the hands of the players in ``shown`` (a spectator's view: none)."""
     s, cards, names = state.s, state.cards, state.game.card_names
     letters = _tag_letters(state)
     codes = card_codes(state)
@@ -70,9 +77,9 @@ def render_ansi(state: LordsOfWarState, perspective: int | None = None) -> str:
     for p in range(2):
         army = state.game.armies[p].name
         hand = [names[c] for c in s[L.HAND + p * HAND_SIZE:L.HAND + p * HAND_SIZE + s[L.NHAND + p]]]
-        shown = ", ".join(hand) if perspective in (None, p) else f"{len(hand)} hidden"
+        held = ", ".join(hand) if p in shown else f"{len(hand)} hidden"
         lines.append(f"player {p} ({army}): eliminated {s[L.NDEAD + p]}/20, command lost {s[L.NCMD + p]}/4, "
-                     f"deck {s[L.NDECK + p]}, hand: {shown}")
+                     f"deck {s[L.NDECK + p]}, hand: {held}")
     status = f"turn {state.turn}, player {int(s[L.PLAYER])} to {state.phase}"
     if state.is_terminal():
         w = state.winner()

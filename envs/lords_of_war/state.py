@@ -23,6 +23,7 @@ from ..flat_state import FlatState
 from ..kernels import seed_stream
 from ..protocol import TERMINAL, GameInfo
 from ..structure import ObservationStructure
+from ..view import View
 from . import heuristics as H
 from . import layout as L
 from . import rules as R
@@ -288,7 +289,7 @@ class LordsOfWarState(FlatState):
         if a < A_TARGET:
             slot, e = divmod(a - A_DEPLOY, NUM_SQUARES)
             card = self._hand_card(p, slot)
-            what = self.game.card_names[card] if card >= 0 else f"empty hand slot {slot}"
+            what = self.game.card_names[card] if card >= 0 else f"empty hand position {slot + 1}"
             return f"deploy {what} to {square_name(R.ego(e, p))}"
         if a < A_HOLD_FIRE:
             return f"shoot at {square_name(R.ego(a - A_TARGET, p))}"
@@ -300,6 +301,24 @@ class LordsOfWarState(FlatState):
 
     def action_to_string(self, action: int) -> str:
         return self._describe(int(action))
+
+    def view(self, perspective: int | None) -> View:
+        """What ``perspective`` sees (``envs.view``; ``lords_of_war.view``)."""
+        from .view import view
+
+        return view(self, perspective)
+
+    def action_path(self, action: int) -> tuple[str, ...]:
+        """The menu path of a legal action (``lords_of_war.view.action_path``)."""
+        from .view import action_path
+
+        return action_path(self, int(action))
+
+    def action_seen(self, action: int, perspective: int | None) -> str:
+        """How ``perspective`` sees ``action`` applied here (``lords_of_war.view.action_seen``)."""
+        from .view import action_seen
+
+        return action_seen(self, int(action), perspective)
 
     def _summary(self) -> str:
         s = self.s
