@@ -20,6 +20,19 @@ def _perm(u: Perm) -> str:
 
 def render_ansi(m: Match, perspective: int | None = None) -> str:
     """The board as text; with ``perspective`` the opponent's unseen hand cards are shown as '?'."""
+    return render_text(m, (0, 1) if perspective is None else (perspective,))
+
+
+def choice_public(m: Match, viewer: int | None) -> bool:
+    """Whether ``viewer`` (None: a spectator) may see the options of the pending choice: its chooser's, or a choice
+    from a crypt (public); a hand or deck choice of the other player is hidden."""
+    c = m.choices[0]
+    return viewer == c.player or c.source.startswith("crypt")
+
+
+def render_text(m: Match, shown: tuple[int, ...]) -> str:
+    """The board as text, with the hands of the players in ``shown`` (and the opponents' cards they have seen)
+    named and the rest as '?': ``()`` is a spectator's view."""
     head = f"turn {m.turn}, {phase_name(m)}"
     if m.winner >= 0:
         head += f": {'draw' if m.winner == 2 else f'player {m.winner} wins'}"
@@ -31,13 +44,14 @@ def render_ansi(m: Match, perspective: int | None = None) -> str:
         res = " ".join(f"{r[:3]}{n}" for r, n in zip(RESOURCES, side.res))
         lines.append(f"P{p} life {side.life}, energy {side.energy}/{side.max_energy} ({res}), deck {len(side.deck)}, "
                      f"crypt {len(side.crypt)}")
-        show = perspective is None or perspective == p
-        hand = [m.card(c).name if show or seen else "?" for (c, _, _), seen in zip(side.hand, side.known)]
+        hand = [m.card(c).name if p in shown or seen else "?" for (c, _, _), seen in zip(side.hand, side.known)]
         lines.append("  hand: " + (", ".join(hand) or "-"))
         lines.append("  board: " + (" | ".join(_perm(u) for u in m.board[p]) or "-"))
     if m.choices:
         c = m.choices[0]
-        lines.append(f"choice for P{c.player} ({c.kind}, {c.min_n}-{c.max_n}): {', '.join(c.options)}")
+        options = (", ".join(m.card(o).name for o in c.options) if any(choice_public(m, v) for v in shown or (None,))
+                   else "hidden")
+        lines.append(f"choice for P{c.player} ({c.kind}, {c.min_n}-{c.max_n}): {options}")
     return "\n".join(lines)
 
 

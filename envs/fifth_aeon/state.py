@@ -18,6 +18,7 @@ from ..errors import InvalidParameterError, ProtocolError, UnknownNameError
 from ..protocol import TERMINAL, GameInfo
 from ..state_base import StateBase
 from ..structure import ObservationStructure
+from ..view import View
 from . import layout as L
 from . import moves
 from .board import HIDDEN, PUBLIC, Match, phase_name
@@ -28,6 +29,7 @@ from .evaluation import position_value
 from .observation import observation_length, observation_structure, observe
 from .render import render_ansi, render_rgb
 from .rules import start
+from . import view as views
 
 
 class FifthAeonGame:
@@ -262,7 +264,18 @@ class FifthAeonState(StateBase):
         return a
 
     def action_to_string(self, action: int) -> str:
+        """The action in words, cards named as printed ("play Regal Monarch")."""
         return self._describe(int(action))
+
+    # -- views (``envs.view``, built on demand: ``view`` module) -------------------------------------------
+    def view(self, perspective: int | None) -> View:
+        return views.fifth_aeon_view(self, perspective)
+
+    def action_path(self, action: int) -> tuple[str, ...]:
+        return views.action_path(self, int(action))
+
+    def action_seen(self, action: int, perspective: int | None) -> str | None:
+        return views.action_seen(self, int(action), perspective)
 
     def _describe(self, a: int) -> str:
         m = self.match
@@ -277,7 +290,7 @@ class FifthAeonState(StateBase):
         if a < L.CHOICE_DONE:
             opts = m.choices[0].options if m.choices else []
             i = a - L.OPTION
-            return f"choose {opts[i]}" if i < len(opts) else f"choose option {i}"
+            return f"choose {m.card(opts[i]).name}" if i < len(opts) else f"choose option {i}"
         if a == L.CHOICE_DONE:
             return "choice done"
         if a < L.PLAY:
@@ -285,7 +298,7 @@ class FifthAeonState(StateBase):
         if a < L.TARGET:
             hand = m.sides[p].hand
             slot = a - L.PLAY
-            return f"play {hand[slot][0]}" if slot < len(hand) else f"play empty hand slot {slot}"
+            return f"play {m.card(hand[slot][0]).name}" if slot < len(hand) else f"play empty hand slot {slot}"
         if a < L.NO_TARGET:
             return f"target {pos(a - L.TARGET)}"
         if a == L.NO_TARGET:

@@ -56,7 +56,7 @@ M_PASS = M_WALK + NUM_CITIES
 M_DISCARD = M_PASS + 1  # + card
 NUM_MACROS = M_DISCARD + NUM_CITIES
 MACRO_KINDS = ("treat", "cure", "build", "give", "take", "walk", "pass", "discard")
-_STARTS = np.array([M_TREAT, M_CURE, M_BUILD, M_GIVE, M_TAKE, M_WALK, M_PASS, M_DISCARD, NUM_MACROS])
+MACRO_STARTS = np.array([M_TREAT, M_CURE, M_BUILD, M_GIVE, M_TAKE, M_WALK, M_PASS, M_DISCARD, NUM_MACROS])
 _DRIVE = np.ascontiguousarray(DRIVE_DISTANCE)
 _OPS_BIT = 62  # in a route's spent-cards mask: the Operations Expert's station move is used
 DIST, PREV, STEP, SPENT = range(4)  # rows of a routes array
@@ -87,7 +87,7 @@ def new_routes() -> np.ndarray:
 
 def macro_kind(m: int) -> str:
     """'treat', 'cure', 'build', 'give', 'take', 'walk', 'pass' or 'discard'."""
-    return MACRO_KINDS[int(np.searchsorted(_STARTS, m, side="right")) - 1]
+    return MACRO_KINDS[int(np.searchsorted(MACRO_STARTS, m, side="right")) - 1]
 
 
 # ---- the cure-ability metric (003 eq. 1-2) -----------------------------------------------------------------

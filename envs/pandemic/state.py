@@ -17,15 +17,18 @@ from ..flat_state import FlatState
 from ..kernels import seed_stream
 from ..protocol import CHANCE, TERMINAL, GameInfo
 from ..structure import ObservationStructure
+from ..view import View
 from . import layout as L
 from . import macro as M
 from . import rules as R
 from .default_policy import play_default
-from .board import BOARD, CITY_COLOURS, CITY_NAMES
+from .board import BOARD, CITY_COLOURS
 from .fitness import evaluation
 from .model import compiled_model
+from .naming import describe_action, describe_chance, describe_macro
 from .observation import OBS_LEN, STRUCTURE, observe
 from .setup_file import BUNDLED_SETUPS, load_setup
+from . import view as views
 
 
 def _option_list(value: object) -> list[str]:
@@ -389,52 +392,29 @@ class PandemicState(FlatState):
         return describe_action(a, self.s)
 
     def action_to_string(self, action: int) -> str:
+        """The action in words; at a chance node the outcome (``naming.describe_chance``: "seat 0 draws an
+        epidemic"), never an action id of the same number."""
+        if self.s[L.PHASE] in L.CHANCE_PHASES:
+            return describe_chance(int(action), self.s)
         return self._describe(int(action))
+
+    # -- views (``envs.view``, built on demand: ``view`` module) -----------------------------------------
+    _path = staticmethod(views.primitive_path)
+
+    def view(self, perspective: int | None) -> View:
+        return views.pandemic_view(self, perspective)
+
+    def action_path(self, action: int) -> tuple[str, ...]:
+        return self._path(self.s, int(action))
+
+    def action_seen(self, action: int, perspective: int | None) -> str | None:
+        return views.action_seen(self, int(action), perspective)
 
     def _summary(self) -> str:
         s = self.s
         return (f"cured={''.join('BYKR'[k] if s[L.CURED + k] else '-' for k in range(4))}, "
                 f"outbreaks={int(s[L.OUTBREAKS])}, epidemics={int(s[L.EPIDEMICS_DRAWN])}, "
                 f"player_deck={int(s[L.PEND] - s[L.PTOP])}")
-
-
-def describe_action(a: int, s: np.ndarray | None = None) -> str:
-    """A primitive action in words (``s`` names the acting seat's city where it matters)."""
-    name = CITY_NAMES
-    if not 0 <= a < L.NUM_ACTIONS:
-        return f"outside 0..{L.NUM_ACTIONS - 1}"
-    if a < L.A_DIRECT:
-        return f"drive to {name[a]}"
-    if a < L.A_CHARTER:
-        return f"direct flight to {name[a - L.A_DIRECT]}"
-    if a < L.A_SHUTTLE:
-        return f"charter flight to {name[a - L.A_CHARTER]}"
-    if a < L.A_OPS_MOVE:
-        return f"shuttle flight to {name[a - L.A_SHUTTLE]}"
-    if a < L.A_TREAT:
-        d, c = divmod(a - L.A_OPS_MOVE, L.NUM_CITIES)
-        return f"station move to {name[d]}, discarding {name[c]}"
-    if a < L.A_BUILD:
-        return f"treat {L.COLOUR_NAMES[a - L.A_TREAT]}"
-    if a == L.A_BUILD:
-        return "build a research station"
-    if a < L.A_GIVE:
-        return f"build a research station, moving the one in {name[a - L.A_BUILD_MOVE]}"
-    if a < L.A_TAKE:
-        q, c = divmod(a - L.A_GIVE, L.NUM_CITIES)
-        return f"give {name[c]} to seat {q}"
-    if a < L.A_CURE:
-        q, c = divmod(a - L.A_TAKE, L.NUM_CITIES)
-        return f"take {name[c]} from seat {q}"
-    if a < L.A_PASS:
-        return f"discover a cure for {L.COLOUR_NAMES[a - L.A_CURE]}"
-    if a == L.A_PASS:
-        return "end the actions"
-    if a < L.A_DISPATCH:
-        return f"discard {name[a - L.A_DISCARD]}"
-    rest = a - L.A_DISPATCH
-    q, mode, c = rest // (5 * L.NUM_CITIES), (rest // L.NUM_CITIES) % 5, rest % L.NUM_CITIES
-    return f"dispatch seat {q} to {name[c]} ({L.DISPATCH_MODES[mode]})"
 
 
 class PandemicMacroState(PandemicState):
@@ -451,26 +431,7 @@ class PandemicMacroState(PandemicState):
             return self._chance_checked(a)
         return M.macro_apply_checked(self.s, self.cards, a, self._buf, self._n) if 0 <= a < M.NUM_MACROS else -1
 
+    _path = staticmethod(views.macro_path)
 
     def _describe(self, a: int) -> str:
         return describe_macro(a, self.s)
-
-
-def describe_macro(m: int, s: np.ndarray | None = None) -> str:
-    """A macro-action in words."""
-    if not 0 <= m < M.NUM_MACROS:
-        return f"outside 0..{M.NUM_MACROS - 1}"
-    name, kind = CITY_NAMES, M.macro_kind(m)
-    if kind in ("treat", "cure"):
-        c, k = divmod(m - (M.M_TREAT if kind == "treat" else M.M_CURE), L.NUM_COLOURS)
-        return f"{kind} {L.COLOUR_NAMES[k]} in {name[c]}"
-    if kind == "build":
-        return f"build in {name[m - M.M_BUILD]}"
-    if kind in ("give", "take"):
-        q, c = divmod(m - (M.M_GIVE if kind == "give" else M.M_TAKE), L.NUM_CITIES)
-        return f"{kind} {name[c]} {'to' if kind == 'give' else 'from'} seat {q}"
-    if kind == "walk":
-        return f"walk to {name[m - M.M_WALK]}"
-    if kind == "pass":
-        return "end the actions"
-    return f"discard {name[m - M.M_DISCARD]}"
