@@ -60,6 +60,7 @@ from cardboard import registry
 from cardboard.envs.errors import CardboardError, InvalidParameterError
 from cardboard.envs.protocol import CHANCE, sample_chance
 from cardboard.envs.registration import Entry
+from cardboard.envs.view import result_line
 from cardboard.evaluation.match import agent_score, play_match_specs, summarize
 from cardboard.jobs.backends import add_backend_arguments, backend_from
 from cardboard.jobs.interrupts import interrupted
@@ -296,7 +297,7 @@ def cmd_show(args: argparse.Namespace, console: Console) -> int:
         console.print(f"  {state.action_to_string(action)}", markup=False, highlight=False)
         state.apply(action)
     draw(f"game over after turn {state.turn}", None)
-    console.print(f"returns: {state.returns().tolist()}")
+    console.print(f"{result_line(state)}; returns: {state.returns().tolist()}", highlight=False)
     return 0
 
 

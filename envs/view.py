@@ -29,6 +29,10 @@ from typing import Any
 from .protocol import CHANCE, Game, GameState
 
 
+NO_SPECTATOR_TEXT = ("this game draws no spectator's view (its states offer no view hook, and its render shows every "
+                     "hand): watch it from a seat")
+
+
 @dataclass(frozen=True)
 class Card:
     """A card as a person sees it: ``name`` "?" and ``hidden`` True for one they may not see."""
@@ -134,6 +138,8 @@ def describe(state: GameState, game: Game, perspective: int | None) -> View:
     view = getattr(state, "view", None)
     if callable(view):
         return view(perspective)
+    if perspective is None and state.info.private_information:  # render_ansi(state, None) shows every hand
+        return View(game.info.name, status_line(state), None, NO_SPECTATOR_TEXT)
     return View(game.info.name, status_line(state), perspective, game.render_ansi(state, perspective))
 
 

@@ -20,6 +20,9 @@ import cardboard
 from cardboard import registry
 from cardboard.cli import main
 from cardboard.envs.errors import CardboardError, InvalidParameterError
+from cardboard.envs.protocol import CHANCE, sample_chance
+from cardboard.envs.view import menu
+from cardboard.evaluation.match import play_game
 from cardboard.policies.human import HumanAgent, InputClosedError
 
 
@@ -42,7 +45,10 @@ def test_human_picks_the_numbered_move_and_sees_only_its_own_hand():
     action, shown, legal = _ask("2\n")
     assert action == legal[1]
     state = cardboard.new_state("lords_of_war", seed=0)
-    assert f"   1. {state.action_to_string(legal[0])}\n   2. {state.action_to_string(legal[1])}\n" in shown
+    (group, moves), = menu(state, legal).items()  # every opening move deploys: the menu goes straight in
+    assert group == "deploy" and list(moves.values()) == legal
+    first, second = list(moves)[:2]
+    assert f"your moves > deploy:\n   1. {first}\n   2. {second}\n" in shown
     assert re.search(r"^player 0 \(Orcs\): .*hand: Orc ", shown, re.M)
     assert re.search(r"^player 1 \(Dwarves\): .*hand: 6 hidden$", shown, re.M)
     assert shown.endswith(f"player 0, your move (1-{len(legal)}): ")
@@ -168,8 +174,8 @@ def test_full_lords_of_war_game_in_a_terminal():
                 break
             transcript.append(chunk)
             pending += chunk
-            if re.search(r"your move \(1-\d+\): $", pending):
-                first = re.findall(r"^\s*(\d+)\. ", pending.split("your moves:")[-1], re.M)[0]
+            if re.search(r"your move \(1-\d+(, b: back)?\): $", pending):
+                first = re.findall(r"^\s*(\d+)\. ", pending.split("your moves")[-1], re.M)[0]
                 os.write(master, f"{first}\n".encode())
                 answers, pending = answers + 1, ""
         rc = proc.wait(timeout=max(deadline - time.monotonic(), 1))
@@ -184,3 +190,77 @@ def test_full_lords_of_war_game_in_a_terminal():
     assert "lords_of_war: 1 games, seed 3" in out and answers >= 10
     assert re.search(r"^player 1 \(Dwarves\): .*hand: \d+ hidden", out, re.M)
     assert not re.search(r"^player 1 \(Dwarves\): .*hand: Dwarf", out, re.M)  # the opponent's hand never shown
+
+
+# ---- issue 36: menus in groups, what happened since, forced moves, the end ------------------------------------
+def _decision(game_name: str, seed: int = 1, **options):
+    """The first decision state of ``game_name`` (chance settled with default_rng(0))."""
+    game = cardboard.make_game(game_name, **options)
+    state, rng = game.new_state(seed), np.random.default_rng(0)
+    while state.current_player == CHANCE:
+        state.apply(sample_chance(state, rng))
+    return game, state
+
+
+def test_pandemic_moves_come_in_groups_and_b_goes_back():
+    game, state = _decision("pandemic", players=2)
+    legal = [int(a) for a in state.legal_actions()]
+    tree = menu(state, legal)
+    out = io.StringIO()
+    action = HumanAgent(game, io.StringIO("1\nb\n1\n1\n2\n"), out).act(state, np.random.default_rng(0))
+    shown = out.getvalue()
+    top = shown.split("player 0, your moves:\n")[1].split("player 0, your move")[0]
+    assert len(top.splitlines()) == len(tree) <= 5 < len(legal)  # a handful of groups, not every move
+    assert re.search(r"^   1\. move \.\.\. \((\d+) moves\)$", top, re.M)
+    assert "player 0, your move (1-{}, b: back): ".format(len(tree["move"])) in shown
+    assert shown.count("player 0, your moves:\n") == 2  # 'b' showed the groups again
+    drive = tree["move"][list(tree["move"])[0]]
+    assert action == list(drive.values())[1] and state.action_to_string(action).startswith("drive")
+
+
+def test_a_single_legal_move_is_played_with_a_note_without_asking():
+    game, state = _decision("hearth")
+    while len(state.legal_actions()) != 1:
+        state.apply(int(state.legal_actions()[-1]))
+        while state.current_player == CHANCE:
+            state.apply(sample_chance(state, np.random.default_rng(0)))
+    out = io.StringIO()
+    action = HumanAgent(game, io.StringIO(""), out).act(state, np.random.default_rng(0))
+    assert action == int(state.legal_actions()[0])
+    assert out.getvalue().startswith(f"player {state.current_player}: one legal move, played for you: ")
+    assert "your move (" not in out.getvalue()
+
+
+def test_the_opponents_moves_since_the_last_decision_are_shown_without_their_hidden_cards():
+    """Hearth, seat 0 human: at its second decision it reads what seat 1 did, its draw as 'a card'."""
+    game = cardboard.make_game("hearth")
+    human = HumanAgent(game, io.StringIO("1\n" * 400), io.StringIO())
+    returns, *_ = play_game(game, [human, registry.make_agent("random", game)],
+                          np.random.default_rng(3))
+    shown = human.output.getvalue()
+    news = re.findall(r"^since your last move:\n((?:  .*\n)+)", shown, re.M)
+    assert news and any("player 1" in block for block in news)
+    assert all("player 1 draws a card" in block for block in news if "player 1 draws" in block)
+    assert re.search(r"game over: (player [01] wins|a draw)\n$", shown)
+
+
+def test_the_end_shows_the_final_board_and_the_winner(capsys):
+    game, state = _decision("pandemic", players=2)
+    rng = np.random.default_rng(5)
+    state.random_playout(rng)
+    human = HumanAgent(game, io.StringIO(""), io.StringIO())
+    human.news = ["seat 1: end the actions"]
+    human.game_over(state, 0)
+    shown = human.output.getvalue()
+    assert shown.startswith("since your last move:\n  seat 1: end the actions\n")
+    assert game.render_ansi(state, 0).splitlines()[0] in shown
+    assert shown.endswith(("game over: the players win\n", "game over: the players lose\n"))
+
+
+@pytest.mark.parametrize("game_name", ["hearth", "pandemic", "fifth_aeon"])
+def test_show_says_who_won_in_every_game(capsys, game_name):
+    options = ["--option", "players=2"] if game_name == "pandemic" else []
+    agents = ",".join(["random"] * 2)
+    assert main(["show", game_name, "--seed", "1", "--agents", agents, *options]) == 0
+    assert re.search(r"^game over: (player [01] wins|a draw|the players (win|lose)); returns: \[",
+                     capsys.readouterr().out, re.M)
