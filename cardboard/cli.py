@@ -169,9 +169,11 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
             progress.update(task, advance=1, score=score)
             for k in humans:
                 seat = record.seats.index(k)
-                console.print(f"game {record.index + 1} over: the human in seat {seat} scores "
-                              f"{agent_score(record, k):.1f} (1 win, 0.5 draw, 0 loss), returns by seat "
-                              f"{list(record.returns)}", highlight=False)
+                outcome = (f"the team {'wins' if record.returns[0] >= info.max_return else 'loses'}"
+                           if info.utility == "cooperative" else
+                           f"the human in seat {seat} scores {agent_score(record, k):.1f} (1 win, 0.5 draw, 0 loss)")
+                console.print(f"game {record.index + 1} over: {outcome}, returns by seat {list(record.returns)}",
+                              highlight=False)
 
         records = play_match_specs(args.game, specs, args.games, args.seed, rotation=args.rotation,
                                    game_options=options, workers=1 if humans else args.workers,

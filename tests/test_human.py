@@ -3,13 +3,8 @@ of Lords of War typed into a pseudo-terminal."""
 from __future__ import annotations
 
 import io
-import os
-import pty
 import re
-import select
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +19,7 @@ from cardboard.envs.protocol import CHANCE, sample_chance
 from cardboard.envs.view import menu
 from cardboard.evaluation.match import play_game
 from cardboard.policies.human import HumanAgent, InputClosedError
+from tests.pty_session import play_in_pty
 
 
 @pytest.fixture(autouse=True)
@@ -150,40 +146,11 @@ def test_show_refuses_a_seat_the_game_lacks(capsys):
 
 # ---- a full game typed into a pseudo-terminal ---------------------------------------------------
 def test_full_lords_of_war_game_in_a_terminal():
-    """``cardboard play lords_of_war --agents human,random`` in a pty, answering every prompt with the first
+    """``cardboard play lords_of_war --agents human,random`` in a pty, answering every prompt with its first
     listed move, plays to the end: a result line for the human and exit code 0."""
     command = [str(Path(sys.executable).with_name("cardboard")), "play", "lords_of_war", "--agents", "human,random",
                "--games", "1", "--seed", "3"]
-    master, slave = pty.openpty()
-    proc = subprocess.Popen(command, stdin=slave, stdout=slave, stderr=slave, close_fds=True,
-                            env={**os.environ, "COLUMNS": "200"})
-    os.close(slave)
-    deadline, transcript, pending, answers = time.monotonic() + 120, [], "", 0
-    try:
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([master], [], [], 1.0)
-            if not ready:
-                if proc.poll() is not None:
-                    break
-                continue
-            try:
-                chunk = os.read(master, 65536).decode(errors="replace")
-            except OSError:  # EIO: the child closed the terminal
-                break
-            if not chunk:
-                break
-            transcript.append(chunk)
-            pending += chunk
-            if re.search(r"your move \(1-\d+(, b: back)?\): $", pending):
-                first = re.findall(r"^\s*(\d+)\. ", pending.split("your moves")[-1], re.M)[0]
-                os.write(master, f"{first}\n".encode())
-                answers, pending = answers + 1, ""
-        rc = proc.wait(timeout=max(deadline - time.monotonic(), 1))
-    finally:
-        os.close(master)
-        if proc.poll() is None:
-            proc.kill()
-    out = re.sub(r"\x1b\[[0-9;]*m", "", "".join(transcript)).replace("\r\n", "\n")  # no colours, no CR
+    rc, out, answers = play_in_pty(command, lambda text, moves, back: "1")
     assert rc == 0, out[-2000:]
     assert re.search(r"game 1 over: the human in seat 0 scores (1\.0|0\.5|0\.0) \(1 win, 0\.5 draw, 0 loss\), "
                      r"returns by seat \[", out)

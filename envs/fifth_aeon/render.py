@@ -51,7 +51,7 @@ def render_text(m: Match, shown: tuple[int, ...]) -> str:
         c = m.choices[0]
         options = (", ".join(m.card(o).name for o in c.options) if any(choice_public(m, v) for v in shown or (None,))
                    else "hidden")
-        lines.append(f"choice for P{c.player} ({c.kind}, {c.min_n}-{c.max_n}): {options}")
+        lines.append(f"choice for P{c.player}: {c.kind} {c.min_n} to {c.max_n} of {options}")
     return "\n".join(lines)
 
 

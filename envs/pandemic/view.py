@@ -104,9 +104,15 @@ def primitive_path(s: np.ndarray, a: int) -> tuple[str, ...]:
         return "dispatch", seat_name(s, x[0]), _DISPATCH[x[1]], name[x[2]]
     if kind in ("give", "take"):
         return "share", _share(s, kind, x[0], x[1])
-    return {"treat": ("treat", colour[x[0]]), "build": ("build", "a research station"),
-            "build_move": ("build", f"moving the station in {name[x[0]]}"), "cure": ("cure", colour[x[0]]),
-            "pass": ("end the actions",), "discard": ("discard", name[x[0]])}[kind]
+    if kind in ("treat", "cure"):
+        return kind, colour[x[0]]
+    if kind == "build":
+        return "build", "a research station"
+    if kind == "build_move":
+        return "build", f"moving the station in {name[x[0]]}"
+    if kind == "discard":
+        return "discard", name[x[0]]
+    return ("end the actions",)  # pass
 
 
 def macro_path(s: np.ndarray, m: int) -> tuple[str, ...]:
@@ -119,8 +125,9 @@ def macro_path(s: np.ndarray, m: int) -> tuple[str, ...]:
         return "cure", colour[x[1]], f"at {name[x[0]]}"
     if kind in ("give", "take"):
         return "share", _share(s, kind, x[0], x[1])
-    return {"build": ("build", name[x[0]]), "walk": ("walk", name[x[0]]), "pass": ("end the actions",),
-            "discard": ("discard", name[x[0]])}[kind]
+    if kind in ("build", "walk", "discard"):
+        return kind, name[x[0]]
+    return ("end the actions",)  # pass
 
 
 def action_seen(state, action: int, perspective: int | None) -> str:

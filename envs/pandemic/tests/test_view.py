@@ -97,3 +97,18 @@ def test_macro_paths_are_distinct_and_name_the_place():
     paths = [state.action_path(m) for m in legal]
     assert len(set(paths)) == len(paths) and menu(state, legal)
     assert all(p[0] in {"treat", "cure", "build", "share", "walk", "end the actions", "discard"} for p in paths)
+
+
+def test_every_decision_of_random_games_has_a_menu_and_a_log_line():
+    """Each legal action of every decision of random games (both action layers) gets a menu path and a log line:
+    the discard phase once crashed the menu (a card id read as a colour)."""
+    for actions in ("primitive", "macro"):
+        game, rng = PandemicGame(actions=actions, players=2), np.random.default_rng(4)
+        for seed in range(3):
+            state = game.new_state(seed)
+            while not state.is_terminal():
+                legal = state.legal_actions() if state.current_player >= 0 else [a for a, _ in state.chance_outcomes()]
+                if state.current_player >= 0:
+                    assert menu(state, legal)
+                assert all(seen(state, int(a), 0) for a in legal)
+                state.apply(int(legal[rng.integers(len(legal))]))
