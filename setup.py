@@ -6,7 +6,7 @@ from setuptools import find_namespace_packages, setup
 
 ROOTS = {"cardboard": "cardboard", "cardboard.envs": "envs", "cardboard.policies": "policies",
          "cardboard.search": "search", "cardboard.training": "training", "cardboard.evaluation": "evaluation",
-         "cardboard.jobs": "jobs"}
+         "cardboard.jobs": "jobs", "cardboard.web": "web"}
 EXCLUDE = ("tests", "*.tests", "tests.*", "*.tests.*", "__pycache__", "*.__pycache__")
 
 

@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 LAYOUT = {"envs": "cardboard.envs", "search": "cardboard.search", "policies": "cardboard.policies",
           "training": "cardboard.training", "evaluation": "cardboard.evaluation", "jobs": "cardboard.jobs",
-          "cardboard": "cardboard"}
+          "web": "cardboard.web", "cardboard": "cardboard"}
 PLUGIN_ROOT = ROOT / "tests" / "external"
 CONFIG = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["cardboard"]
 LAYERS: dict[str, dict] = CONFIG["layers"]
