@@ -55,3 +55,13 @@ class CheckpointError(CardboardError):
 class DataError(CardboardError, ValueError):
     """A training-data folder (self-play shards and their header) that cannot be read or resumed: a truncated or
     corrupt shard, another run's header, a game index twice. The message names the file."""
+
+
+class DecklistError(CardDataError):
+    """A decklist file (paper 000's deck prediction corpora, or a user's own lists) that cannot be read: a
+    malformed line, a card not in the game, a deck breaking the game's deck rules. ``path`` and ``line`` (1-based;
+    0: the file as a whole) name where; the message starts with ``path:line:``."""
+
+    def __init__(self, path: str, line: int, problem: str):
+        self.path, self.line, self.problem = path, line, problem
+        super().__init__(f"{path}:{line}: {problem}")
