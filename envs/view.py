@@ -174,17 +174,21 @@ def menu(state: GameState, actions) -> dict[str, Any]:
     """The legal ``actions`` as a tree of menu labels: ``{label: subtree or action id}``, in the actions' order.
     A group holding one action collapses into it (its label joins the parts: "treat blue"), so no level offers a
     single choice that leads to another single choice."""
+    actions = [int(a) for a in actions]
+    if callable(getattr(state, "action_path", None)):
+        paths = [menu_path(state, a) for a in actions]
+    else:  # a game without the hook: its action strings, copies told apart ("play Wisp #1", "play Wisp #2")
+        paths = [(label,) for label in numbered([state.action_to_string(a) for a in actions])]
     tree: dict[str, Any] = {}
-    for action in actions:
+    for action, path in zip(actions, paths):
         node = tree
-        path = menu_path(state, int(action))
         for part in path[:-1]:
             node = node.setdefault(part, {})
             if not isinstance(node, dict):
                 raise ValueError(f"game {state.info.name!r}: menu path {path} runs through a move")
         if path[-1] in node:
             raise ValueError(f"game {state.info.name!r}: two legal actions share the menu path {path}")
-        node[path[-1]] = int(action)
+        node[path[-1]] = action
     return _collapse(tree)
 
 
