@@ -4,13 +4,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench docs clean fresh-kernels
+.PHONY: demo test bench docs clean fresh-kernels chromium
 
 $(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q torch==2.13.0  # the CPU build; an unpinned torch pulls a multi-GB CUDA build
-	$(BIN)/pip install -q -e ".[rl,dev,ray]"
+	$(BIN)/pip install -q -e ".[rl,dev,ray,web]"
 	touch $(STAMP)
 
 # numba validates a cached kernel by its own file's time only, but kernels bake in constants from sibling
@@ -23,7 +23,13 @@ demo: $(STAMP) fresh-kernels
 	rm -rf runs/demo  # a fresh demo each time (a results file of another version is not resumed)
 	$(BIN)/cardboard tournament lords_of_war --agents random greedy ismcts:iterations=1000 --games 10 --seed 1 --workers 2 --out runs/demo
 
-test: $(STAMP) fresh-kernels
+# the browser tests drive Debian's chromium (Playwright never downloads one): installed here when missing
+chromium:
+	@[ -x /usr/bin/chromium ] || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; } || \
+	  { echo "make test: the browser tests need /usr/bin/chromium; install it as root: apt-get install -y chromium" >&2; \
+	    exit 1; }
+
+test: $(STAMP) fresh-kernels chromium
 	$(BIN)/python -m pytest
 
 docs: $(STAMP)  # the site from mkdocs.yml and docs/ into site/ (--strict: a broken link or reference fails)

@@ -3,7 +3,7 @@
 "use strict";
 
 const $ = (selector) => document.querySelector(selector);
-let catalog = null, socket = null, frame = null, menuPath = [], log = [], autoplay = null, delay = 300;
+let catalog = null, socket = null, frame = null, drawn = null, menuPath = [], log = [], autoplay = null, delay = 300;
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -78,12 +78,15 @@ async function start(event) {
 function connect(id, mode) {
   if (socket) socket.close();
   stopAutoplay();
-  frame = null; log = []; menuPath = [];
+  frame = null; drawn = null; log = []; menuPath = [];
   socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${id}`);
+  let drawing = null;  // frames that come in a burst (the agents' moves) are drawn once, at the next paint
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "error") { showError(message.message); return; }
-    render(message, mode);
+    log = log.slice(0, message.log_from).concat(message.log);
+    frame = message;
+    drawing = drawing || requestAnimationFrame(() => { drawing = null; render(mode); });
   };
   socket.onclose = (event) => { if (event.code === 4404) $("#table").hidden = true; };
   $("#table").hidden = false;
@@ -233,11 +236,9 @@ function stopAutoplay() {
   if (frame && $("#table").dataset.mode === "watch") drawControls("watch");
 }
 
-function render(message, mode) {
-  const fresh = !frame || frame.version !== message.version;
-  frame = message;
-  if (fresh) menuPath = [];
-  log = log.slice(0, frame.log_from).concat(frame.log);
+function render(mode) {
+  if (drawn !== frame.version) menuPath = [];
+  drawn = frame.version;
   const view = frame.view;
   const status = $("#status");
   const who = frame.seat === null ? "spectator" : `seat ${frame.seat}`;
