@@ -58,6 +58,7 @@ BUNDLED = (  # packages whose import registers bundled games and agents
     "cardboard.envs.pandemic",
     "cardboard.envs.fifth_aeon",
     "cardboard.evaluation.papers.p001_hearthstone",  # paper 001's agent (cardplay) and the hlr= knob
+    "cardboard.evaluation.papers.p000_play_style.deck_model",  # paper 000 ch. 6: the deckmodel=predict knob
 )
 ENTRY_POINT_GROUPS = {"cardboard.games": register_game, "cardboard.agents": register_agent}
 _GAME_CACHE: dict[tuple, Game] = {}

@@ -26,7 +26,9 @@ A state is mutable and cheap to copy. Its public names:
                        Elsewhere raises ``ProtocolError``.
 ``determinize(p, rng)`` a full state sampled uniformly from what player ``p``
                        cannot see, consistent with all ``p`` has seen (hands,
-                       deck contents but not order, revealed cards).
+                       deck contents but not order, revealed cards; with
+                       hidden decklists, see below, not the opponent's
+                       deck contents).
 ``observation(p, perfect=False)`` a float32 vector of the game's
                        ``observation_shape``: what ``p`` may see, or with
                        ``perfect=True`` the perfect-information view.
@@ -118,6 +120,21 @@ that an agent that keeps memory between decisions (a search tree, a plan, a
 batched network's cache) starts clean. An agent factory given to
 ``register_agent`` may take ``game`` (the ``Game``, with its ``info``) at
 construction.
+
+Hidden decklists
+----------------
+In a card game whose option hides the deck lists (Fifth Aeon's ``decklists="hidden"``) a player knows its own
+list but not the opponent's: ``determinize(p, rng)`` deals the opponent's cards ``p`` has not seen (its unseen
+hand cards and the deck positions ``p`` does not know, the same numbers) from a **deck model**, by default
+uniformly over the cards the opponent may legally play (copy limits counted with the cards ``p`` has seen), and
+keeps everything ``p`` has seen. The optional keyword ``determinize(p, rng, deck_model=M)`` takes another model: an
+object with ``sample(seen, count, rng) -> list`` (``DeckModel``: ``count`` card ids for the opponent's unseen
+cards, given ``seen``, a ``collections.Counter`` of the opponent's cards ``p`` has seen: the hook
+``seen_cards(p)``); search's ``deckmodel=`` knob passes it (``cardboard.search.deck_models``: a predictor's deck, or
+the oracle that reads the truth through ``hidden_cards(p)``). With open lists a deck model has nothing to guess and
+is refused (``InvalidParameterError``). Rule 1 holds as it is; the card conservation the conformance suite checks
+(``card_multiset``) covers only what may be known: with hidden lists a player's cards the other has not seen are
+counted, not named, since ``determinize`` by the other deals them anew (the suite runs such option variants too).
 
 Non-active players may have to decide inside another's turn (Fifth Aeon's
 blocking): ``current_player`` simply names them, ``turn`` does not change, and
@@ -233,6 +250,16 @@ class Agent(Protocol):
     def reset(self) -> None: ...
 
 
+@runtime_checkable
+class DeckModel(Protocol):
+    """What ``determinize(p, rng, deck_model=M)`` deals the opponent's unseen cards from (hidden decklists)."""
+
+    def sample(self, seen: Any, count: int, rng: np.random.Generator) -> list:
+        """``count`` card ids for the opponent's cards ``p`` has not seen, given ``seen`` (a ``Counter`` of the
+        opponent's card ids ``p`` has seen), in any order."""
+        ...
+
+
 # ---- optional hooks -------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Hook:
@@ -274,11 +301,22 @@ HOOKS: dict[str, Hook] = {h.name if h.keyword is None else h.keyword: h for h in
     Hook("determinize", "determinize(player, rng, accuracy=a)",
          "the inference-accuracy knob (paper 001 3.6.1): worlds drawn from the TRUE state, each hidden card kept "
          "with probability a (search agents' accuracy=a)", keyword="accuracy"),
+    Hook("determinize", "determinize(player, rng, deck_model=M)",
+         "hidden decklists (a game option): the opponent's unseen cards dealt by the DeckModel M given "
+         "seen_cards(player) instead of the game's uniform model; refused with open lists (search agents' "
+         "deckmodel=)", keyword="deck_model"),
+    Hook("seen_cards", "seen_cards(player) -> collections.Counter",
+         "the opponent's cards player sees now, by card id (played, on the board, in the crypt, revealed): what a "
+         "deck model is given"),
+    Hook("hidden_cards", "hidden_cards(player) -> list",
+         "the true card ids of the opponent's cards determinize(player) deals (reads the truth: the oracle deck "
+         "model, deckmodel=oracle)"),
     Hook("state_key", "state_key() -> Hashable",
          "identifies the full state, hidden parts included: equal keys mean the same state (the conformance "
          "suite judges 'unchanged' and 'resampled' by it; without it, by pickle)"),
     Hook("card_multiset", "card_multiset() -> tuple",
-         "every card in every zone, sorted: determinize must conserve it (checked by the conformance suite)"),
+         "every card in every zone, sorted: determinize must conserve it (checked by the conformance suite); with "
+         "hidden decklists a player's cards the other has not seen are counted, not named"),
     Hook("played_card", "played_card(action) -> int",
          "the card id that decision action plays from the hand of the player to move, -1 for any other action "
          "(paper 001's turn-card-set targets: cardboard.evaluation.papers.p001_hearthstone.card_play_data)"),

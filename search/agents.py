@@ -9,7 +9,7 @@ Agent specs (``cardboard.make_agent``), every parameter optional:
   single-observer ISMCTS
 - ``duct:worlds=10,iterations=1000,c=0.7,depth=0,seconds=0,reuse=0,cnb=0,prune=0,accuracy=-1,turn=0,policy=one,``
   ``heuristic=0`` determinized UCT (paper 001 Algorithm 3)
-- ``pimc:worlds=10,iterations=1000,c=0.7,depth=0`` one UCT tree per determinization, votes added up
+- ``pimc:worlds=10,iterations=1000,c=0.7,depth=0,deckmodel=`` one UCT tree per determinization, votes added up
 - ``rhea:horizon=5,generations=100,evaluations=5,rate_start=1.0,rate_end=1.0,fitness=returns,repair=random,``
   ``mutator=random,seconds=0`` paper 003's (1+1) rolling horizon EA over turn-level plans (``rhea``; fitness and
   policies by name from per-game registries)
@@ -29,7 +29,11 @@ the tree only the top ``hpl`` moves by each heuristic of the state after the mov
 ``extrapolate=1`` scoring each after a random finish of the mover's turn (``pruning``). A game without the hooks an option needs is
 refused with ``InvalidParameterError`` when the agent is built for it (``make_agent``). ``accuracy=a`` (a in [0, 1]; -1 = off) draws
 the worlds with 001 §3.6.1's inference-accuracy knob from the true state (a research tool: it reads the
-truth), for games whose ``determinize`` takes ``accuracy``. ``turn=T`` (duct; 0 = off) gives each of the agent's
+truth), for games whose ``determinize`` takes ``accuracy``. ``deckmodel=uniform|oracle|predict[:VARIANT]`` (ismcts, duct,
+pimc; '' = off) deals the opponent's unseen cards of each world from a deck model, for games whose ``determinize``
+takes ``deck_model`` and whose decklists are hidden (``deck_models``; fifth_aeon ``--option decklists=hidden``):
+the game's uniform model, the true list (the ceiling) or a deck predictor's list (installed by paper 000's home).
+``turn=T`` (duct; 0 = off) gives each of the agent's
 turns T iterations, spent with 001 §3.3's ``policy``: ``one`` (one-search) or ``multiple`` (multiple-search)
 (``turn_budget``); ``iterations`` and ``seconds`` are then unused.
 
@@ -72,6 +76,8 @@ from ..envs.errors import InvalidParameterError
 from ..envs.protocol import Game, GameState, require_hooks
 from .batching import Steps
 from .chance import ChanceBucketing
+from .deck_models import HOOKS_OF as DECK_MODEL_HOOKS
+from .deck_models import check_deck_worlds, deck_worlds
 from .gumbel import C_SCALE, C_VISIT, CANDIDATES, Gumbel, GumbelSearch
 from .final import Decision, FinalSelection, OnlineTuner, decision, make_final, robust_child
 from .pruning import HardPruning
@@ -116,19 +122,24 @@ GAME_CNB = ChanceBucketing(bucket=_game_bucket, samples=_game_samples)  # the ga
 
 def search_config(iterations: int, seconds: float, c: float, depth: int, cnb: bool = False, prune: bool = False,
                   accuracy: float = -1.0, leaves: int = 1, heuristic: bool = False,
-                  pruning: HardPruning | None = None) -> SearchConfig:
+                  pruning: HardPruning | None = None, deckmodel: str = "") -> SearchConfig:
     """A ``SearchConfig`` from spec values, where 0 means 'no limit' for iterations, seconds and depth;
     ``cnb`` buckets tree chance nodes with the game's ``chance_bucket`` / ``chance_samples``; ``prune`` steps
     over the game's ``sensible_actions``; ``accuracy`` in [0, 1] draws worlds with 001's inference-accuracy
     knob (-1: uniformly from the information set); ``leaves``: leaves in flight per evaluator call; ``heuristic``
     values a new leaf by the game's ``heuristic`` with no rollout (``depth`` unused); ``pruning``: hard pruning
-    by the game's heuristics (``pruning.HardPruning``)."""
+    by the game's heuristics (``pruning.HardPruning``); ``deckmodel``: worlds dealt by a deck model
+    (``deck_models``; '': the game's own determinize)."""
     if heuristic and depth:
         raise InvalidParameterError(f"heuristic=1 evaluates the leaf without a rollout: depth must be 0, got {depth}")
+    if deckmodel and accuracy >= 0:
+        raise InvalidParameterError(f"accuracy={accuracy:g} and deckmodel={deckmodel} both choose the worlds: use one")
+    determinizer = (deck_worlds(deckmodel) if deckmodel else uniform_determinizer if accuracy < 0
+                    else InferenceAccuracy(accuracy))
     return SearchConfig(iterations=iterations or None, seconds=seconds or None, c=c,
                         depth=0 if heuristic else depth or None,
                         bucketing=GAME_CNB if cnb else None, prune=prune, pruning=pruning, leaves=leaves,
-                        determinizer=uniform_determinizer if accuracy < 0 else InferenceAccuracy(accuracy))
+                        determinizer=determinizer)
 
 
 KNOB_HOOKS = {"cnb": ("chance_bucket", "chance_samples"), "prune": ("sensible_actions",), "accuracy": ("accuracy",),
@@ -136,13 +147,21 @@ KNOB_HOOKS = {"cnb": ("chance_bucket", "chance_samples"), "prune": ("sensible_ac
 
 
 def knob_hooks(cnb: bool = False, prune: bool = False, accuracy: float = -1.0, hlr: str = "",
-               pruning: HardPruning | None = None) -> dict[str, tuple[str, ...]]:
+               pruning: HardPruning | None = None, deckmodel: str = "") -> dict[str, tuple[str, ...]]:
     """The declared hooks (``protocol.HOOKS``) each knob that is on needs, keyed as the user writes the knob."""
     on = {"cnb=1": cnb, "prune=1": prune, f"accuracy={accuracy:g}": accuracy >= 0, f"hlr={hlr}": bool(hlr)}
     needs = {knob: KNOB_HOOKS[knob.split("=")[0]] for knob, used in on.items() if used}
     if pruning is not None:
         needs[f"prune={'+'.join(pruning.names)}"] = KNOB_HOOKS["prune_by"]
+    if deckmodel:
+        needs[f"deckmodel={deckmodel}"] = DECK_MODEL_HOOKS[deckmodel.partition(":")[0]]
     return needs
+
+
+def _check_deckmodel(config: SearchConfig, game: Game | None, deckmodel: str) -> None:
+    """Refuse ``deckmodel`` for a game without its hooks or with open decklists (``deck_models.check_deck_worlds``)."""
+    if deckmodel and game is not None:
+        check_deck_worlds(config.determinizer, game, f"deckmodel={deckmodel}")
 
 
 def prune_knobs(prune: str | bool, hpl: int = 15, extrapolate: bool = False) -> tuple[bool, HardPruning | None]:
@@ -246,6 +265,8 @@ PARAMETERS = {  # one line per spec parameter: the search agents' docstrings (``
     "k": "with final=*_roulette: the exponent of visits or w/v",
     "tune": "with a top-n final: 000 5.3.7's online tuner, n + 1 after a move of w/v > 0.5, else - 1, in [1, 10]",
     "accuracy": "inference accuracy of the worlds, paper 001 3.6.1 (-1: off; games whose determinize takes it)",
+    "deckmodel": "hidden decklists: the worlds deal the opponent's unseen cards by uniform (the game's model), oracle "
+                 "(the true list) or predict[:VARIANT] (a deck predictor's list); '': the game's determinize",
     "turn": "iterations per turn spent with 001 3.3's policy (0: off; iterations and seconds unused)",
     "policy": "turn-budget policy: one (one-search) or multiple (multiple-search)",
     "net": "PolicyValueNet checkpoint guiding the search ('': none; then prior, value, netrollout, cpuct unused)",
@@ -291,7 +312,7 @@ def _tree_agent(game: Game | None, worlds: str, num_worlds: int, iterations: int
                 chi: float = 0.5, heuristic: bool = False, hpl: int = 15, extrapolate: bool = False,
                 final: FinalSelection = robust_child, parallel: str = "none", workers: int = 2,
                 vl: int = 1, compiled: bool = True, device: str = "cpu", gumbel: bool = False, m: int = CANDIDATES,
-                cvisit: float = C_VISIT, cscale: float = C_SCALE) -> SearchAgent:
+                cvisit: float = C_VISIT, cscale: float = C_SCALE, deckmodel: str = "") -> SearchAgent:
     if heuristic and (net or hlr):
         raise InvalidParameterError("heuristic=1 values leaves by the game's heuristic: it cannot be used with net= "
                                     "or hlr=")
@@ -299,7 +320,9 @@ def _tree_agent(game: Game | None, worlds: str, num_worlds: int, iterations: int
     if pruning is not None and game is not None:
         require_hooks(game, knob_hooks(pruning=pruning))
         pruning.check(game.new_state(0))
-    config = search_config(iterations, seconds, c, depth, cnb, sensible, accuracy, leaves, heuristic, pruning)
+    config = search_config(iterations, seconds, c, depth, cnb, sensible, accuracy, leaves, heuristic, pruning,
+                           deckmodel)
+    _check_deckmodel(config, game, deckmodel)
     if hlr:
         if _hlr_strategies is None:
             raise InvalidParameterError("hlr=PATH needs the strategies of cardboard.policies: import it (the registry "
@@ -327,7 +350,7 @@ def _tree_agent(game: Game | None, worlds: str, num_worlds: int, iterations: int
             raise InvalidParameterError(f"gumbel=1 cannot be combined with {clash[0]}")
         config = replace(config, selection=Gumbel(m, cvisit, cscale))
         return SearchAgent(GumbelSearch(config, worlds, num_worlds), worlds,
-                           knob_hooks(prune=sensible, accuracy=accuracy), game)
+                           knob_hooks(prune=sensible, accuracy=accuracy, deckmodel=deckmodel), game)
     engine = TreeSearch(replace(config, final=final, compiled=compiled), worlds, num_worlds, reuse)
     searcher = TurnBudget(engine, turn, policy) if turn else engine
     if parallel != "none":
@@ -338,7 +361,7 @@ def _tree_agent(game: Game | None, worlds: str, num_worlds: int, iterations: int
                                         "budgets and networks are not parallelised)")
         searcher = parallel_search(parallel, engine.config, worlds, num_worlds, workers, vl)
     return SearchAgent(searcher, worlds,
-                       knob_hooks(cnb, sensible, accuracy, hlr, pruning), game, final)
+                       knob_hooks(cnb, sensible, accuracy, hlr, pruning, deckmodel), game, final)
 
 
 @_documented("Flat Monte Carlo over determinizations.", "iterations", "depth")
@@ -360,7 +383,8 @@ def uct(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float =
 
 
 @_documented("Single-observer ISMCTS with availability counts.", "iterations", "c", "depth", "seconds", "reuse",
-             "cnb", "prune", "hpl", "extrapolate", "accuracy", "heuristic", "final", "n", "k", "tune", *NET_KNOBS,
+             "cnb", "prune", "hpl", "extrapolate", "accuracy", "deckmodel", "heuristic", "final", "n", "k", "tune",
+             *NET_KNOBS,
              *PARALLEL_KNOBS, "compiled", *GUMBEL_KNOBS)
 def ismcts(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0, reuse: bool = False,
            cnb: bool = False, prune: str = "0", hpl: int = 15, extrapolate: bool = False, accuracy: float = -1.0,
@@ -368,16 +392,18 @@ def ismcts(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: floa
            cpuct: float = 1.25, leaves: int = 1, hlr: str = "", chi: float = 0.5, final: str = "robust", n: int = 0,
            k: float = 1.0, tune: bool = False, parallel: str = "none", workers: int = 2, vl: int = 1,
            compiled: bool = True, device: str = "cpu", gumbel: bool = False, m: int = CANDIDATES,
-           cvisit: float = C_VISIT, cscale: float = C_SCALE, game: Game | None = None) -> SearchAgent:
+           cvisit: float = C_VISIT, cscale: float = C_SCALE, deckmodel: str = "",
+           game: Game | None = None) -> SearchAgent:
     return _tree_agent(game, "ismcts", 1, iterations, c, depth, seconds, reuse, cnb, prune, accuracy, net=net,
                        prior=prior, value=value, netrollout=netrollout, cpuct=cpuct, leaves=leaves, hlr=hlr, chi=chi,
                        heuristic=heuristic, hpl=hpl, extrapolate=extrapolate, final=make_final(final, n, k, tune),
                        parallel=parallel, workers=workers, vl=vl, compiled=compiled, device=device, gumbel=gumbel, m=m,
-                       cvisit=cvisit, cscale=cscale)
+                       cvisit=cvisit, cscale=cscale, deckmodel=deckmodel)
 
 
 @_documented("Determinized UCT (paper 001 Algorithm 3): fixed worlds, pooled soft-key statistics.", "worlds",
-             "iterations", "c", "depth", "seconds", "reuse", "cnb", "prune", "hpl", "extrapolate", "accuracy", "turn",
+             "iterations", "c", "depth", "seconds", "reuse", "cnb", "prune", "hpl", "extrapolate", "accuracy", "deckmodel",
+             "turn",
              "policy", "heuristic", "final", "n", "k", "tune", *NET_KNOBS, *PARALLEL_KNOBS, *GUMBEL_KNOBS)
 def duct(worlds: int = 10, iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0,
          reuse: bool = False, cnb: bool = False, prune: str = "0", hpl: int = 15, extrapolate: bool = False,
@@ -385,15 +411,18 @@ def duct(worlds: int = 10, iterations: int = 1000, c: float = 0.7, depth: int = 
          prior: bool = True, value: bool = True, netrollout: bool = False, cpuct: float = 1.25, leaves: int = 1,
          hlr: str = "", chi: float = 0.5, final: str = "robust", n: int = 0, k: float = 1.0, tune: bool = False,
          parallel: str = "none", workers: int = 2, vl: int = 1, device: str = "cpu", gumbel: bool = False,
-         m: int = CANDIDATES, cvisit: float = C_VISIT, cscale: float = C_SCALE,
+         m: int = CANDIDATES, cvisit: float = C_VISIT, cscale: float = C_SCALE, deckmodel: str = "",
          game: Game | None = None) -> SearchAgent:
     return _tree_agent(game, "duct", worlds, iterations, c, depth, seconds, reuse, cnb, prune, accuracy, turn, policy,
                        net, prior, value, netrollout, cpuct, leaves, hlr, chi, heuristic, hpl, extrapolate,
                        make_final(final, n, k, tune), parallel, workers, vl, device=device, gumbel=gumbel, m=m,
-                       cvisit=cvisit, cscale=cscale)
+                       cvisit=cvisit, cscale=cscale, deckmodel=deckmodel)
 
 
-@_documented("One UCT tree per determinization, root votes added up.", "worlds", "iterations", "c", "depth")
-def pimc(worlds: int = 10, iterations: int = 1000, c: float = 0.7, depth: int = 0,
+@_documented("One UCT tree per determinization, root votes added up.", "worlds", "iterations", "c", "depth",
+             "deckmodel")
+def pimc(worlds: int = 10, iterations: int = 1000, c: float = 0.7, depth: int = 0, deckmodel: str = "",
          game: Game | None = None) -> SearchAgent:
-    return SearchAgent(PIMC(search_config(iterations, 0.0, c, depth), worlds), "pimc", game=game)
+    config = search_config(iterations, 0.0, c, depth, deckmodel=deckmodel)
+    _check_deckmodel(config, game, deckmodel)
+    return SearchAgent(PIMC(config, worlds), "pimc", knob_hooks(deckmodel=deckmodel), game=game)

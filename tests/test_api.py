@@ -78,7 +78,8 @@ def test_hook_accepts_only_declared_names_and_finds_what_a_state_offers():
     assert {"sample_chance", "random_playout", "legal_action_keys", "sensible_actions", "chance_bucket",
             "chance_samples", "accuracy", "state_key", "card_multiset", "played_card", "card_play_features",
             "greedy_action", "settle_chance", "hlr_turn", "evaluation", "evaluations_after", "complexity",
-            "observation_structure", "compiled_model"} == set(HOOKS)
+            "observation_structure", "compiled_model", "view", "action_path", "action_seen", "deck_model", "seen_cards",
+            "hidden_cards"} == set(HOOKS)
 
 
 def test_require_hooks_names_the_game_the_knob_and_the_signature():

@@ -37,6 +37,7 @@ from cardboard.envs.protocol import CHANCE, HOOKS, TERMINAL, GameState, hook
 from cardboard.envs.view import Card, View, Zone, menu, status_line
 
 from .games.dice_race import ROLL, DiceRaceGame, DiceRaceState
+from .conftest import states_in_play
 from .games.hidden_cards import NAMES, HiddenCardsGame, HiddenCardsState
 
 GAMES = cardboard.games()
@@ -144,6 +145,10 @@ SAMPLES_PER_STATE = 6
 
 @pytest.mark.parametrize("name", GAMES)
 def test_determinize_keeps_the_observers_view_and_resamples_the_rest(name, kit):
+    check_determinize_resamples(kit.midgame_states(name), cardboard.make_game(name).info, kit)
+
+
+def check_determinize_resamples(states: list[GameState], info, kit) -> None:
     """For every seat p, many mid-game states and many samples ``det = state.determinize(p, rng)``:
 
     * p's observation is exactly unchanged, and so are p's legal moves (and their keys) when p acts;
@@ -152,10 +157,9 @@ def test_determinize_keeps_the_observers_view_and_resamples_the_rest(name, kit):
     * the samples really differ from the true state (full key, and, for games with private
       information, the opponent's own view), and rarely reproduce the opponent's true view.
     """
-    info = cardboard.make_game(name).info
     rng = np.random.default_rng(2024)
     samples = differs = opponent_view_differs = 0
-    for state in kit.midgame_states(name):
+    for state in states:
         key = kit.full_key(state)
         cards = kit.card_multiset(state)  # None: the game offers no card_multiset, conservation is not checked
         for p in range(state.num_players):
@@ -692,6 +696,33 @@ def test_menus_group_the_legal_actions(name, kit):
 def test_actions_seen_reveal_nothing_hidden(name, kit):
     _offers_views(name)
     check_actions_seen(_view_states(name, kit))
+
+
+# ---- option variants: games whose options change what a player may know --------------------------------------
+VARIANTS = {"fifth_aeon[decklists=hidden]": ("fifth_aeon", {"decklists": "hidden", "deckpool": "starter"})}
+
+
+@functools.cache
+def _variant_states(variant: str) -> tuple:
+    name, options = VARIANTS[variant]
+    return tuple(states_in_play(cardboard.make_game(name, **options)))
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_variants_determinize_keeps_the_view_and_resamples_the_rest(variant, kit):
+    states = [s.clone() for s in _variant_states(variant)]
+    check_determinize_resamples(states, states[0].info, kit)
+    check_determinize_is_independent(states[::4], kit)
+    check_determinize_rejects_bad_players(states[0])
+    check_hook_names(states[0])
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_variants_views_menus_and_logs_reveal_nothing_hidden(variant):
+    states = [s.clone() for s in _variant_states(variant)[::8]]
+    check_view_shows_only_what_the_seat_sees(states)
+    check_menus(states)
+    check_actions_seen(states)
 
 
 # ---- each check fails on a deliberately broken tiny game ---------------------------------------------

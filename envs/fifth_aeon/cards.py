@@ -277,6 +277,7 @@ def _builtin_decks() -> dict[str, Any]:
 
 DECK_LIST = tuple(_builtin_decks())
 STANDARD_DECKS = tuple(n for n, d in _builtin_decks().items() if d["difficulty"] != "Easy")  # the 10 AI decks
+STARTER_DECKS = tuple(n for n, d in _builtin_decks().items() if d["starter_deck"])  # the constructed format's 4
 
 
 def deck_key(name: str) -> str:

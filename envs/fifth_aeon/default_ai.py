@@ -32,7 +32,7 @@ class DefaultAI:
         if not isinstance(state, FifthAeonState):
             raise InvalidParameterError(f"agent {self.name!r} plays fifth_aeon states only")
         m = state.match
-        return self.policy.act(m, state.game.decks[m.acting].cards, state.legal_actions())
+        return self.policy.act(m, state.decks[m.acting], state.legal_actions())
 
 
 class BerserkerPolicy(DefaultPolicy):

@@ -1,13 +1,15 @@
 """The Fifth Aeon forward model: ``FifthAeonGame`` (the card pool and the two decks) and ``FifthAeonState``.
 
 Hidden information (004 §3.1.2): the order of both decks, the opponent's hand (except cards revealed by Peek or
-returned to hand from the crypt) and the opponent's deck list. Decks are shuffled by ``new_state`` and nothing is
-random afterwards (the model's only randomness), so the game has chance only at set-up (``info.chance ==
-"setup"``). The defender's blocks and a player's choices
+returned to hand from the crypt) and, with ``decklists="hidden"``, the opponent's deck list (``hidden_lists``;
+with open lists it is public, as the game's ``decks`` option names it). Decks are drawn (``deckpool``) and
+shuffled by ``new_state`` and nothing is random afterwards (the model's only randomness), so the game has chance
+only at set-up (``info.chance == "setup"``). The defender's blocks and a player's choices
 inside the other's turn are decisions that keep ``turn`` (``info.reactions``).
 """
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Hashable, Sequence
 from pathlib import Path
 from typing import Any
@@ -21,11 +23,12 @@ from ..structure import ObservationStructure
 from ..view import View
 from . import layout as L
 from . import moves
-from .board import HIDDEN, PUBLIC, Match, phase_name
-from .cards import DECK_LIST, CardPool, Deck, bundled_pool, load_deck, load_pool
+from .board import HIDDEN, Match, phase_name
+from .cards import DECK_LIST, STANDARD_DECKS, STARTER_DECKS, CardPool, Deck, bundled_pool, load_deck, load_pool
 from .constants import BOARD_SLOTS, MAX_TURNS
 from .default_policy import DefaultPolicy
 from .evaluation import position_value
+from .hidden_lists import DECKLISTS, UniformDeck, hidden_cards, seen_cards, unseen_slots
 from .observation import observation_length, observation_structure, observe
 from .render import render_ansi, render_rgb
 from .rules import start
@@ -36,13 +39,19 @@ class FifthAeonGame:
     """A Fifth Aeon match-up: the card pool (bundled, plus ``cards``: a JSON file of the user's own cards), the
     two decks (built-in names, ``Deck`` objects or JSON files; one name plays a mirror), ``mulligan`` (off: the
     opening hands are kept) and ``rollout``, the search rollouts' policy (``random_playout``): ``random``
-    (uniform legal moves) or ``default_ai`` (DefaultAI on both sides); it does not change the game."""
+    (uniform legal moves) or ``default_ai`` (DefaultAI on both sides); it does not change the game.
+    ``decklists``: ``open`` (the opponent's list is public) or ``hidden`` (``hidden_lists``). ``deckpool``:
+    ``none`` (play ``decks``), or ``starter`` / ``standard``: each player's deck drawn at set-up, independently and
+    uniformly, from the four starter decks (the constructed format's) / the ten AI decks."""
 
     ROLLOUTS = ("random", "default_ai")
-    OPTION_VALUES = {"decks": DECK_LIST, "rollout": ROLLOUTS}  # decks: also JSON files (cardboard games -v)
+    DECK_POOLS = {"none": (), "starter": STARTER_DECKS, "standard": STANDARD_DECKS}
+    OPTION_VALUES = {"decks": DECK_LIST, "rollout": ROLLOUTS, "decklists": DECKLISTS,
+                     "deckpool": tuple(DECK_POOLS)}  # decks: also JSON files (cardboard games -v)
 
     def __init__(self, decks: Sequence[str | Path | Deck] | str = ("March of Undeath", "The King's Legions"),
-                 cards: str | Path | CardPool | None = None, mulligan: bool = True, rollout: str = "random"):
+                 cards: str | Path | CardPool | None = None, mulligan: bool = True, rollout: str = "random",
+                 decklists: str = "open", deckpool: str = "none"):
         pool = bundled_pool()
         if isinstance(cards, CardPool):
             pool = cards
@@ -58,6 +67,13 @@ class FifthAeonGame:
         if rollout not in self.ROLLOUTS:
             raise UnknownNameError("rollout policy", rollout, self.ROLLOUTS)
         self.rollout = rollout
+        if decklists not in DECKLISTS:
+            raise UnknownNameError("decklists", decklists, DECKLISTS)
+        if deckpool not in self.DECK_POOLS:
+            raise UnknownNameError("deck pool", deckpool, tuple(self.DECK_POOLS))
+        self.decklists, self.deckpool = decklists, deckpool
+        self.pool_decks = tuple(load_deck(d, pool).cards for d in self.DECK_POOLS[deckpool])
+        self.uniform = UniformDeck(pool)
         self.card_ids = [c.id for c in pool.cards]
         self.info = GameInfo(name="fifth_aeon", num_players=2, num_actions=L.NUM_ACTIONS,
                              observation_shape=(observation_length(len(pool)),), chance="setup",
@@ -65,15 +81,16 @@ class FifthAeonGame:
                              max_turns=MAX_TURNS, reactions=True)
 
     def new_state(self, seed: int | np.random.Generator | None = None) -> "FifthAeonState":
-        """Shuffle both decks with ``seed``, draw the opening hands (3 and 4), start player 0's turn and ask
-        both players for their mulligans."""
+        """Draw both decks from the pool (``deckpool``) and shuffle them with ``seed``, draw the opening hands (3
+        and 4), start player 0's turn and ask both players for their mulligans."""
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-        decks = tuple([d.cards[i] for i in rng.permutation(len(d.cards))] for d in self.decks)
-        m = Match(self.pool, decks)
+        lists = (tuple(self.pool_decks[i] for i in rng.integers(len(self.pool_decks), size=2)) if self.pool_decks
+                 else tuple(d.cards for d in self.decks))
+        m = Match(self.pool, tuple([d[i] for i in rng.permutation(len(d))] for d in lists))
         start(m)
         if not self.mulligan:
             m.choices.clear()
-        return FifthAeonState(self, m)
+        return FifthAeonState(self, m, lists)
 
     def render_ansi(self, state: "FifthAeonState", perspective: int | None = None) -> str:
         return render_ansi(state.match, perspective)
@@ -84,13 +101,16 @@ class FifthAeonGame:
 
 class FifthAeonState(StateBase):
     """A Fifth Aeon game state (forward model); see ``cardboard.envs.protocol``. ``match`` is the engine's
-    ``rules.Match`` (zones, board, phase), for agents that read the game directly (``default_ai``)."""
+    ``rules.Match`` (zones, board, phase), for agents that read the game directly (``default_ai``); ``decks`` the
+    players' deck lists (card ids; in a world of hidden lists, the opponent's as the world deals it), which
+    DefaultAI's resource choice reads."""
 
-    __slots__ = ("match", "_legal")
+    __slots__ = ("match", "_legal", "decks")
 
-    def __init__(self, game: FifthAeonGame, match: Match):
+    def __init__(self, game: FifthAeonGame, match: Match, decks: tuple[tuple[str, ...], ...] | None = None):
         self.game = game
         self.match = match
+        self.decks = tuple(d.cards for d in game.decks) if decks is None else decks
         self._legal: np.ndarray | None = None
 
     # -- properties ----------------------------------------------------------------------------------------
@@ -145,7 +165,7 @@ class FifthAeonState(StateBase):
         m = self.match
         if not (legal >= L.RESOURCE).any() or not (legal < L.RESOURCE + 4).any() or m.choices:
             return legal
-        keep = L.RESOURCE + DefaultPolicy().resource(m, m.acting, self.game.decks[m.acting].cards)
+        keep = L.RESOURCE + DefaultPolicy().resource(m, m.acting, self.decks[m.acting])
         return legal[(legal < L.RESOURCE) | (legal >= L.RESOURCE + 4) | (legal == keep)]
 
     def _try_apply(self, a: int) -> bool:
@@ -160,7 +180,7 @@ class FifthAeonState(StateBase):
                 f"{self.current_player}; legal: {self.legal_actions().tolist()}")
 
     def clone(self) -> "FifthAeonState":
-        return FifthAeonState(self.game, self.match.copy())
+        return FifthAeonState(self.game, self.match.copy(), self.decks)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         raise ProtocolError("Fifth Aeon has no chance nodes after set-up (decks are shuffled by new_state)")
@@ -173,7 +193,7 @@ class FifthAeonState(StateBase):
         n = 0
         if self.game.rollout == "default_ai":
             bots = (DefaultPolicy(), DefaultPolicy())
-            decks = tuple(d.cards for d in self.game.decks)
+            decks = self.decks
             while m.winner < 0 and m.turn < limit:
                 p = m.acting
                 moves.apply(m, bots[p].act(m, decks[p], moves.legal(m)))
@@ -193,11 +213,17 @@ class FifthAeonState(StateBase):
         return n
 
     # -- information -------------------------------------------------------------------------------------
-    def determinize(self, player: int, rng: np.random.Generator) -> "FifthAeonState":
-        """A state drawn uniformly from what ``player`` cannot see: the order of the deck positions ``player``
-        does not know (its own deck's, except the cards it put at the bottom), and which of the opponent's unseen
-        cards are in its hand rather than in its deck (a resampled hand card loses a Research AI bonus)."""
+    def determinize(self, player: int, rng: np.random.Generator, deck_model: Any = None) -> "FifthAeonState":
+        """A state drawn from what ``player`` cannot see: the order of the deck positions ``player`` does not know
+        (its own deck's, except the cards it put at the bottom), and the opponent's unseen cards (a resampled hand
+        card loses a Research AI bonus): with open lists its unseen cards shuffled between hand and deck; with
+        hidden lists dealt anew by ``deck_model`` (``protocol.DeckModel``; None: ``hidden_lists.UniformDeck``)
+        given ``seen_cards(player)``. A deck model with open lists raises ``InvalidParameterError``."""
         self._check_player(player)
+        hidden = self.game.decklists == "hidden"
+        if deck_model is not None and not hidden:
+            raise InvalidParameterError("deck_model: Fifth Aeon's decklists are open (the option decklists=hidden "
+                                        "hides them)")
         m = self.match.copy()
         own = m.sides[player]
         free = [i for i, v in enumerate(own.deck_vis) if v == HIDDEN]
@@ -205,9 +231,19 @@ class FifthAeonState(StateBase):
         for i, j in zip(free, rng.permutation(len(free))):
             own.deck[i] = cards[j]
         foe = m.sides[1 - player]
-        hand_slots = [i for i, k in enumerate(foe.known) if not k]
-        deck_slots = [i for i, v in enumerate(foe.deck_vis) if v != PUBLIC]
-        pool = [foe.hand[i][0] for i in hand_slots] + [foe.deck[i] for i in deck_slots]
+        hand_slots, deck_slots = unseen_slots(m, player)
+        decks = self.decks
+        if hidden:
+            seen = seen_cards(m, player)
+            count = len(hand_slots) + len(deck_slots)
+            pool = list((deck_model or self.game.uniform).sample(seen, count, rng))
+            if len(pool) != count:
+                raise ProtocolError(f"deck model {deck_model!r} dealt {len(pool)} cards, not {count}")
+            decks = list(decks)
+            decks[1 - player] = tuple(seen.elements()) + tuple(pool)
+            decks = tuple(decks)
+        else:
+            pool = [foe.hand[i][0] for i in hand_slots] + [foe.deck[i] for i in deck_slots]
         pool = [pool[i] for i in rng.permutation(len(pool))]
         for k, i in enumerate(hand_slots):
             foe.hand[i] = (pool[k], 0, 0)
@@ -221,7 +257,17 @@ class FifthAeonState(StateBase):
             elif c.source == "deck":
                 c.options = sorted(set(foe.deck))
                 c.max_n, c.min_n = min(c.max_n, len(c.options)), min(c.min_n, len(c.options))
-        return FifthAeonState(self.game, m)
+        return FifthAeonState(self.game, m, decks)
+
+    def seen_cards(self, player: int) -> Counter:
+        """The opponent's cards ``player`` sees now, by card id (``hidden_lists.seen_cards``): what a deck model is
+        given."""
+        return seen_cards(self.match, self._check_player(player))
+
+    def hidden_cards(self, player: int) -> list[str]:
+        """The true identities of the opponent's cards ``determinize(player)`` deals (reads the truth: an oracle
+        deck model's)."""
+        return hidden_cards(self.match, self._check_player(player))
 
     def observation(self, player: int, perfect: bool = False) -> np.ndarray:
         return observe(self.match, self._check_player(player), bool(perfect))
@@ -232,11 +278,12 @@ class FifthAeonState(StateBase):
         return observation_structure(len(self.game.pool.index))
 
     def state_key(self) -> Hashable:
-        """Everything of the match, hidden parts included."""
-        return _key(self.match)
+        """Everything of the match and the deck lists, hidden parts included."""
+        return _key(self.match), self.decks
 
     def card_multiset(self) -> tuple:
-        """Every card in hands, decks, crypts and on the board (items too), sorted."""
+        """Every card in hands, decks, crypts and on the board (items too), sorted; with hidden lists a player's
+        cards the other has not seen count as ``?0`` / ``?1`` (the other's ``determinize`` deals them anew)."""
         m = self.match
         out: list[str] = []
         for p in range(2):
@@ -244,6 +291,13 @@ class FifthAeonState(StateBase):
             out += [h[0] for h in s.hand] + s.deck + s.crypt
             for u in m.board[p]:
                 out += [u.card.id] + [it.id for it in u.items]
+        if self.game.decklists == "hidden":
+            cards = Counter(out)
+            for p in range(2):
+                unseen = hidden_cards(m, p)
+                cards -= Counter(unseen)
+                cards[f"?{1 - p}"] = len(unseen)
+            out = list(cards.elements())
         return tuple(sorted(out))
 
     # -- naming ------------------------------------------------------------------------------------------
@@ -318,7 +372,7 @@ class FifthAeonState(StateBase):
 
     # -- identity ----------------------------------------------------------------------------------------
     def __reduce__(self) -> tuple:
-        return FifthAeonState, (self.game, self.match)
+        return FifthAeonState, (self.game, self.match, self.decks)
 
     def __eq__(self, other: object) -> bool:
         return type(other) is FifthAeonState and _key(self.match) == _key(other.match)
