@@ -65,13 +65,14 @@ def start_game(page: Any, url: str, mode: str, game: str, **fields: str) -> None
     page.wait_for_selector("#status:not(:empty)")
 
 
-def play_first_moves(page: Any, timeout_s: float = 60) -> int:
-    """Click the first group or move the page offers until the game is over; returns the moves made."""
+def play_first_moves(page: Any, timeout_s: float = 60, stop_after: int | None = None) -> int:
+    """Click the first group or move the page offers until the game is over (or ``stop_after`` moves are made);
+    returns the moves made."""
     moves, deadline = 0, time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         found = page.wait_for_selector(f"{OVER}, {MOVES}")  # the status comes first on the page
         kind = found.evaluate("e => e.id === 'status' ? 'over' : 'leaf' in e.dataset ? 'move' : 'group'")
-        if kind == "over":
+        if kind == "over" or moves == stop_after:
             return moves
         moves += kind == "move"
         found.click()

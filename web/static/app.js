@@ -135,7 +135,7 @@ function drawGraph(view) {
   const svg = document.createElementNS(svgNS, "svg");
   svg.setAttribute("viewBox", "0 0 1000 520");
   svg.setAttribute("class", "graph");
-  const at = Object.fromEntries(view.nodes.map((n) => [n.name, [20 + n.x * 960, 20 + n.y * 480]]));
+  const at = Object.fromEntries(view.nodes.map((n) => [n.name, [20 + n.x * 880, 20 + n.y * 470]]));
   const make = (tag, attrs, text) => {
     const node = document.createElementNS(svgNS, tag);
     for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
@@ -152,11 +152,13 @@ function drawGraph(view) {
   }
   for (const node of view.nodes) {
     const [x, y] = at[node.name];
-    make("circle", {cx: x, cy: y, r: 7, class: "city " + node.tags.join(" ")});
+    const tags = node.tags.map((tag) => tag.replace(/\W+/g, "-"));
+    make("circle", {cx: x, cy: y, r: 7, class: "city " + tags.join(" ")});
     make("text", {x: x + 9, y: y + 4, class: "city-name"}, node.name);
     const text = counters(node.counters);
     if (text) make("text", {x: x + 9, y: y + 16, class: "city-counters"}, text);
-    if (node.tags.length) make("title", {}, node.tags.join(", "));
+    const people = node.tags.filter((tag) => /^(seat|player) /.test(tag));  // pawns: the seats' names
+    if (people.length) make("text", {x: x - 8, y: y - 10, class: "city-people"}, people.join(", "));
   }
   return svg;
 }
@@ -214,10 +216,10 @@ function drawControls(mode) {
     const go = (step) => send({type: "goto", step});
     const range = el("input", {type: "range", id: "scrub", min: 0, max: frame.steps - 1, value: frame.step,
                                oninput: (event) => go(Number(event.target.value))});
-    box.replaceChildren(el("button", {id: "first", onclick: () => go(0)}, "⏮"),
+    box.replaceChildren(el("button", {id: "first", onclick: () => go(0)}, "|◀"),
                         el("button", {id: "back", onclick: () => go(frame.step - 1)}, "◀"),
                         el("button", {id: "forward", onclick: () => go(frame.step + 1)}, "▶"),
-                        el("button", {id: "last", onclick: () => go(frame.steps - 1)}, "⏭"), range,
+                        el("button", {id: "last", onclick: () => go(frame.steps - 1)}, "▶|"), range,
                         el("span", {}, ` step ${frame.step} / ${frame.steps - 1}`));
   } else {
     box.replaceChildren(el("span", {class: "quiet"}, `seed ${frame.seed}`));
