@@ -27,7 +27,7 @@ import cardboard
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = {"envs": "cardboard.envs", "search": "cardboard.search", "policies": "cardboard.policies",
-           "training": "cardboard.training", "evaluation": "cardboard.evaluation"}
+           "training": "cardboard.training", "evaluation": "cardboard.evaluation", "web": "cardboard.web"}
 # every package of the source tree (a folder with __init__.py, tests apart): a new game folder is one of them
 PACKAGES = tuple(sorted(
     ".".join((prefix, *init.parent.relative_to(ROOT / folder).parts))
@@ -92,6 +92,8 @@ def test_wheel_holds_only_the_cardboard_package(wheel):
     zoo = [f"cardboard/policies/models/{f.name}" for f in (ROOT / "policies" / "models").iterdir()
            if f.suffix in (".safetensors", ".md")]
     assert zoo and set(zoo) <= set(names), "the model zoo's weights or cards are missing from the wheel"
+    page = [f"cardboard/web/static/{f.name}" for f in (ROOT / "web" / "static").iterdir()]
+    assert page and set(page) <= set(names), "cardboard serve's page is missing from the wheel"
     assert not [n for n in names if "__pycache__" in n or n.endswith((".nbi", ".nbc", ".pyc"))]
     with zipfile.ZipFile(wheel) as zf:
         armies = json.loads(zf.read(DATA_FILE))

@@ -1,5 +1,6 @@
 """cardboard serve without a browser (Starlette's TestClient): what each frame holds, the refusals that change
-nothing, sessions kept apart, watching with search statistics, replays forward and back, the command's safety."""
+nothing, sessions kept apart, watching with search statistics, replays forward and back, the command's safety, the
+seeds of ``cardboard play``."""
 from __future__ import annotations
 
 import argparse
@@ -10,11 +11,14 @@ from rich.console import Console
 from starlette.testclient import TestClient
 
 from cardboard import registry
+from cardboard.envs.protocol import CHANCE
 from cardboard.envs.view import describe, menu
-from cardboard.evaluation.match import play_match_specs
+from cardboard.evaluation.match import play_match_specs, read_results
+from cardboard.jobs.seeds import game_streams
 from cardboard.training.selfplay import generate
 from cardboard.web import serve
 from cardboard.web.app import create_app
+from cardboard.web.tables import Table
 
 FRAME_KEYS = {"type", "version", "seed", "seat", "agents", "view", "status", "over", "menu", "log_from", "log",
               "stats", "step", "steps"}
@@ -174,3 +178,17 @@ def test_serve_is_local_unless_told_and_warns(monkeypatch, tmp_path):
     with pytest.raises(registry.CardboardError, match="no such file"):
         serve.run(parser.parse_args(["--replay", str(tmp_path / "missing.jsonl")]), console)
     assert "serve" in registry.commands()
+
+
+def test_a_table_plays_game_0_of_a_match_with_the_same_seed(tmp_path):
+    table = Table("hearth", {}, ["random", "greedy"], None, None, 9)
+    while not table.waiting:
+        table.step()
+    state, decisions = table.game.new_state(game_streams(9, 0, 2)[0]), []
+    for action in table.actions:
+        if state.current_player != CHANCE:
+            decisions.append(action)
+        state.apply(action)
+    results = tmp_path / "m.jsonl"
+    play_match_specs("hearth", ["random", "greedy"], 1, 9, results_path=str(results))
+    assert list(read_results(results)[0].moves) == decisions

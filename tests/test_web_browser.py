@@ -112,3 +112,14 @@ def test_a_full_game_by_clicks_shows_no_hidden_card(site, name, tmp_path, monkey
         raise
     finally:
         page.close()
+
+
+def test_a_bad_agent_spec_is_a_message_on_the_page(site):
+    app, url, browser = site
+    page = browser.new_page()
+    try:
+        start_game(page, url, "play", "hearth", agents="nobody", seat=0, wait=False)
+        page.wait_for_selector("#error:not([hidden])")
+        assert "nobody" in page.text_content("#error") and page.locator("#table").is_hidden()
+    finally:
+        page.close()

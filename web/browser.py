@@ -48,9 +48,9 @@ def serving(app: Any) -> Iterator[str]:
         sock.close()
 
 
-def start_game(page: Any, url: str, mode: str, game: str, **fields: str) -> None:
+def start_game(page: Any, url: str, mode: str, game: str, wait: bool = True, **fields: Any) -> None:
     """Open the page and start a game from its form (``fields``: options, agents, seat, view, seed, source,
-    index, as the form names them)."""
+    index, as the form names them); ``wait``: until its first frame is drawn."""
     page.goto(url)
     page.wait_for_selector("#game option", state="attached")
     page.select_option("#mode", mode)
@@ -62,7 +62,8 @@ def start_game(page: Any, url: str, mode: str, game: str, **fields: str) -> None
         else:
             page.fill(f"#{name}", str(value))
     page.click("#go")
-    page.wait_for_selector("#status:not(:empty)")
+    if wait:
+        page.wait_for_selector("#status:not(:empty)")
 
 
 def play_first_moves(page: Any, timeout_s: float = 60, stop_after: int | None = None) -> int:
