@@ -17,7 +17,7 @@ from cardboard.evaluation.match import play_match_specs, read_results
 from cardboard.jobs.seeds import game_streams
 from cardboard.training.selfplay import generate
 from cardboard.web import serve
-from cardboard.web.app import create_app
+from cardboard.web.app import GAMES_PER_SESSION, create_app
 from cardboard.web.tables import Table
 
 FRAME_KEYS = {"type", "version", "seed", "seat", "agents", "view", "status", "over", "menu", "log_from", "log",
@@ -110,10 +110,14 @@ def test_sessions_are_kept_apart():
     mine.get("/")
     theirs.get("/")
     gid = new_game(mine, mode="play", game="lords_of_war", agents="random", seat=0, seed=1)
-    for c, headers in [(theirs, {}), (mine, {"origin": "http://evil.example"})]:
-        with c.websocket_connect(f"/ws/{gid}", headers=headers) as ws:
+    later = [new_game(mine, mode="watch", game="lords_of_war", agents="random") for _ in range(GAMES_PER_SESSION)]
+    for c, game, headers in [(theirs, later[-1], {}), (mine, later[-1], {"origin": "http://evil.example"}),
+                             (mine, gid, {})]:  # the last: the session's oldest game, dropped for the newer ones
+        with c.websocket_connect(f"/ws/{game}", headers=headers) as ws:
             answer = ws.receive_json()
             assert answer == {"type": "error", "message": "no such game (it may have ended with the server)"}
+    with mine.websocket_connect(f"/ws/{later[-1]}") as ws:
+        assert ws.receive_json()["type"] == "frame"
 
 
 def watched_stats(seat):

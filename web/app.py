@@ -51,8 +51,8 @@ class Games:
     def add(self, session: str, game: Table | Replay) -> str:
         games = self.sessions.setdefault(session, {})
         while len(games) >= GAMES_PER_SESSION:
-            self.locks.pop(next(iter(games)), None)
-            del games[next(iter(games))]
+            oldest = next(iter(games))
+            del games[oldest], self.locks[oldest]
         gid = secrets.token_urlsafe(16)
         games[gid] = game
         self.locks[gid] = asyncio.Lock()

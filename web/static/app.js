@@ -29,6 +29,8 @@ function players() {
 }
 
 function fillSeats() {
+  const game = catalog.games.find((g) => g.name === $("#game").value);
+  $("#options").title = "defaults: " + Object.entries(game.options).map(([k, v]) => `${k}=${v}`).join(" ");
   const n = players();
   $("#seat").replaceChildren(...Array.from({length: n}, (_, k) => el("option", {value: k}, `seat ${k}`)));
   $("#view").replaceChildren(el("option", {value: ""}, "spectator"),
@@ -45,6 +47,7 @@ function showMode() {
 async function init() {
   catalog = await (await fetch("/api/catalog")).json();
   $("#game").replaceChildren(...catalog.games.map((g) => el("option", {value: g.name, title: g.summary}, g.name)));
+  $("#agent-names").replaceChildren(...catalog.agents.map((name) => el("option", {value: name})));
   $("#source").replaceChildren(...catalog.replays.map((path, k) => el("option", {value: k}, path)));
   $("#game").addEventListener("change", fillSeats);
   $("#options").addEventListener("input", fillSeats);
