@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+from cardboard import registry
 from cardboard.envs.view import describe, menu, seen
 from cardboard.jobs.seeds import game_streams
 from cardboard.web import app as web_app
@@ -28,6 +29,12 @@ def site():
                     "it as root)")
     from playwright.sync_api import sync_playwright
 
+    for name, options in GAMES.items():  # the games' kernels compile on first use (minutes, cold): not in the timings
+        settings = dict(option.split("=") for option in options.split())
+        players = registry.make_game(name, **settings).info.num_players
+        table = Table(name, settings, ["random"] * players, None, None, 0)
+        while not table.waiting:
+            table.step()
     app = create_app()
     with serving(app) as url, sync_playwright() as playwright:
         browser = launch(playwright)
