@@ -196,3 +196,18 @@ def test_a_table_plays_game_0_of_a_match_with_the_same_seed(tmp_path):
     results = tmp_path / "m.jsonl"
     play_match_specs("hearth", ["random", "greedy"], 1, 9, results_path=str(results))
     assert list(read_results(results)[0].moves) == decisions
+
+
+def test_a_plugin_game_without_view_hooks_gets_the_generic_page():
+    c = client()
+    gid = new_game(c, mode="play", game="demo_tricks", agents="random", seat=0, seed=4)
+    table = table_of(c, gid)
+    assert not hasattr(table.state, "view")
+    with c.websocket_connect(f"/ws/{gid}") as ws:
+        frame = ws.receive_json()
+        while not frame["over"]:
+            if frame["menu"] is not None:
+                assert frame["view"]["zones"] == [] and frame["view"]["text"] == table.game.render_ansi(table.state, 0)
+                assert frame["menu"] == {table.state.action_to_string(a): int(a) for a in table.state.legal_actions()}
+                ws.send_json({"type": "move", "version": frame["version"], "action": first_leaf(frame["menu"])})
+            frame = ws.receive_json()
