@@ -20,7 +20,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import numpy as np
-
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request

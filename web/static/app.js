@@ -73,7 +73,8 @@ async function start(event) {
   showError("");
   const response = await fetch("/api/games", {method: "POST", headers: {"Content-Type": "application/json"},
                                               body: JSON.stringify(body)});
-  const answer = await response.json();
+  let answer;
+  try { answer = await response.json(); } catch { answer = {error: `server error (HTTP ${response.status})`}; }
   if (answer.error) { showError(answer.error); return; }
   connect(answer.id, body.mode);
 }
