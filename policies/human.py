@@ -129,7 +129,8 @@ def _cards(view: View, seat: int) -> str:
             for card in faces:
                 cost = "" if card.cost is None else f" (cost {card.cost})"
                 stats = " ".join(f"{k} {v}" for k, v in card.stats.items())
-                out.append(f"  {card.name}{cost}{f' [{stats}]' if stats else ''}{f': {card.text}' if card.text else ''}")
+                text = f": {card.text}" if card.text else ""
+                out.append(f"  {card.name}{cost}{f' [{stats}]' if stats else ''}{text}")
     return "\n".join(out) + "\n" if out else ""
 
 

@@ -36,11 +36,11 @@ def view(state: HearthState, perspective: int | None) -> View:
     decks = state.game.decks
     zones = []
     for p in range(2):
-        zones.append(Zone("hand", _hand(state, p, perspective), p))
+        zones.append(Zone(f"hand of player {p}", _hand(state, p, perspective), p))
         aside = _aside(state, p, perspective)
         if aside:
-            zones.append(Zone("set aside", aside, p))
-        zones.append(Zone("board", tuple(_minion(state, m) for m in state.minions(p)), p))
+            zones.append(Zone(f"set aside by player {p}", aside, p))
+        zones.append(Zone(f"board of player {p}", tuple(_minion(state, m) for m in state.minions(p)), p))
     return View(f"Hearth: {decks[0].name} vs {decks[1].name}", status_line(state), perspective,
                 render_text(state, () if perspective is None else (perspective,)),
                 seats=tuple(_seat(state, p) for p in range(2)), zones=tuple(zones),

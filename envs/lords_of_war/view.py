@@ -73,10 +73,10 @@ def view(state: LordsOfWarState, perspective: int | None) -> View:
             "hand": int(s[L.NHAND + p]), "deck": int(s[L.NDECK + p])}))
         hand = [int(c) for c in s[L.HAND + p * HAND_SIZE:L.HAND + p * HAND_SIZE + s[L.NHAND + p]]]
         seen = hand if perspective == p else [c for c in hand if s[L.KNOWN + c]]  # known ones first, in id order
-        zones.append(Zone("hand", tuple(_card(types[c]) for c in seen) + (Card.unseen(),) * (len(hand) - len(seen)),
-                          p))
+        faces = tuple(_card(types[c]) for c in seen) + (Card.unseen(),) * (len(hand) - len(seen))
+        zones.append(Zone(f"hand of player {p}", faces, p))
         dead = s[L.DEAD + p * ARMY_SIZE:L.DEAD + p * ARMY_SIZE + s[L.NDEAD + p]]
-        zones.append(Zone("eliminated", tuple(_card(types[c]) for c in dead), p))
+        zones.append(Zone(f"eliminated cards of player {p}", tuple(_card(types[c]) for c in dead), p))
     bottom = perspective or 0
     cells = []
     for row in range(ROWS):  # from the top as drawn

@@ -60,8 +60,8 @@ def pandemic_view(state, perspective: int | None) -> View:
         tags = (L.COLOUR_NAMES[CITY_COLOURS[c]],) + (("research station",) if s[L.STATION + c] else ()) \
             + tuple(seat_name(s, q) for q in seats if s[L.PAWN + q] == c)
         nodes.append(Node(name, x, y, links, {L.COLOUR_NAMES[k]: int(n) for k, n in enumerate(cubes) if n}, tags))
-    hands = tuple(Zone(f"hand of {seat_name(s, q)}", _cities(s[L.HAND + q * L.NUM_CITIES:L.HAND + (q + 1) * L.NUM_CITIES]),
-                       q) for q in seats)
+    hands = tuple(Zone(f"hand of {seat_name(s, q)}",
+                       _cities(s[L.HAND + q * L.NUM_CITIES:L.HAND + (q + 1) * L.NUM_CITIES]), q) for q in seats)
     epidemics = (Card("Epidemic", text=EPIDEMIC_TEXT, tags=("epidemic",)),) * int(s[L.EPIDEMICS_DRAWN])
     piles = (Zone("player discard pile", _cities(s[L.PDISCARD:L.PDISCARD + L.NUM_CITIES]) + epidemics),
              Zone("infection discard pile", _cities(s[L.IDISCARD:L.IDISCARD + L.NUM_CITIES])))

@@ -22,7 +22,7 @@ def _strings(data) -> list[str]:
 
 
 def _hand(view, owner: int) -> list[dict]:
-    return next(z for z in view.to_json()["zones"] if z["name"] == "hand" and z["owner"] == owner)["cards"]
+    return next(z for z in view.to_json()["zones"] if z["name"] == f"hand of player {owner}")["cards"]
 
 
 def test_every_card_has_its_rules_text():
@@ -47,7 +47,7 @@ def test_the_opponents_fireball_is_nowhere_in_a_view_that_may_not_see_it():
     assert part["name"] == "Rusty Horn"
     seat = state.view(0).to_json()["seats"][1]["counters"]
     assert seat["health"] == "30/30" and seat["hand"] == 3 and seat["hero power"] == "Fireblast"
-    board = next(z for z in state.view(0).to_json()["zones"] if z["name"] == "board" and z["owner"] == 1)["cards"]
+    board = next(z for z in state.view(0).to_json()["zones"] if z["name"] == "board of player 1")["cards"]
     assert board[0]["name"] == "Snowchugger" and board[0]["stats"] == {"attack": 2, "health": 3, "max health": 3}
 
 
@@ -82,7 +82,7 @@ def test_mulligan_names_the_cards_replaced_and_hides_them_from_the_opponent():
     drawn = state.chance_outcomes()[0][0]
     assert state.action_seen(drawn, 0) == f"you draw {state.game.names[drawn]}"
     assert state.action_seen(drawn, 1) == state.action_seen(drawn, None) == "player 0 draws a card"
-    aside = next(z for z in state.view(1).to_json()["zones"] if z["name"] == "set aside")
+    aside = next(z for z in state.view(1).to_json()["zones"] if z["name"].startswith("set aside by player"))
     assert aside["owner"] == 0 and [c["name"] for c in aside["cards"]] == ["?", "?"]
 
 

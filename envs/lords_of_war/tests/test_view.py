@@ -51,7 +51,7 @@ def test_a_board_cell_is_drawn_from_the_viewers_side():
 
 def test_a_ranged_card_names_its_target_squares():
     state = build_position(GAME, hands=(["Orc General"], ["Dwarf Axe Thrower"]), player=1)
-    hand = next(z for z in state.view(1).to_json()["zones"] if z["name"] == "hand" and z["owner"] == 1)
+    hand = next(z for z in state.view(1).to_json()["zones"] if z["name"] == "hand of player 1")
     assert hand["cards"][0]["text"] == ("Veteran ranged, support. Defence 3. Arrows N3. Shoots 3 damage at one enemy "
                                         "on: 1 behind: 1 left, centre, 1 right; 2 behind: 1 left, centre, 1 right.")
 
