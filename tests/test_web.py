@@ -120,6 +120,20 @@ def test_sessions_are_kept_apart():
         assert ws.receive_json()["type"] == "frame"
 
 
+def test_a_dropped_game_and_the_stopped_server_release_their_agents(monkeypatch):
+    closed = []
+    monkeypatch.setattr(Table, "close", lambda self: closed.append(self))
+    app = create_app()
+    with TestClient(app) as c:  # 'with': the app's lifespan runs, so stopping it releases every game
+        c.get("/")
+        first = new_game(c, mode="watch", game="lords_of_war", agents="random")
+        oldest = table_of(c, first)
+        for _ in range(GAMES_PER_SESSION):
+            new_game(c, mode="watch", game="lords_of_war", agents="random")
+        assert closed == [oldest]
+    assert len(closed) == 1 + GAMES_PER_SESSION
+
+
 def watched_stats(seat):
     c = client()
     gid = new_game(c, mode="watch", game="lords_of_war", agents="ismcts:iterations=30,random", view=seat, seed=3)

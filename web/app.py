@@ -11,10 +11,11 @@ thread, so the page stays live.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import secrets
-from collections.abc import Awaitable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -51,7 +52,8 @@ class Games:
         games = self.sessions.setdefault(session, {})
         while len(games) >= GAMES_PER_SESSION:
             oldest = next(iter(games))
-            del games[oldest], self.locks[oldest]
+            games.pop(oldest).close()
+            del self.locks[oldest]
         gid = secrets.token_urlsafe(16)
         games[gid] = game
         self.locks[gid] = asyncio.Lock()
@@ -59,6 +61,12 @@ class Games:
 
     def find(self, session: str | None, gid: str) -> Table | Replay | None:
         return self.sessions.get(session or "", {}).get(gid)
+
+    def close(self) -> None:
+        """Release every game's agents (root-parallel searchers hold worker processes): the server stops."""
+        for games in self.sessions.values():
+            for game in games.values():
+                game.close()
 
 
 def _seat(value: Any, name: str) -> int | None:
@@ -246,9 +254,16 @@ async def _guarded(socket: WebSocket, gid: str, work: Awaitable[int], sent: int)
 
 def create_app(replays: Sequence[str] = ()) -> Starlette:
     """The app; ``replays``: the results files and self-play folders the page may replay."""
+    games = Games(replays)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        games.close()
+
     app = Starlette(routes=[Route("/", page), Route("/api/catalog", catalog), Route("/api/games", create,
                                                                                      methods=["POST"]),
                             WebSocketRoute("/ws/{gid}", play_socket),
-                            Mount("/static", StaticFiles(directory=STATIC), name="static")])
-    app.state.games = Games(replays)
+                            Mount("/static", StaticFiles(directory=STATIC), name="static")], lifespan=lifespan)
+    app.state.games = games
     return app

@@ -74,6 +74,13 @@ class Table:
     def version(self) -> int:
         return len(self.actions)
 
+    def close(self) -> None:
+        """Release what the agents hold (a root-parallel search's worker processes)."""
+        for agent in self.agents:
+            close = getattr(agent, "close", None)
+            if close is not None:
+                close()
+
     @property
     def waiting(self) -> bool:
         """Whether the game waits for the person (their turn, or the end)."""
@@ -157,6 +164,9 @@ class Replay:
             self.lines.append(None)
         if not self.states:
             raise CardboardError("the replay holds no state")
+
+    def close(self) -> None:
+        """Nothing to release: a replay runs no agent."""
 
     def frame(self, step: int) -> dict[str, Any]:
         """The view after ``step`` actions (clamped to the game), with the log up to it."""
