@@ -28,7 +28,17 @@ fi
 linked=()
 if ! "$PYTHON" -c "import cardboard.envs" 2>/dev/null && \
         ! "$PYTHON" -m pip install -q --no-index --no-deps --no-build-isolation -e . 2>/dev/null; then
-    # no editable install (it registers the entry-point commands: expert-iteration, ...): links, without them
+    # no editable install: links, and the entry-point commands (expert-iteration, ...) from a dist-info of our own
+    mkdir -p /tmp/site/cardboard-0.dist-info
+    "$PYTHON" - <<'PY'
+import tomllib
+points = tomllib.load(open("pyproject.toml", "rb"))["project"]["entry-points"]
+with open("/tmp/site/cardboard-0.dist-info/entry_points.txt", "w") as f:
+    for group, names in points.items():
+        f.write(f"[{group}]\n" + "".join(f"{k} = {v}\n" for k, v in names.items()) + "\n")
+open("/tmp/site/cardboard-0.dist-info/METADATA", "w").write("Metadata-Version: 2.1\nName: cardboard\nVersion: 0\n")
+PY
+    export PYTHONPATH="/tmp/site${PYTHONPATH:+:$PYTHONPATH}"
     for folder in $("$PYTHON" -c "import re; print(*re.findall(r'\"cardboard\.\w+\": \"(\w+)\"', open('setup.py').read()))"); do
         if [ ! -e "cardboard/$folder" ]; then
             ln -s "../$folder" "cardboard/$folder"
