@@ -149,3 +149,19 @@ def test_search_agents_play_with_a_deck_model_and_repeat_with_a_seed(spec):
         deck_models.set_deck_predictor(old)
     assert actions[0] == actions[1] and actions[0] in state.legal_actions()
     assert variants == (["stub"] * 2 if "predict" in spec else [])
+
+
+def test_paper_000_installs_predict_speaking_the_games_card_ids():
+    from cardboard.evaluation.papers.p000_play_style.deck_model import GameIds
+
+    class IntPredictor:  # chapter 6's predictors speak integer ids
+        def predict(self, observed, size):
+            return Counter({0: size - observed.get(1, 0), 1: observed.get(1, 0)})
+
+        def scores(self, observed):
+            return {0: 1.0, 1: 0.5}
+
+    named = GameIds(IntPredictor(), ("Skeleton", "Toxin"))
+    assert named.predict({"Toxin": 2}, 5) == Counter({"Skeleton": 3, "Toxin": 2})
+    assert named.scores({}) == {"Skeleton": 1.0, "Toxin": 0.5}
+    assert deck_models._predictor_for is not None  # installed when the module is imported (the registry does)
