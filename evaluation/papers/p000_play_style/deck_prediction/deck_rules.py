@@ -42,13 +42,13 @@ class DeckRules:
         return tuple(c for c, limit in enumerate(self.limits) if limit > 0)
 
     def identity(self, deck: Mapping[int, int]) -> str:
-        """A deck's identity from its cards (Hearth: the class of its class cards, else the most common class of
-        our data, Mage; Fifth Aeon: its factions, main first)."""
+        """A deck's identity from its cards (Hearth: the class of most of its class cards, the first on a tie, Mage
+        without any; Fifth Aeon: its factions, main first)."""
         count = Counter()
         for card, n in deck.items():
             count[self.groups[card]] += n
         if self.identity_rule:
-            classes = sorted((g for g in count if g != NEUTRAL), key=lambda g: (-count[g], g))
+            classes = sorted((g for g in count if g != NEUTRAL), key=lambda g: -count[g])  # ties: the first
             return classes[0] if classes else "Mage"
         ranked = sorted(count, key=lambda g: (-count[g], g))
         return "+".join(ranked[:1] + sorted(ranked[1:]))

@@ -110,7 +110,7 @@ def parse_text(text: str, rules: DeckRules, source: str) -> list[Decklist]:
         if count < 1:
             raise DecklistError(source, number, f"a card's count is at least 1, got {count}")
         decks[-1].cards[card] += count
-        lines.setdefault(card, number)
+        lines[card] = number  # its last line: where a copy limit is crossed
     close()
     return decks
 

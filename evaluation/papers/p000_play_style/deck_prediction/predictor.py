@@ -89,7 +89,7 @@ class DeckPredictor(CorpusModel):
         """Each card's count of rules S -> card fired by the observed cards (and identity), for every card a deck
         of the identity may hold."""
         identity = identity or self.identity_of(observed)
-        scorer = self._scorer(observed, identity, lambda c: True)
+        scorer, _ = self._scorer(observed, identity, lambda c: True)
         item = (lambda c: copy_item(c, 1)) if self.copy_rules else card_item
         return {c: float(scorer.count(item(c))) for c in self.candidates(identity)}
 
