@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
+import numpy as np
+
 from .deck_rules import DeckRules
 from .decklists import Decklist
 
@@ -42,18 +44,27 @@ class CorpusModel:
         self.cardinality = {c: max(1, min(rules.limits[c], round(copies[c] / self.popularity[c])))
                             for c in self.popularity}
         self.budget = {i: round(sum(s) / len(s)) for i, s in specials.items()}
+        self._matrix: np.ndarray | None = None
 
     def identity_of(self, observed: Mapping[int, int]) -> str:
         """The identity of the training deck sharing most cards with ``observed`` (among identities whose rules
         allow them; ties: the commonest identity)."""
         allowed = [i for i in self.identities if all(self.rules.legal(c, i) for c in observed)] or list(self.identities)
-        best, score = max(allowed, key=self.identities.__getitem__), (-1, 0)
-        for d in self.decks:
-            if d.identity in allowed:
-                s = (sum(min(n, d.cards[c]) for c, n in observed.items()), self.identities[d.identity])
-                if s > score:
-                    best, score = d.identity, s
-        return best
+        if self._matrix is None:  # decks x cards, and each deck's identity (index into ``names``)
+            names = list(self.identities)
+            self._matrix = np.zeros((len(self.decks), len(self.rules.ids)), dtype=np.int16)
+            for row, d in enumerate(self.decks):
+                self._matrix[row, list(d.cards)] = list(d.cards.values())
+            self._deck_identity = np.array([names.index(d.identity) for d in self.decks])
+        names = list(self.identities)
+        seen = np.zeros(len(self.rules.ids), dtype=np.int16)
+        for c, n in observed.items():
+            seen[c] = n
+        shared = np.minimum(self._matrix, seen).sum(axis=1)
+        ok = np.isin(self._deck_identity, [names.index(i) for i in allowed])
+        rank = np.where(ok, shared * (len(self.decks) + 1)
+                        + np.array([self.identities[names[i]] for i in self._deck_identity]), -1)
+        return names[int(self._deck_identity[int(np.argmax(rank))])]
 
     def copies(self, card: int) -> int:
         """Copies to add of a card (cardinality; the copy limit for a card no training deck holds)."""
