@@ -165,3 +165,15 @@ def test_quick_command_writes_curves_and_resumes(tmp_path):
     lines = (out / "folds.jsonl").read_text()
     assert main(["deck-prediction", "--game", "hearth", "--quick", "--quiet", "--out", str(out)]) == 0
     assert (out / "folds.jsonl").read_text() == lines
+
+
+def test_the_command_takes_a_users_decklists(tmp_path):
+    from cardboard.cli import main
+    from cardboard.evaluation.papers.p000_play_style.deck_prediction.decklists import dump_text
+
+    path = _write(tmp_path, dump_text(bundled_corpus("hearth")[:30], rules_for("hearth")))
+    out = tmp_path / "mine"
+    assert main(["deck-prediction", "--game", "hearth", "--decklists", str(path), "--folds", "3", "--tests", "2",
+                 "--quiet", "--out", str(out)]) == 0
+    assert json.loads((out / "curves.json").read_text())["hearth"]["tests"] == 6
+    assert main(["deck-prediction", "--decklists", str(path), "--quiet", "--out", str(tmp_path / "x")]) == 2

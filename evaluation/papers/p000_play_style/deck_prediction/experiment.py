@@ -10,6 +10,7 @@ deck (a multiset) in the prediction, averaged over the fold's test decks; the cu
 
     cardboard deck-prediction --game fifth_aeon --out runs/deck_prediction      # about 5 minutes a game
     cardboard deck-prediction --quick --out runs/deck_prediction-quick           # seconds: 3 folds, 3 decks
+    cardboard deck-prediction --game hearth --decklists my_lists.txt --folds 10  # your own decklists
 
 Each finished fold is a line of ``folds.jsonl``: a killed run resumes; ``curves.json`` and the PNGs are written at
 the end.
@@ -25,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from cardboard.envs.errors import InvalidParameterError
 from cardboard.jobs.interrupts import settings, track
 from cardboard.jobs.intervals import error_bars, normal_estimate
 from cardboard.jobs.resumable import claim_folder, read_lines, write_atomically
@@ -34,7 +36,7 @@ from .constants import (DEFAULT_MIN_SUPPORT, DEFAULT_OBSERVED, FOLDS, MIN_SUPPOR
                         PRECISION_AT, VARIANTS)
 from .corpus_model import accuracy, precision_recall
 from .deck_rules import rules_for
-from .decklists import Decklist, bundled_corpus
+from .decklists import Decklist, bundled_corpus, load_decklists
 from .predictor import DeckPredictor, MinedCorpus
 
 BASELINES = ("random", "popular", "nearest")
@@ -167,6 +169,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--folds", type=int, default=FOLDS, help=f"cross-validation folds (paper: {FOLDS})")
     p.add_argument("--tests", type=int, default=20, help="test decks per fold (default 20)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--decklists", default=None, help="your own decklist file (text or .jsonl, see decklists.py) "
+                   "instead of the bundled corpus; needs one --game")
     p.add_argument("--quick", action="store_true", help=f"the first {QUICK_DECKS} decks, 3 folds of 3 test decks, "
                    "k in 0 and 5, two supports (the tests)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -175,7 +179,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def config_of(args: argparse.Namespace) -> dict[str, Any]:
     games = sorted(set(args.game or GAMES))
     supports = {g: list(MIN_SUPPORTS[g][-2:] if args.quick else MIN_SUPPORTS[g]) for g in games}
-    return {"games": games, "decks": QUICK_DECKS if args.quick else None, "folds": 3 if args.quick else args.folds, "tests": 3 if args.quick else args.tests,
+    if args.decklists and len(games) != 1:
+        raise InvalidParameterError("--decklists needs exactly one --game (the game its cards are of)")
+    return {"games": games, "decklists": args.decklists, "decks": QUICK_DECKS if args.quick else None, "folds": 3 if args.quick else args.folds, "tests": 3 if args.quick else args.tests,
             "seed": args.seed, "variants": list(VARIANTS), "observed": [0, DEFAULT_OBSERVED] if args.quick
             else list(OBSERVED_RANGE), "supports": supports,
             "support": {g: MIN_SUPPORTS[g][-1] if args.quick else DEFAULT_MIN_SUPPORT[g] for g in games}}
@@ -200,7 +206,10 @@ def run(args: argparse.Namespace, console: Any) -> int:
             task = progress.add_task(f"{game}: mining", total=config["folds"], completed=config["folds"] - len(todo))
             if not todo:
                 continue
-            decks = bundled_corpus(game)[:config["decks"]]
+            decks = (load_decklists(config["decklists"], game) if config["decklists"]
+                     else bundled_corpus(game))[:config["decks"]]
+            if len(decks) < config["folds"]:
+                raise InvalidParameterError(f"{len(decks)} {game} decklists cannot make {config['folds']} folds")
             folds = fold_of(len(decks), config["folds"], config["seed"])
             mined = MinedCorpus(decks, min(config["supports"][game] + [config["support"][game]]), folds)
             mined.level(False), mined.level(True)
