@@ -181,10 +181,12 @@ def config_of(args: argparse.Namespace) -> dict[str, Any]:
     supports = {g: list(MIN_SUPPORTS[g][-2:] if args.quick else MIN_SUPPORTS[g]) for g in games}
     if args.decklists and len(games) != 1:
         raise InvalidParameterError("--decklists needs exactly one --game (the game its cards are of)")
-    return {"games": games, "decklists": args.decklists, "decks": QUICK_DECKS if args.quick else None, "folds": 3 if args.quick else args.folds, "tests": 3 if args.quick else args.tests,
-            "seed": args.seed, "variants": list(VARIANTS), "observed": [0, DEFAULT_OBSERVED] if args.quick
-            else list(OBSERVED_RANGE), "supports": supports,
-            "support": {g: MIN_SUPPORTS[g][-1] if args.quick else DEFAULT_MIN_SUPPORT[g] for g in games}}
+    quick = args.quick
+    return {"games": games, "decklists": args.decklists, "decks": QUICK_DECKS if quick else None,
+            "folds": 3 if quick else args.folds, "tests": 3 if quick else args.tests, "seed": args.seed,
+            "variants": list(VARIANTS), "observed": [0, DEFAULT_OBSERVED] if quick else list(OBSERVED_RANGE),
+            "supports": supports,
+            "support": {g: MIN_SUPPORTS[g][-1] if quick else DEFAULT_MIN_SUPPORT[g] for g in games}}
 
 
 def run(args: argparse.Namespace, console: Any) -> int:

@@ -2,7 +2,8 @@
 
 Every variant counts, for each card, the rules S -> c that the observed cards fire (S within the observed cards
 and the identity; the paper's ``rulecount``, a count, not a support-weighted sum), and adds cards to the observed
-ones in that order (ties: the card in more training decks of the identity: the support of the rule identity -> card) until the deck has ``size`` cards. What each adds:
+ones in that order (ties: the card in more training decks of the identity, the support of the rule identity ->
+card) until the deck has ``size`` cards. What each adds:
 
 - **a1**: each card at its copy limit (Hearth 2, a legendary 1; Fifth Aeon 4).
 - **a2**: each card at its cardinality, the mean number of copies of the decks that hold it (rounded).
@@ -26,8 +27,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 
-from .constants import DEFAULT_MIN_SUPPORT, VARIANTS
-from .corpus_model import CorpusModel, as_decklists
+from .constants import DEFAULT_MIN_SUPPORT, PAPER_MIN_SUPPORT, VARIANTS
+from .corpus_model import CorpusModel
 from .deck_rules import DeckRules, rules_for
 from .decklists import Decklist, bundled_corpus
 from .mining import (Itemsets, RuleIndex, Scorer, card_item, copy_item, identity_item, item_card, item_copy)
@@ -43,7 +44,8 @@ class MinedCorpus:
         self._levels: dict[str, tuple[Itemsets, RuleIndex]] = {}
 
     def identity_item(self, identity: str) -> int:
-        return identity_item(self.identities.index(identity)) if identity in self.identities else identity_item(-2)
+        known = identity in self.identities  # an unknown identity: an item no deck holds
+        return identity_item(self.identities.index(identity) if known else len(self.identities))
 
     def level(self, copies: bool) -> tuple[Itemsets, RuleIndex]:
         """The itemsets and rules over copies (``copies``) or distinct cards."""
@@ -69,18 +71,20 @@ class DeckPredictor(CorpusModel):
     """Predicts an opponent's decklist from the cards seen (module docstring for the variants).
 
     ``corpus``: the training decklists (card-id multisets, or ``Decklist``); ``min_support``: an absolute count
-    of decks, as in the paper. ``mined``/``fold``: rules mined beforehand over a larger corpus holding ``corpus``
-    (cross-validation: the corpus minus test fold ``fold``)."""
+    of decks, as in the paper (default: the game's, ``constants.DEFAULT_MIN_SUPPORT``). ``mined``/``fold``: rules
+    mined beforehand over a larger corpus holding ``corpus`` (cross-validation: the corpus minus test fold
+    ``fold``)."""
 
     def __init__(self, corpus: Iterable[Mapping[int, int] | Decklist], rules: DeckRules, variant: str = "a7",
-                 min_support: int = 20, *, mined: MinedCorpus | None = None, fold: int | None = None):
+                 min_support: int | None = None, *, mined: MinedCorpus | None = None, fold: int | None = None):
         if variant not in VARIANTS:
             from cardboard.envs.errors import UnknownNameError
 
             raise UnknownNameError("deck prediction variant", variant, VARIANTS)
         super().__init__(corpus, rules)
+        min_support = min_support or DEFAULT_MIN_SUPPORT.get(rules.game, PAPER_MIN_SUPPORT)
         self.variant, self.min_support, self.fold = variant, min_support, fold
-        self.mined = mined or MinedCorpus(as_decklists(self.decks, rules), min_support)
+        self.mined = mined or MinedCorpus(self.decks, min_support)
         self.copy_rules = variant == "a5"
         itemsets, self.rule_index = self.mined.level(self.copy_rules)
         self.alive = itemsets.alive(min_support, fold)
