@@ -22,6 +22,7 @@ line (the same seed gives the same file).
 from __future__ import annotations
 
 import argparse
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -116,7 +117,7 @@ class Generator:
             if not deck[c]:
                 del deck[c]
         deck = self._fill(deck, identity, curve, size, factions)
-        return Decklist(f"{name} #{index}", rules.identity(deck), _counter(deck))
+        return Decklist(f"{name} #{index}", rules.identity(deck), Counter({c: k for c, k in deck.items() if k > 0}))
 
     def _fill(self, deck: dict[int, int], identity: str, curve: np.ndarray, size: int,
               factions: set[str]) -> dict[int, int]:
@@ -148,12 +149,6 @@ class Generator:
         else:
             copies = int(rng.choice((4, 4, 4, 3, 2)))
         deck[card] = min(copies, limit_copies, rules.limits[card], room)
-
-
-def _counter(deck: dict[int, int]):
-    from collections import Counter
-
-    return Counter({c: k for c, k in deck.items() if k > 0})
 
 
 def generate(game: str, decks: int, seed: int) -> list[Decklist]:
