@@ -22,7 +22,7 @@ the hook when there is one and the default otherwise; ``menu(state, actions)`` g
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -158,6 +158,14 @@ def seen(state: GameState, action: int, perspective: int | None) -> str | None:
     if state.current_player == CHANCE:
         return "chance" if state.info.private_information else f"chance: {state.action_to_string(action)}"
     return f"player {state.current_player}: {state.action_to_string(action)}"
+
+
+def doer(perspective: int | None, player: int) -> Callable[[str], str]:
+    """``player`` doing a verb as ``perspective`` reads it in a log: ``doer(0, 0)("play")`` is "you play",
+    ``doer(1, 0)("play")`` "player 0 plays"."""
+    if perspective == player:
+        return lambda verb: f"you {verb}"
+    return lambda verb: f"player {player} {verb}s"
 
 
 def numbered(names: Sequence[str]) -> list[str]:

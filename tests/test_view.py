@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from cardboard.envs.protocol import CHANCE, GameInfo
-from cardboard.envs.view import NO_SPECTATOR_TEXT, describe, menu, numbered, result_line, seen, status_line
+from cardboard.envs.view import NO_SPECTATOR_TEXT, describe, doer, menu, numbered, result_line, seen, status_line
 
 
 def _info(utility: str = "zero_sum", information: str = "imperfect", players: int = 2) -> GameInfo:
@@ -93,3 +93,8 @@ def test_the_generic_view_is_the_render_from_a_seat_and_nothing_for_a_spectator(
     assert spectator.text == NO_SPECTATOR_TEXT and spectator.seats == () and spectator.zones == ()
     public = Toy({}, info=_info("zero_sum", "perfect"))
     assert describe(public, game, None).text == "board seen by None"
+
+
+def test_a_log_line_says_you_to_the_doer_and_names_the_player_to_others():
+    assert doer(0, 0)("play") == "you play"
+    assert doer(1, 0)("play") == "player 0 plays" == doer(None, 0)("play")

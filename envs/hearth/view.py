@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..view import Card, Seat, View, Zone, numbered, status_line
+from ..view import Card, Seat, View, Zone, doer, numbered, status_line
 from . import layout as L
 from .cards import CARD_TEXT, SPARE_PART_TEXT
 from .render import render_text
@@ -188,12 +188,7 @@ def action_seen(state: HearthState, a: int, perspective: int | None) -> str:
     if op is not None:
         return outcome_seen(state, op, a, perspective)
     p = int(state.s[L.G_PLAYER])
-    you = perspective == p
-    who = "you" if you else f"player {p}"
-
-    def does(verb: str) -> str:
-        return f"{who} {verb if you else verb + 's'}"
-
+    you, does = perspective == p, doer(perspective, p)
     if a < L.TARGET:
         return f"{does('play')} {state.game.names[state.hand(p)[a - L.PLAY]]}"
     if a < L.POSITION:
@@ -222,13 +217,7 @@ def outcome_seen(state: HearthState, op: tuple[int, int, int, int], x: int, pers
     as one who sees every card, ``action_to_string``'s)."""
     kind, q = op[0], op[1]
     names = state.game.names
-    you = perspective == q
-    sees = you or everything
-    who = "you" if you else f"player {q}"
-
-    def does(verb: str) -> str:
-        return f"{who} {verb if you else verb + 's'}"
-
+    sees, does = perspective == q or everything, doer(perspective, q)
     if kind == L.OP_DRAW:
         if state.s[L.player_base(q) + L.P_NHAND] >= L.HAND_LIMIT:
             return f"{does('draw')} {names[x]}, which burns: the hand is full"

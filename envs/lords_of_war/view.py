@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..view import Card, Cell, Seat, View, Zone, numbered, status_line
+from ..view import Card, Cell, Seat, View, Zone, doer, numbered, status_line
 from . import layout as L
 from . import rules as R
 from .cards import CardType
@@ -121,12 +121,7 @@ def action_path(state: LordsOfWarState, a: int) -> tuple[str, ...]:
 def action_seen(state: LordsOfWarState, a: int, perspective: int | None) -> str:
     """How ``perspective`` sees legal action ``a`` applied here: every move is public but a draw's card."""
     p = int(state.s[L.PLAYER])
-    you = perspective == p
-    who = "you" if you else f"player {p}"
-
-    def does(verb: str) -> str:
-        return f"{who} {verb if you else verb + 's'}"
-
+    you, does = perspective == p, doer(perspective, p)
     if a < L.A_TARGET:
         slot, e = divmod(a - L.A_DEPLOY, L.NUM_SQUARES)
         card = state.game.card_names[state.s[L.HAND + p * HAND_SIZE + slot]]
