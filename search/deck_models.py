@@ -37,8 +37,8 @@ _predictor_for: Callable[[str, str], DeckPredictor] | None = None  # (game name,
 
 
 def set_deck_predictor(build: Callable[[str, str], DeckPredictor] | None) -> Callable[[str, str], DeckPredictor] | None:
-    """Install the builder of ``deckmodel=predict[:VARIANT]``'s predictor (``build(game_name, variant)``; None
-    removes it); returns the one it replaces."""
+    """Install the builder of ``deckmodel=predict[:VARIANT]``'s predictor (``build(game_name, variant)``, or
+    ``build(game_name)`` for its default variant; None removes it); returns the one it replaces."""
     global _predictor_for
     old, _predictor_for = _predictor_for, build
     return old
