@@ -29,8 +29,8 @@ chromium:
 	  { echo "make test: the browser tests need /usr/bin/chromium; install it as root: apt-get install -y chromium" >&2; \
 	    exit 1; }
 
-test: $(STAMP) fresh-kernels chromium
-	$(BIN)/python -m pytest
+test: $(STAMP) fresh-kernels chromium  # one pytest worker per core (pytest-xdist); the Ray tests share one worker
+	$(BIN)/python -m pytest -n auto --dist loadgroup
 
 docs: $(STAMP)  # the site from mkdocs.yml and docs/ into site/ (--strict: a broken link or reference fails)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
