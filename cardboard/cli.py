@@ -299,7 +299,8 @@ def cmd_show(args: argparse.Namespace, console: Console) -> int:
         console.print(f"  {state.action_to_string(action)}", markup=False, highlight=False)
         state.apply(action)
     draw(f"game over after turn {state.turn}", None)
-    console.print(f"{result_line(state)}; returns: {state.returns().tolist()}", highlight=False)
+    console.print(result_line(state), highlight=False)
+    console.print(f"returns: {state.returns().tolist()}")
     return 0
 
 

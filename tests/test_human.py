@@ -229,5 +229,5 @@ def test_show_says_who_won_in_every_game(capsys, game_name):
     options = ["--option", "players=2"] if game_name == "pandemic" else []
     agents = ",".join(["random"] * 2)
     assert main(["show", game_name, "--seed", "1", "--agents", agents, *options]) == 0
-    assert re.search(r"^game over: (player [01] wins|a draw|the players (win|lose)); returns: \[",
+    assert re.search(r"^game over: (player [01] wins|a draw|the players (win|lose))\nreturns: \[",
                      capsys.readouterr().out, re.M)
