@@ -29,7 +29,7 @@ chromium:
 	  { echo "make test: the browser tests need /usr/bin/chromium; install it as root: apt-get install -y chromium" >&2; \
 	    exit 1; }
 
-test: $(STAMP) fresh-kernels chromium  # one pytest worker per core (pytest-xdist); the Ray tests share one worker
+test: $(STAMP) fresh-kernels chromium  # one pytest worker per core (pytest-xdist): a file's tests in one (conftest.py)
 	$(BIN)/python -m pytest -n auto --dist loadgroup
 
 docs: $(STAMP)  # the site from mkdocs.yml and docs/ into site/ (--strict: a broken link or reference fails)

@@ -241,7 +241,12 @@ class Game(Protocol):
 
 @runtime_checkable
 class Agent(Protocol):
-    """Picks one legal action for ``state.current_player``; ``reset()`` is called before every game."""
+    """Picks one legal action for ``state.current_player``; ``reset()`` is called before every game.
+
+    Optional, called by the match runner (``evaluation.match.play_game``) when an agent has them:
+    ``observe(state, action, seat)`` before every action is applied (chance outcomes and the other seats' moves
+    too; ``seat`` is the agent's; the state must not be changed), and ``game_over(state, seat)`` with the final
+    state. The human seat logs what its seat saw with them."""
 
     name: str
 

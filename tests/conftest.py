@@ -176,8 +176,9 @@ def ray_cluster():
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Under pytest-xdist (``make test`` runs two workers), every test on the Ray cluster runs in one worker: one
-    cluster for the session, not one per worker."""
+    """Under pytest-xdist (``make test``: one worker per core, ``--dist loadgroup``) each file's tests run in one
+    worker in file order, as in one process; the files with a test on the Ray cluster all in one worker, so one
+    cluster serves the session."""
+    on_ray = {item.path for item in items if "ray_cluster" in getattr(item, "fixturenames", ())}
     for item in items:
-        if "ray_cluster" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.xdist_group("ray"))
+        item.add_marker(pytest.mark.xdist_group("ray" if item.path in on_ray else str(item.path)))

@@ -77,9 +77,9 @@ def test_the_game_type_and_sizes_follow_the_game_info():
     assert (game.min_utility(), game.max_utility()) == (info.min_return, info.max_return)
     assert game.max_game_length() == (info.max_turns + 1) * DECISIONS_PER_TURN
     assert game.observation_tensor_shape() == list(info.observation_shape)
-    assert pyspiel.load_game("cardboard_demo_pig3", {"deal_seeds": 1}).new_initial_state().chance_outcomes() == [
-        (0, 1.0)]
-    pig = pyspiel.load_game(register("demo_pig3")).get_type()
+    pig3 = register("demo_pig3")  # this test's own registration: under pytest-xdist no other test runs first
+    assert pyspiel.load_game(pig3, {"deal_seeds": 1}).new_initial_state().chance_outcomes() == [(0, 1.0)]
+    pig = pyspiel.load_game(pig3).get_type()
     assert pig.information == pyspiel.GameType.Information.PERFECT_INFORMATION
     assert pyspiel.load_game(register(HIDDEN)).get_type().short_name == "cardboard_os_export_hidden_cards"
 
