@@ -19,7 +19,7 @@ from stable_baselines3 import A2C, PPO  # noqa: E402
 
 from cardboard import make_seat_env, registry  # noqa: E402
 from cardboard.cli import main  # noqa: E402
-from cardboard.envs.errors import CheckpointError, IllegalActionError, InvalidParameterError  # noqa: E402
+from cardboard.envs.errors import CheckpointError, InvalidParameterError  # noqa: E402
 from cardboard.envs.protocol import CHANCE, sample_chance  # noqa: E402
 from cardboard.evaluation.match import play_match_specs  # noqa: E402
 

@@ -17,7 +17,6 @@ trigger, so each card is read in one place.
 """
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from ..kernels import rand_below
