@@ -16,16 +16,6 @@ def _cell(view, square: str) -> dict:
     return next(c for c in view.to_json()["cells"] if c["text"] == square)
 
 
-def _strings(data) -> list[str]:
-    if isinstance(data, str):
-        return [data]
-    if isinstance(data, dict):
-        return [s for v in data.values() for s in _strings(v)]
-    if isinstance(data, (list, tuple)):
-        return [s for v in data for s in _strings(v)]
-    return []
-
-
 def test_a_board_cell_is_drawn_from_the_viewers_side():
     """Orc General (arrows N5 NE4 E3 W3 NW4, defence 6) on c3, Dwarf Marauder (N3 NE2 NW1) on c5.
 
@@ -66,9 +56,8 @@ def test_hands_show_only_the_cards_the_seat_has_seen():
     assert all(c["hidden"] for c in seen_by_1["cards"][1:])
     spectator = state.view(None).to_json()
     for name in set(own) - {"Orc General"}:
-        assert not any(name in s for s in _strings(spectator)), f"the spectator sees {name}"
-        assert not any(name in s for s in _strings(state.view(1).to_json())), f"player 1 sees {name}"
-    json.dumps(spectator)
+        assert name not in json.dumps(spectator), f"the spectator sees {name}"
+        assert name not in json.dumps(state.view(1).to_json()), f"player 1 sees {name}"
 
 
 def test_menu_tells_copies_apart_and_the_log_reads_as_moves():
