@@ -28,7 +28,7 @@ def running(pid: int) -> bool:
     """Whether ``pid`` is a live process (a zombie waiting to be reaped counts as gone)."""
     try:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):  # gone between the open and the read: ESRCH
         return False
 
 
