@@ -8,12 +8,8 @@
 #
 #   bash benchmarks/gpu_check.sh            # from the repository root; results in $OUT (default /tmp/gpu_check)
 #
-# Dependencies the machine may lack (gymnasium, pettingzoo and theirs: `import cardboard` needs them) are
-# installed from .whl/ when that folder is there (carry it), into /tmp/site. cardboard is installed editable from
-# the working tree (no download: --no-build-isolation); where that fails, links inside cardboard/ map the
-# top-level folders of setup.py's ROOTS into the namespace for the run (removed at exit; no entry-point
-# commands). About 6 minutes on an H200: the device tests use a pure-Python game, the compiled driver's pay for
-# Lords of War's kernels once.
+# What the machine lacks is installed by benchmarks/device_setup.sh (see there). About 6 minutes on an H200: the
+# device tests use a pure-Python game, the compiled driver's pay for Lords of War's kernels once.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-/tmp/gpu_check}"
@@ -21,33 +17,7 @@ PYTHON="${PYTHON:-python3}"
 mkdir -p "$OUT"
 status=0
 
-if [ -d .whl ] && ! "$PYTHON" -c "import gymnasium, pettingzoo" 2>/dev/null; then
-    "$PYTHON" -m pip install -q --no-index --no-deps --target /tmp/site .whl/*.whl
-    export PYTHONPATH="/tmp/site${PYTHONPATH:+:$PYTHONPATH}"
-fi
-linked=()
-if ! "$PYTHON" -c "import cardboard.envs" 2>/dev/null && \
-        ! "$PYTHON" -m pip install -q --no-index --no-deps --no-build-isolation -e . 2>/dev/null; then
-    # no editable install: links, and the entry-point commands (expert-iteration, ...) from a dist-info of our own
-    mkdir -p /tmp/site/cardboard-0.dist-info
-    "$PYTHON" - <<'PY'
-import tomllib
-points = tomllib.load(open("pyproject.toml", "rb"))["project"]["entry-points"]
-with open("/tmp/site/cardboard-0.dist-info/entry_points.txt", "w") as f:
-    for group, names in points.items():
-        f.write(f"[{group}]\n" + "".join(f"{k} = {v}\n" for k, v in names.items()) + "\n")
-open("/tmp/site/cardboard-0.dist-info/METADATA", "w").write("Metadata-Version: 2.1\nName: cardboard\nVersion: 0\n")
-PY
-    export PYTHONPATH="/tmp/site${PYTHONPATH:+:$PYTHONPATH}"
-    for folder in $("$PYTHON" -c "import re; print(*re.findall(r'\"cardboard\.\w+\": \"(\w+)\"', open('setup.py').read()))"); do
-        if [ ! -e "cardboard/$folder" ]; then
-            ln -s "../$folder" "cardboard/$folder"
-            linked+=("cardboard/$folder")
-        fi
-    done
-    export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
-fi
-trap 'for link in "${linked[@]}"; do rm -f "$link"; done' EXIT
+source benchmarks/device_setup.sh
 
 {
     nvidia-smi 2>&1 || echo "no nvidia-smi"

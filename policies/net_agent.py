@@ -4,8 +4,8 @@ Specs::
 
     net:path=PATH[,mode=greedy|sample][,device=cpu]
     net:model=NAME[,mode=greedy|sample][,device=cpu]
-    ismcts:net=PATH[,prior=1][,value=1][,netrollout=0][,cpuct=1.25][,leaves=1][,device=cpu][,iterations=...,...]
-    duct:net=PATH[,prior=1][,value=1][,netrollout=0][,cpuct=1.25][,leaves=1][,device=cpu][,worlds=...,...]
+    ismcts:net=PATH[,prior=1][,value=1][,netrollout=0][,cpuct=1.25][,root=0][,leaves=1][,device=cpu][,iterations=...]
+    duct:net=PATH[,prior=1][,value=1][,netrollout=0][,cpuct=1.25][,root=0][,leaves=1][,device=cpu][,worlds=...,...]
 
 ``PATH`` is a ``PolicyValueNet`` checkpoint, one safetensors file (``cardboard train --out DIR`` writes
 ``DIR/model.safetensors``). ``net`` without ``path`` plays an untrained network of the game (weights seeded 0: a
@@ -30,6 +30,10 @@ parameters keep their meaning) replace strategies of the ``SearchConfig``:
 - ``prior=1,value=0``: PUCT over rollouts (``SearchConfig.prior``): the network gives each new node's prior, the
   rollout its values (to the end of the game, or ``depth`` turns and then the game's heuristic);
 - ``netrollout=1`` (with ``value=0``): rollouts (``PolicyRollout``) sample the network's policy;
+- ``root=1``: the network's prior at the root only (``search.root_prior``; ``prior`` and ``value`` unused): one
+  forward pass a decision, of the searched state's observation for the player to move; the root's step is
+  ``PUCT(cpuct)`` over it, every other step UCB1 over rollouts, so a search its game compiles stays compiled and
+  keeps nearly all its iterations at equal time;
 - ``leaves=K``: K leaves in flight per network call (virtual loss, ``SearchConfig.leaves``);
 - ``device=cuda`` (``cuda:N``): the torch device the network runs on (default ``cpu``); one that is unknown or
   unavailable raises ``InvalidParameterError`` naming it when the agent is built. ``device=server``: this
@@ -210,9 +214,19 @@ class NetworkPolicy:
 
 
 def network_strategies(config: SearchConfig, *, game: Game | None, path: str, prior: bool, value: bool,
-                       netrollout: bool, c_puct: float, depth: int, device: str = "cpu") -> SearchConfig:
+                       netrollout: bool, c_puct: float, depth: int, device: str = "cpu",
+                       root: bool = False) -> SearchConfig:
     """``config`` with the network's strategies for the ``net=`` knobs of ``ismcts`` / ``duct`` (see the module);
-    installed in ``cardboard.search.agents`` by ``cardboard.policies``."""
+    installed in ``cardboard.search.agents`` by ``cardboard.policies``. ``root``: the network's prior at the root
+    only (``search.root_prior``), UCB1 and rollouts below; ``prior`` and ``value`` are then unused."""
+    if root:
+        if not c_puct >= 0:
+            raise InvalidParameterError(f"c_puct must be >= 0, got {c_puct}")
+        evaluator = load_evaluator(path, None if game is None else game.info, device)
+        changes: dict[str, Any] = {"root_prior": NetworkEvaluator(evaluator, prior=True), "root_cpuct": c_puct}
+        if netrollout:
+            changes["rollout"] = PolicyRollout(NetworkPolicy(evaluator, sample=True))
+        return replace(config, **changes)
     if value and depth:
         raise InvalidParameterError(f"value=1 evaluates the leaf without a rollout: depth must be 0, got {depth}")
     if value and netrollout:

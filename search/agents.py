@@ -56,6 +56,8 @@ Paper 001's network-guided rollouts (ismcts, duct): ``hlr=PATH,chi=0.5`` (a card
 
 Network knobs (ismcts, duct): ``net=PATH,prior=1,value=1,netrollout=0,cpuct=1.25,leaves=1`` (a
 ``PolicyValueNet`` checkpoint; ``prior``, ``value``, ``netrollout`` and ``cpuct`` are used only with ``net``;
+``root=1``: the network's prior at the root only, one forward pass a decision, the rest of the search plain and
+compiled where it can be (``search.root_prior``; ``prior`` and ``value`` unused);
 ``leaves=K`` keeps K leaves in flight per evaluator call, with virtual loss, with or without a network);
 ``device=cuda`` (or ``cuda:N``) runs the ``net`` / ``hlr`` network there (default ``cpu``; refused without one).
 This module stays torch-free and imports nothing above search: the network strategies are built by a hook that
@@ -86,7 +88,7 @@ from .parallel import LeafParallel, RootParallel, TreeParallel, check_parallel, 
 from .turn_budget import TurnBudget, check_policy
 
 NetworkStrategies = Callable[..., SearchConfig]
-"""``build(config, game=, path=, prior=, value=, netrollout=, c_puct=, depth=, device=) -> SearchConfig``: ``config``
+"""``build(config, game=, path=, prior=, value=, netrollout=, c_puct=, depth=, device=, root=) -> SearchConfig``: ``config``
 with the network's selection / evaluator / rollout (``depth`` is the spec's, ``device`` the torch device the network
 runs on); installed by ``cardboard.policies``."""
 _network_strategies: NetworkStrategies | None = None
@@ -273,7 +275,9 @@ PARAMETERS = {  # one line per spec parameter: the search agents' docstrings (``
     "prior": "with net: PUCT selection over the network's prior (with value=0: PUCT over rollouts)",
     "value": "with net: the network's value of the leaf, no rollout (depth must be 0; 0: rollouts value it)",
     "netrollout": "with net and value=0: rollouts sample the network's policy",
-    "cpuct": "with net and prior=1: PUCT's exploration constant",
+    "cpuct": "with net and prior=1 (or root=1): PUCT's exploration constant",
+    "root": "with net: the network's prior at the root only (PUCT there, UCB1 and rollouts below: search.root_prior; "
+            "prior and value unused)",
     "leaves": "leaves in flight per evaluator call, with virtual loss (1: one iteration after another)",
     "hlr": "card-play network checkpoint for paper 001's multi-level rollouts (Algorithm 5; '': none)",
     "chi": "with hlr: chance of a low-level action when both kinds are available (001: 0.5)",
@@ -294,7 +298,7 @@ PARAMETERS = {  # one line per spec parameter: the search agents' docstrings (``
 }
 GUMBEL_KNOBS = ("gumbel", "m", "cvisit", "cscale")
 PARALLEL_KNOBS = ("parallel", "workers", "vl")
-NET_KNOBS = ("net", "prior", "value", "netrollout", "cpuct", "leaves", "hlr", "chi", "device")
+NET_KNOBS = ("net", "prior", "value", "netrollout", "cpuct", "root", "leaves", "hlr", "chi", "device")
 
 
 def _documented(summary: str, *names: str):
@@ -312,7 +316,7 @@ def _tree_agent(game: Game | None, worlds: str, num_worlds: int, iterations: int
                 chi: float = 0.5, heuristic: bool = False, hpl: int = 15, extrapolate: bool = False,
                 final: FinalSelection = robust_child, parallel: str = "none", workers: int = 2,
                 vl: int = 1, compiled: bool = True, device: str = "cpu", gumbel: bool = False, m: int = CANDIDATES,
-                cvisit: float = C_VISIT, cscale: float = C_SCALE, deckmodel: str = "") -> SearchAgent:
+                cvisit: float = C_VISIT, cscale: float = C_SCALE, deckmodel: str = "", root: bool = False) -> SearchAgent:
     if heuristic and (net or hlr):
         raise InvalidParameterError("heuristic=1 values leaves by the game's heuristic: it cannot be used with net= "
                                     "or hlr=")
@@ -335,17 +339,17 @@ def _tree_agent(game: Game | None, worlds: str, num_worlds: int, iterations: int
             raise InvalidParameterError("net=PATH needs the network strategies of cardboard.policies: import it "
                                         "(the registry does)")
         config = _network_strategies(config, game=game, path=net, prior=prior, value=value,
-                                     netrollout=netrollout, c_puct=cpuct, depth=depth, device=device)
-    elif netrollout:
-        raise InvalidParameterError("netrollout=1 needs net=PATH")
+                                     netrollout=netrollout, c_puct=cpuct, depth=depth, device=device, root=root)
+    elif netrollout or root:
+        raise InvalidParameterError(f"{'netrollout' if netrollout else 'root'}=1 needs net=PATH")
     if device != "cpu" and not (net or hlr):
         raise InvalidParameterError(f"device={device} needs a network: net=PATH or hlr=PATH")
     check_policy(policy)  # also when turn=0: a misspelt option is refused, not ignored
     check_parallel(parallel, workers, vl)  # also when parallel=none
     if gumbel:
         clash = [knob for knob, on in ((f"turn={turn}", turn), ("reuse=1", reuse), (f"parallel={parallel}",
-                                       parallel != "none"), ("cnb=1", cnb), (f"prune={prune}", pruning))
-                 if on]
+                                       parallel != "none"), ("cnb=1", cnb), (f"prune={prune}", pruning),
+                                       ("root=1", root)) if on]
         if clash:
             raise InvalidParameterError(f"gumbel=1 cannot be combined with {clash[0]}")
         config = replace(config, selection=Gumbel(m, cvisit, cscale))
@@ -392,13 +396,13 @@ def ismcts(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: floa
            cpuct: float = 1.25, leaves: int = 1, hlr: str = "", chi: float = 0.5, final: str = "robust", n: int = 0,
            k: float = 1.0, tune: bool = False, parallel: str = "none", workers: int = 2, vl: int = 1,
            compiled: bool = True, device: str = "cpu", gumbel: bool = False, m: int = CANDIDATES,
-           cvisit: float = C_VISIT, cscale: float = C_SCALE, deckmodel: str = "",
+           cvisit: float = C_VISIT, cscale: float = C_SCALE, deckmodel: str = "", root: bool = False,
            game: Game | None = None) -> SearchAgent:
     return _tree_agent(game, "ismcts", 1, iterations, c, depth, seconds, reuse, cnb, prune, accuracy, net=net,
                        prior=prior, value=value, netrollout=netrollout, cpuct=cpuct, leaves=leaves, hlr=hlr, chi=chi,
                        heuristic=heuristic, hpl=hpl, extrapolate=extrapolate, final=make_final(final, n, k, tune),
                        parallel=parallel, workers=workers, vl=vl, compiled=compiled, device=device, gumbel=gumbel, m=m,
-                       cvisit=cvisit, cscale=cscale, deckmodel=deckmodel)
+                       cvisit=cvisit, cscale=cscale, deckmodel=deckmodel, root=root)
 
 
 @_documented("Determinized UCT (paper 001 Algorithm 3): fixed worlds, pooled soft-key statistics.", "worlds",
@@ -412,11 +416,11 @@ def duct(worlds: int = 10, iterations: int = 1000, c: float = 0.7, depth: int = 
          hlr: str = "", chi: float = 0.5, final: str = "robust", n: int = 0, k: float = 1.0, tune: bool = False,
          parallel: str = "none", workers: int = 2, vl: int = 1, device: str = "cpu", gumbel: bool = False,
          m: int = CANDIDATES, cvisit: float = C_VISIT, cscale: float = C_SCALE, deckmodel: str = "",
-         game: Game | None = None) -> SearchAgent:
+         root: bool = False, game: Game | None = None) -> SearchAgent:
     return _tree_agent(game, "duct", worlds, iterations, c, depth, seconds, reuse, cnb, prune, accuracy, turn, policy,
                        net, prior, value, netrollout, cpuct, leaves, hlr, chi, heuristic, hpl, extrapolate,
                        make_final(final, n, k, tune), parallel, workers, vl, device=device, gumbel=gumbel, m=m,
-                       cvisit=cvisit, cscale=cscale, deckmodel=deckmodel)
+                       cvisit=cvisit, cscale=cscale, deckmodel=deckmodel, root=root)
 
 
 @_documented("One UCT tree per determinization, root votes added up.", "worlds", "iterations", "c", "depth",

@@ -3,7 +3,7 @@ the same loop descends for the network-guided driver (``compiled_network``: the 
 
 ``TreeSearch`` hands a search to ``search`` when the state offers ``compiled_model()`` (``envs.compiled_model``),
 the random generator can be replayed (below) and the configuration is one this loop reproduces (``model_for``):
-UCB1, ``GameRollout``, the default chance sampler and evaluator, no bucketing (CNB), tree reuse or leaves in
+UCB1 (the root's step PUCT over a ``root_prior``, asked once before the loop: ``root_prior``), ``GameRollout``, the default chance sampler and evaluator, no bucketing (CNB), tree reuse or leaves in
 flight; ``worlds`` "uct", "ismcts" (with the default determinizer and the model's ``determinize``) or "duct" (any
 determinizer: its fixed worlds are drawn in Python, as the Python path draws them, then iterations go round-robin
 over their arrays); chance nodes in the tree where the model samples them (``sample_chance``); ``prune`` where it
@@ -75,10 +75,12 @@ from ..envs.compiled_model import CompiledModel
 from ..envs.errors import InvalidParameterError
 from ..envs.kernels import fill_units
 from ..envs.protocol import CHANCE, HOOKS, TERMINAL, GameInfo, GameState
-from .core import (LEFT, MAX_DEPTH, N_EDGES, N_JUDGED, N_NODES, NEED_EDGES, NEED_JUDGED, NEED_NODES, NEED_WORDS, POS,
-                   TREE_TYPES, UNIFORMS_BLOCK, VISITS, WAITING, FlatTree, KeyTable, backup, child_of, edge_of,
-                   flat_edges, heuristic_unit, mark_top, pick_puct, pick_ucb1, slot_of, unit_values)
+from .core import (LEFT, MAX_DEPTH, N_EDGES, N_JUDGED, N_NODES, NEED_EDGES, NEED_JUDGED, NEED_NODES, NEED_WORDS,
+                   NO_ROOT_PRIOR, POS, TREE_TYPES, UNIFORMS_BLOCK, VISITS, WAITING, FlatTree, KeyTable, backup,
+                   child_of, edge_of, flat_edges, heuristic_unit, mark_top, pick_puct, pick_ucb1, set_root_prior,
+                   slot_of, unit_values)
 from .pruning import HardPruning
+from .root_prior import root_prior_of
 from .strategies import UCB1, GameRollout
 from .tree import Node
 
@@ -168,7 +170,8 @@ def search(engine: TreeSearch, prepared: tuple[CompiledModel, _Runner], state: G
         worlds = np.stack([getattr(world, COMPILED_MODEL)().state for world in fixed])
     else:
         worlds = model.state[None].copy()
-    head = run.head(model, worlds, me, engine.worlds == "ismcts", cfg, info, which, tree.num_keys, 0)
+    head = run.head(model, worlds, me, engine.worlds == "ismcts", cfg, info, which, tree.num_keys, 0,
+                    root_prior_of(cfg, state, tree.table) if iterations != 0 else NO_ROOT_PRIOR)
     bits = rng.bit_generator
     saved = bits.state
     words = np.empty(0, dtype=np.uint64)
@@ -255,15 +258,16 @@ class _Runner(NamedTuple):
     loop: Any  # the compiled loop's entry point
 
     def head(self, model: CompiledModel, worlds: np.ndarray, me: int, ismcts: bool, cfg: SearchConfig,
-             info: GameInfo, which: np.ndarray, num_keys: int, leaves: int) -> tuple:
+             info: GameInfo, which: np.ndarray, num_keys: int, leaves: int,
+             root_prior: np.ndarray = NO_ROOT_PRIOR) -> tuple:
         """The loop's arguments that a search fixes: from ``worlds`` for ``me``, pruned by the heuristics ``which``
         when there are any, over a tree of key space ``num_keys``, ``leaves`` leaves in flight (0: the rollout
-        mode)."""
+        mode), the root's prior ``root_prior`` by key id (empty: none)."""
         pruning = cfg.pruning
         return (*self.kernels.arguments(), worlds, model.table, model.buffer_len, model.determinize_draws, me, ismcts,
                 cfg.prune, MAX_CHANCE_RUN if info.chance == "explicit" else 0, -1 if cfg.depth is None else cfg.depth,
                 info.max_turns, num_keys, info.num_actions, info.num_players, float(cfg.selection.constant(cfg)),
-                float(info.min_return), float(info.max_return), which, 0 if pruning is None else pruning.limit,
+                root_prior, float(cfg.root_cpuct), float(info.min_return), float(info.max_return), which, 0 if pruning is None else pruning.limit,
                 pruning is not None and pruning.extrapolate, leaves)
 
 
@@ -310,7 +314,8 @@ def _runner(model: CompiledModel) -> _Runner:
         i64, i64s, f64, boolean = types.int64, types.int64[::1], types.float64, types.boolean
         worlds = types.Array(s.dtype, 2, "C")
         loop_args = kernel_arguments(kernels) + (
-            worlds, table, i64, i64, i64, boolean, boolean, i64, i64, i64, i64, i64, i64, f64, f64, f64, i64s, i64,
+            worlds, table, i64, i64, i64, boolean, boolean, i64, i64, i64, i64, i64, i64, f64, types.float64[::1], f64,
+            f64, f64, i64s, i64,
             boolean, i64, i64, f64, i64, *TREE_TYPES, types.float64[::1], types.uint64[::1], *LEAF_TYPES)
         found = _RUNNERS[key] = _Runner(kernels, _iterate.compile(loop_args))
     return found
@@ -452,8 +457,9 @@ def next_uniform(block, words, pos, counters):
 def _iterate(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, playout_t, player_t, turn_t, returns_t,
              heuristic_t, evaluations_after_t, sample_chance_t, sensible_actions_t, observation_t, worlds, table,
              buffer_len, determinize_draws, me, ismcts, prune, chance_run, depth, max_turns, num_keys, max_legal,
-             num_players, c, lo, hi, which, limit, extrapolate, leaves, first, stamp0, iterations, node_player,
-             node_size, edge_node, edge_key, stat, edge_child, hash_key, hash_edge, judge_key, judge_kept, counters,
+             num_players, c, root_prior, c_root, lo, hi, which, limit, extrapolate, leaves, first, stamp0, iterations,
+             node_player, node_size, edge_node, edge_key, stat, edge_child, hash_key, hash_edge, judge_key, judge_kept,
+             counters,
              block, words, leaf_node, leaf_depth, leaf_path_node, leaf_path_edge, leaf_n, leaf_actions, leaf_keys,
              observations, masks):
     """Up to ``iterations`` iterations for player ``me`` (``mcts.TreeSearch._descend``, the rollout, the backup),
@@ -461,7 +467,9 @@ def _iterate(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, pl
     ``counters``); returns the number run. Iteration ``first + i`` starts from ``worlds[(first + i) % len(worlds)]``
     (UCT and ISMCTS: one, the state; DUCT: its fixed worlds), determinized under ``ismcts``. ``depth`` -1: rollouts
     to the end. ``prune``: tree steps over the sensible actions. ``chance_run``: the most chance nodes in a row the
-    game may have (0: none in play; one met raises). ``num_keys``: the key space of the hash tables. With heuristics
+    game may have (0: none in play; one met raises). ``num_keys``: the key space of the hash tables. A non-empty
+    ``root_prior`` (by key id) makes the root's step PUCT over it with ``c_root`` (``core.set_root_prior``; rollout
+    mode only), every other step UCB1's. With heuristics
     ``which`` (indices for ``evaluations_after``), hard pruning keeps the top ``limit`` at every decision node.
     ``leaves`` > 0: the leaf mode (module docstring), which stops once ``leaves`` leaves wait or the root is one, or
     before an iteration whose leaf path might not fit ``leaf_path_node``."""
@@ -554,6 +562,9 @@ def _iterate(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, pl
                                  edge_node, edge_key, stat, edge_child, hash_key, hash_edge, counters)
             if leaves:
                 i = pick_puct(stat, edges_of, m, c)
+            elif level == 0 and len(root_prior):
+                set_root_prior(stat, edges_of, keys, m, root_prior)
+                i = pick_puct(stat, edges_of, m, c_root)
             else:
                 i = pick_ucb1(stat, edges_of, m, n_fresh, c, x)
             e = edges_of[i]

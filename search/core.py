@@ -13,6 +13,8 @@ UCB1 step              ``pick_ucb1``: an unvisited edge first, chosen by ``int(u
                        maximum of ``mean + c sqrt(ln(avail) / n)`` (paper 001 §2.2)
 PUCT step              ``pick_puct``: the first maximum of ``Q + c P sqrt(avail) / (1 + n)``, unvisited ``Q`` the
                        mean of the visited legal edges (first-play urgency)
+root prior             ``set_root_prior``: the root's edges take a prior given once per search (``SearchConfig.
+                       root_prior``), renormalised over the edges offered; the root step is then ``pick_puct``
 prior of a new node    ``prior_over``: the evaluator's prior on the legal actions, renormalised (uniform if it
                        has no mass there)
 value normalisation    ``unit_values``: returns (or a network's values) in [lo, hi] mapped to [0, 1] and clipped;
@@ -118,6 +120,24 @@ def pick_puct(stat, edges, n, c):
             best = i
             best_value = value
     return best
+
+
+NO_ROOT_PRIOR = np.empty(0)  # a search without a root prior (``set_root_prior``)
+
+
+@njit(**LEAN)
+def set_root_prior(stat, edges, keys, n, root_prior):
+    """``PRIOR`` of the root's edges ``edges[:n]`` (keys ``keys[:n]``) from ``root_prior`` (by key id; negative or
+    past its end: a key the searched state did not offer, weighted ``1 / n``), renormalised over the ``n`` edges
+    (uniform when they weigh nothing). Written at every root step: the edges offered may change with the world."""
+    total = 0.0
+    for i in range(n):
+        k = keys[i]
+        p = root_prior[k] if k < len(root_prior) and root_prior[k] >= 0.0 else 1.0 / n
+        stat[PRIOR, edges[i]] = p
+        total += p
+    for i in range(n):
+        stat[PRIOR, edges[i]] = stat[PRIOR, edges[i]] / total if total > 0.0 else 1.0 / n
 
 
 @njit(**LEAN)
@@ -375,6 +395,7 @@ class FlatTree:
         self.counters[NEED_JUDGED] = 2 * max_legal if pruning else 0
         self.presampled: dict[int, dict] = {}
         self.pruned: dict[int, object] = {}  # node -> ``pruning.Judged``
+        self.root_prior = NO_ROOT_PRIOR  # the root's prior by key id (``set_root_prior``), set per search
         self.generation += 1
         self._by_node: tuple | None = None
 

@@ -34,7 +34,8 @@ the game, or for ``depth`` player turns followed by the ``evaluator``
 (default: the game's ``heuristic`` mapped to [0, 1]); ``depth=0`` evaluates
 the leaf directly, without a rollout. With PUCT and a rollout, a new node's
 prior comes from ``prior`` (an evaluator whose answer carries one, e.g. a
-network), the values from the rollout as above.
+network), the values from the rollout as above. ``root_prior`` (UCB1 only) is asked once a search: the root's step is
+PUCT over its prior, the rest of the search UCB1's (``root_prior``), compiled where the search is.
 ``prune`` steps the tree over the game's ``sensible_actions`` (its own move filter); ``pruning`` (a
 ``pruning.HardPruning``) keeps only the top moves by the game's heuristics at every decision node
 (paper 002's hard pruning). ``PIMC`` runs one UCT tree per determinization and adds up root visits.
@@ -60,7 +61,9 @@ from .chance import ChanceBucketing
 from .final import FinalSelection, max_child, robust_child  # max_child: re-exported
 from .pruning import HardPruning, memory_at
 from .strategies import UCB1, Evaluator, GameRollout, Rollout, Selection, evaluation, leaf_prior
-from .tree import VISITS, Node, Uniforms, chance_edge, expand, legal_ids, legal_keys, moves, new_root
+from .root_prior import root_prior_of
+from .tree import (VISITS, Node, Uniforms, chance_edge, expand, legal_ids, legal_keys, moves, new_root,
+                   select_rooted)
 from .warm_up import WarmUp
 
 Determinizer = Callable[[GameState, int, np.random.Generator], GameState]
@@ -136,6 +139,8 @@ class SearchConfig:
     pruning: HardPruning | None = None  # hard pruning by the game's heuristics at every decision node (paper 002)
     leaves: int = 1  # leaves in flight: iterations descend (virtual loss) until this many wait for the evaluator
     prior: Evaluator | None = None  # PUCT with a rollout (depth != 0): who gives a new node's prior (None: uniform)
+    root_prior: Evaluator | None = None  # UCB1 below a PUCT root over this evaluator's prior, asked once (root_prior)
+    root_cpuct: float = 1.25  # the root's PUCT constant under a root_prior
     compiled: bool = True  # whole iterations in compiled code where the game and this configuration allow (compiled)
 
     def __post_init__(self) -> None:
@@ -151,6 +156,11 @@ class SearchConfig:
             raise InvalidParameterError(f"depth must be >= 0 turns, got {self.depth}")
         if not (isinstance(self.leaves, int) and not isinstance(self.leaves, bool) and self.leaves >= 1):
             raise InvalidParameterError(f"leaves must be an int >= 1, got {self.leaves!r}")
+        if not self.root_cpuct >= 0:
+            raise InvalidParameterError(f"root_cpuct must be >= 0, got {self.root_cpuct}")
+        if self.root_prior is not None and (type(self.selection) is not UCB1 or self.depth == 0):
+            raise InvalidParameterError("root_prior steers the root of a UCB1 search over rollouts: it needs UCB1 "
+                                        "selection and depth != 0")
 
 
 def budget_spent(config: SearchConfig, done: int, start: float) -> bool:
@@ -228,7 +238,11 @@ def descend(tree: FlatTree, root: int, state: GameState, rng: np.random.Generato
             return path, node, ids.copy(), legal.copy()
         u = uniforms.next()
         with lock:  # the compiled step writes the tree: the child, availability, new edges, the visit
-            node, i, link, fresh = tree.step(select, len(ids), node, link, player, ids, c, stamp, u, visits)
+            if path or not len(tree.root_prior):
+                node, i, link, fresh = tree.step(select, len(ids), node, link, player, ids, c, stamp, u, visits)
+            else:  # the root under a root prior (``root_prior``)
+                node, i, link, fresh = tree.step(select_rooted, len(ids), node, link, player, ids, cfg.root_cpuct,
+                                                 stamp, u, visits, tree.root_prior)
         state.apply(int(legal[i]))
         path.append((node, link))
         if fresh and not by_node:
@@ -305,6 +319,8 @@ class TreeSearch(WarmUp):
             return (yield from compiled_network.search(self, guided, state, rng, iterations, start))
         root = root or self.take_kept(state) or new_root(state, iterations or self.config.iterations)
         tree, at = root._live(), root.index
+        if iterations != 0:
+            tree.root_prior = root_prior_of(self.config, state, tree.table)
         worlds = range(self.num_worlds) if self.worlds == "duct" else ()
         fixed = [self.config.determinizer(state, me, rng) for _ in worlds] if iterations != 0 else []
         uniforms = Uniforms(rng)

@@ -332,6 +332,8 @@ def check_threaded(config: SearchConfig) -> None:
                                     f"({type(config.rollout).__name__}) are not supported")
     if config.pruning is not None:
         raise InvalidParameterError(f"parallel=tree / leaf do not support hard pruning ({config.pruning!r})")
+    if config.root_prior is not None:
+        raise InvalidParameterError("parallel=tree / leaf do not steer the root by a root_prior")
 
 
 class _Threaded(WarmUp):
