@@ -154,3 +154,25 @@ def test_threaded_search_refuses_a_root_prior():
 
     with pytest.raises(InvalidParameterError, match="root_prior"):
         TreeParallel(SearchConfig(iterations=10, root_prior=Prior([1.0])))
+
+
+@pytest.mark.parametrize("prune", [False, True])
+def test_interned_keys_and_sensible_moves(prune):
+    """A game whose soft keys are interned (Fifth Aeon: no ``num_action_keys``), searched in Python, with and
+    without the game's move filter: the root's edges carry the prior of their keys, renormalised."""
+    state = cardboard.new_state("fifth_aeon", seed=2)
+    while len(state.legal_actions()) < 3:
+        state.apply(int(state.legal_actions()[0]))
+    prior = random_prior(state, seed=4)
+    result = TreeSearch(SearchConfig(iterations=60, root_prior=prior, prune=prune, depth=2), "ismcts").search(
+        state, np.random.default_rng(0))
+    root = result.root
+    moves = state.sensible_actions() if prune else state.legal_actions()
+    weights = {}
+    for action in moves:
+        key = state.action_key(int(action))
+        weights[key] = weights.get(key, 0.0) + prior.weights[int(action)]
+    found = {root.key(e): root.stat[PRIOR, e] for e in root.edges}
+    total = sum(weights[k] for k in found)
+    assert found == pytest.approx({k: weights[k] / total for k in found})
+    assert len(prior.seen) == 1 and sum(result.visits.values()) == 60
