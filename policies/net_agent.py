@@ -219,28 +219,23 @@ def network_strategies(config: SearchConfig, *, game: Game | None, path: str, pr
     """``config`` with the network's strategies for the ``net=`` knobs of ``ismcts`` / ``duct`` (see the module);
     installed in ``cardboard.search.agents`` by ``cardboard.policies``. ``root``: the network's prior at the root
     only (``search.root_prior``), UCB1 and rollouts below; ``prior`` and ``value`` are then unused."""
-    if root:
-        if not c_puct >= 0:
-            raise InvalidParameterError(f"c_puct must be >= 0, got {c_puct}")
-        evaluator = load_evaluator(path, None if game is None else game.info, device)
-        changes: dict[str, Any] = {"root_prior": NetworkEvaluator(evaluator, prior=True), "root_cpuct": c_puct}
-        if netrollout:
-            changes["rollout"] = PolicyRollout(NetworkPolicy(evaluator, sample=True))
-        return replace(config, **changes)
-    if value and depth:
-        raise InvalidParameterError(f"value=1 evaluates the leaf without a rollout: depth must be 0, got {depth}")
-    if value and netrollout:
-        raise InvalidParameterError("netrollout=1 needs value=0 (value=1 evaluates the leaf without a rollout)")
-    if not (prior or value or netrollout):
-        raise InvalidParameterError("net=PATH with prior=0,value=0,netrollout=0: nothing would use the network")
-    selection = PUCT(c_puct) if prior else config.selection  # refuses a bad c_puct before loading
+    if not root:
+        if value and depth:
+            raise InvalidParameterError(f"value=1 evaluates the leaf without a rollout: depth must be 0, got {depth}")
+        if value and netrollout:
+            raise InvalidParameterError("netrollout=1 needs value=0 (value=1 evaluates the leaf without a rollout)")
+        if not (prior or value or netrollout):
+            raise InvalidParameterError("net=PATH with prior=0,value=0,netrollout=0: nothing would use the network")
+    puct = PUCT(c_puct) if prior or root else None  # refuses a bad c_puct before loading
     evaluator = load_evaluator(path, None if game is None else game.info, device)
-    changes: dict[str, Any] = {"selection": selection}
-    if value:
-        changes.update(depth=0, evaluator=NetworkEvaluator(evaluator, prior))
+    changes: dict[str, Any] = {}
+    if root:  # UCB1 below a PUCT root over the network's prior (``search.root_prior``)
+        changes.update(root_prior=NetworkEvaluator(evaluator, prior=True), root_cpuct=c_puct)
+    elif value:
+        changes.update(selection=puct or config.selection, depth=0, evaluator=NetworkEvaluator(evaluator, prior))
     elif prior:  # PUCT over rollouts: the network gives each new node's prior; the rollout (and, after ``depth``
         # turns, the configured evaluator: the game's heuristic) the values
-        changes["prior"] = NetworkEvaluator(evaluator, prior=True)
+        changes.update(selection=puct, prior=NetworkEvaluator(evaluator, prior=True))
     if netrollout:
         changes["rollout"] = PolicyRollout(NetworkPolicy(evaluator, sample=True))
     return replace(config, **changes)

@@ -88,8 +88,8 @@ from .parallel import LeafParallel, RootParallel, TreeParallel, check_parallel, 
 from .turn_budget import TurnBudget, check_policy
 
 NetworkStrategies = Callable[..., SearchConfig]
-"""``build(config, game=, path=, prior=, value=, netrollout=, c_puct=, depth=, device=, root=) -> SearchConfig``: ``config``
-with the network's selection / evaluator / rollout (``depth`` is the spec's, ``device`` the torch device the network
+"""``build(config, game=, path=, prior=, value=, netrollout=, c_puct=, depth=, device=, root=) -> SearchConfig``:
+``config`` with the network's selection / evaluator / rollout (``depth`` is the spec's, ``device`` the torch device the network
 runs on); installed by ``cardboard.policies``."""
 _network_strategies: NetworkStrategies | None = None
 _hlr_strategies: Callable[..., SearchConfig] | None = None  # ``build(config, game=, path=, chi=, device=)``: hlr=
@@ -316,7 +316,8 @@ def _tree_agent(game: Game | None, worlds: str, num_worlds: int, iterations: int
                 chi: float = 0.5, heuristic: bool = False, hpl: int = 15, extrapolate: bool = False,
                 final: FinalSelection = robust_child, parallel: str = "none", workers: int = 2,
                 vl: int = 1, compiled: bool = True, device: str = "cpu", gumbel: bool = False, m: int = CANDIDATES,
-                cvisit: float = C_VISIT, cscale: float = C_SCALE, deckmodel: str = "", root: bool = False) -> SearchAgent:
+                cvisit: float = C_VISIT, cscale: float = C_SCALE, deckmodel: str = "",
+                root: bool = False) -> SearchAgent:
     if heuristic and (net or hlr):
         raise InvalidParameterError("heuristic=1 values leaves by the game's heuristic: it cannot be used with net= "
                                     "or hlr=")

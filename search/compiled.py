@@ -2,16 +2,17 @@
 the same loop descends for the network-guided driver (``compiled_network``: the leaf mode, below).
 
 ``TreeSearch`` hands a search to ``search`` when the state offers ``compiled_model()`` (``envs.compiled_model``),
-the random generator can be replayed (below) and the configuration is one this loop reproduces (``model_for``):
-UCB1 (the root's step PUCT over a ``root_prior``, asked once before the loop: ``root_prior``), ``GameRollout``, the default chance sampler and evaluator, no bucketing (CNB), tree reuse or leaves in
-flight; ``worlds`` "uct", "ismcts" (with the default determinizer and the model's ``determinize``) or "duct" (any
-determinizer: its fixed worlds are drawn in Python, as the Python path draws them, then iterations go round-robin
-over their arrays); chance nodes in the tree where the model samples them (``sample_chance``); ``prune`` where it
-filters moves (``sensible_actions``); hard ``pruning`` (not with ``prune``) where the model scores moves
-(``CompiledModel.evaluations_after``) and knows every heuristic named. ``SearchConfig(compiled=False)`` (agent
-knob ``compiled=0``) keeps the Python path. The result is the Python path's: the same action, visits in the same
-order, iterations, and the Python path's whole tree (``root``: a ``tree.Node`` view of it; every row of the
-statistics but ``PRIOR``, nodes and edges made in the same order).
+the random generator can be replayed (below) and the configuration is one this loop reproduces (``model_for``): UCB1
+(the root's step PUCT over a ``root_prior``, asked once before the loop: ``root_prior``), ``GameRollout``, the
+default chance sampler and evaluator, no bucketing (CNB), tree reuse or leaves in flight; ``worlds`` "uct", "ismcts"
+(with the default determinizer and the model's ``determinize``) or "duct" (any determinizer: its fixed worlds are
+drawn in Python, as the Python path draws them, then iterations go round-robin over their arrays); chance nodes in
+the tree where the model samples them (``sample_chance``); ``prune`` where it filters moves (``sensible_actions``);
+hard ``pruning`` (not with ``prune``) where the model scores moves (``CompiledModel.evaluations_after``) and knows
+every heuristic named. ``SearchConfig(compiled=False)`` (agent knob ``compiled=0``) keeps the Python path. The
+result is the Python path's: the same action, visits in the same order, iterations, and the Python path's whole tree
+(``root``: a ``tree.Node`` view of it; every row of the statistics but ``PRIOR``, nodes and edges made in the same
+order).
 
 **Leaf mode** (``_iterate``'s ``leaves`` > 0; else the rollout mode): ``compiled_network``'s PUCT with ``leaves``
 leaves in flight. The tree step is ``core.pick_puct`` (the block uniform still drawn, as the Python path draws it,
@@ -267,8 +268,8 @@ class _Runner(NamedTuple):
         return (*self.kernels.arguments(), worlds, model.table, model.buffer_len, model.determinize_draws, me, ismcts,
                 cfg.prune, MAX_CHANCE_RUN if info.chance == "explicit" else 0, -1 if cfg.depth is None else cfg.depth,
                 info.max_turns, num_keys, info.num_actions, info.num_players, float(cfg.selection.constant(cfg)),
-                root_prior, float(cfg.root_cpuct), float(info.min_return), float(info.max_return), which, 0 if pruning is None else pruning.limit,
-                pruning is not None and pruning.extrapolate, leaves)
+                root_prior, float(cfg.root_cpuct), float(info.min_return), float(info.max_return), which,
+                0 if pruning is None else pruning.limit, pruning is not None and pruning.extrapolate, leaves)
 
 
 _RUNNERS: dict[tuple, _Runner] = {}
@@ -315,8 +316,8 @@ def _runner(model: CompiledModel) -> _Runner:
         worlds = types.Array(s.dtype, 2, "C")
         loop_args = kernel_arguments(kernels) + (
             worlds, table, i64, i64, i64, boolean, boolean, i64, i64, i64, i64, i64, i64, f64, types.float64[::1], f64,
-            f64, f64, i64s, i64,
-            boolean, i64, i64, f64, i64, *TREE_TYPES, types.float64[::1], types.uint64[::1], *LEAF_TYPES)
+            f64, f64, i64s, i64, boolean, i64, i64, f64, i64, *TREE_TYPES, types.float64[::1], types.uint64[::1],
+            *LEAF_TYPES)
         found = _RUNNERS[key] = _Runner(kernels, _iterate.compile(loop_args))
     return found
 
@@ -459,9 +460,8 @@ def _iterate(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, pl
              buffer_len, determinize_draws, me, ismcts, prune, chance_run, depth, max_turns, num_keys, max_legal,
              num_players, c, root_prior, c_root, lo, hi, which, limit, extrapolate, leaves, first, stamp0, iterations,
              node_player, node_size, edge_node, edge_key, stat, edge_child, hash_key, hash_edge, judge_key, judge_kept,
-             counters,
-             block, words, leaf_node, leaf_depth, leaf_path_node, leaf_path_edge, leaf_n, leaf_actions, leaf_keys,
-             observations, masks):
+             counters, block, words, leaf_node, leaf_depth, leaf_path_node, leaf_path_edge, leaf_n, leaf_actions,
+             leaf_keys, observations, masks):
     """Up to ``iterations`` iterations for player ``me`` (``mcts.TreeSearch._descend``, the rollout, the backup),
     stopping before one that might run out of raw ``words`` or of room in the tree (what it needs is left in
     ``counters``); returns the number run. Iteration ``first + i`` starts from ``worlds[(first + i) % len(worlds)]``
@@ -469,8 +469,8 @@ def _iterate(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, pl
     to the end. ``prune``: tree steps over the sensible actions. ``chance_run``: the most chance nodes in a row the
     game may have (0: none in play; one met raises). ``num_keys``: the key space of the hash tables. A non-empty
     ``root_prior`` (by key id) makes the root's step PUCT over it with ``c_root`` (``core.set_root_prior``; rollout
-    mode only), every other step UCB1's. With heuristics
-    ``which`` (indices for ``evaluations_after``), hard pruning keeps the top ``limit`` at every decision node.
+    mode only), every other step UCB1's. With heuristics ``which`` (indices for ``evaluations_after``), hard pruning
+    keeps the top ``limit`` at every decision node.
     ``leaves`` > 0: the leaf mode (module docstring), which stops once ``leaves`` leaves wait or the root is one, or
     before an iteration whose leaf path might not fit ``leaf_path_node``."""
     determinize, legal_actions = bind(kernels[0], determinize_t), bind(kernels[1], legal_actions_t)

@@ -37,7 +37,7 @@ def root_prior_of(config: SearchConfig, state: GameState, table: KeyTable) -> np
     prior = evaluation(config.root_prior(state)).prior
     if prior is None:
         raise InvalidParameterError("the root_prior evaluator answered values without a prior")
-    out = np.full(max(table.size, int(ids.max()) + 1), -1.0)
+    out = np.full(table.size, -1.0)  # every id legal_ids gave is below the table's size
     out[ids] = 0.0
     np.add.at(out, ids, np.maximum(np.asarray(prior, dtype=np.float64)[legal], 0.0))
     return out

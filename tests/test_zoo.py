@@ -11,6 +11,7 @@ from safetensors.torch import save_file
 import cardboard
 from cardboard.cli import main
 from cardboard.envs.errors import CheckpointError, InvalidParameterError
+from cardboard.envs.protocol import sample_chance
 from cardboard.envs.hearth import features as hf
 from cardboard.policies import checkpoints, zoo
 from cardboard.evaluation.papers.p001_hearthstone.card_play import CardPlayCNNMerge, CardPlayDNNMerge, CardPlayNet, make_card_play_net
@@ -252,3 +253,19 @@ def test_every_shipped_model_has_a_card_and_plays_its_game():
         state = game.new_state(0)
         agent = cardboard.make_agent(f"zoo:{model.name}", game)
         assert agent.act(state, np.random.default_rng(0)) in state.legal_actions()
+
+
+@pytest.mark.parametrize("game_name", ["lords_of_war", "hearth", "fifth_aeon", "pandemic"])
+def test_every_game_ships_an_agent_that_plays_by_its_public_name(game_name):
+    """The package's own model of each game (README: ``zoo:<game>``) plays a legal move through ``zoo:<game>``,
+    with the agent its metadata name (Lords of War and Hearth: the network's prior at the root only)."""
+    game = cardboard.make_game(game_name)
+    agent = cardboard.make_agent(f"zoo:{game_name}", game)
+    state = game.new_state(5)
+    rng = np.random.default_rng(0)
+    while state.current_player < 0 or len(state.legal_actions()) < 2:  # a real decision
+        state.apply(int(state.legal_actions()[0]) if state.current_player >= 0
+                    else int(sample_chance(state, rng)))
+    assert agent.act(state, rng) in state.legal_actions()
+    if game_name in ("lords_of_war", "hearth"):
+        assert agent.searcher.config.root_prior is not None
