@@ -166,7 +166,7 @@ def test_model_zoo_files_are_package_data():
     """A shipped model's weights and card match the models package's data globs (the wheel test above checks
     the files present ship; with no model trained yet, these globs are what will ship them)."""
     globs = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
-    for name in ("lords_of_war-v1.safetensors", "lords_of_war-v1.md"):
+    for name in ("lords_of_war-v2.safetensors", "lords_of_war-v2.md"):
         assert any(fnmatch.fnmatch(name, g) for g in globs["cardboard.policies.models"]), name
 
 
