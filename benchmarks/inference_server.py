@@ -1,8 +1,8 @@
 """One inference server per machine (issue 35) against a network per worker: states/s and latency per request.
 
-The network is the shipped ``lords_of_war-v2`` (BENCHMARKS.md measured ``lords_of_war-v1``, the same shape); the
-rows are the observations and masks of 256 Lords of War states from random play. For each request size K (a
-search's leaves in flight; 1, 8, 32, 128):
+The network is the latest shipped Lords of War model (``zoo:lords_of_war``; BENCHMARKS.md measured
+``lords_of_war-v1``, whose shape ``lords_of_war-v2`` keeps); the rows are the observations and masks of 256 Lords
+of War states from random play. For each request size K (a search's leaves in flight; 1, 8, 32, 128):
 
 - ``local``: ``--workers`` processes, each with its own ``BatchedEvaluator`` (CPU, ``--threads`` torch threads),
   each evaluating K rows per call for ``--seconds``;
@@ -29,7 +29,7 @@ import numpy as np
 
 from cardboard import registry
 
-MODEL = "zoo:lords_of_war-v2"
+MODEL = "zoo:lords_of_war"  # the latest shipped version
 GAME = "lords_of_war"
 SIZES = (1, 8, 32, 128)
 

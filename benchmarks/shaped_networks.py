@@ -6,10 +6,10 @@ for each game the MLP (``PolicyValueNet(info)``), the structured trunk with the 
 action ranges) and, where the game declares action ranges, the structured trunk with structured heads; batch 1
 (one call per state) and batch 64. Ratios: each structured row over the MLP row of the same game and batch.
 
-Part 2, decisions/s on Lords of War with the shipped network (``lords_of_war-v2``; BENCHMARKS.md measured
-``lords_of_war-v1``, the same shape): Gumbel search at 16 simulations (``gumbel=1,m=16,iterations=16,leaves=16``)
-against PUCT at 128 (``iterations=128,leaves=8``, the compiled network driver), both over the same decision states
-(the first 32 of a random game).
+Part 2, decisions/s on Lords of War with the latest shipped network (``zoo:lords_of_war``; BENCHMARKS.md
+measured ``lords_of_war-v1``, whose shape ``lords_of_war-v2`` keeps): Gumbel search at 16 simulations
+(``gumbel=1,m=16,iterations=16,leaves=16``) against PUCT at 128 (``iterations=128,leaves=8``, the compiled network
+driver), both over the same decision states (the first 32 of a random game).
 
 ``--device cuda``: the networks on that device (batches 1, 64 and 256) and the searches' networks too.
 
@@ -85,8 +85,8 @@ def search_rows(device: str) -> dict:
     game = registry.make_game("lords_of_war")
     states = decision_states(game, 32)
     rows = {}
-    for label, spec in (("gumbel16", "ismcts:net=zoo:lords_of_war-v2,gumbel=1,m=16,iterations=16,leaves=16"),
-                        ("puct128", "ismcts:net=zoo:lords_of_war-v2,iterations=128,leaves=8")):
+    for label, spec in (("gumbel16", "ismcts:net=zoo:lords_of_war,gumbel=1,m=16,iterations=16,leaves=16"),
+                        ("puct128", "ismcts:net=zoo:lords_of_war,iterations=128,leaves=8")):
         agent, rng = registry.make_agent(f"{spec},device={device}", game), np.random.default_rng(1)
 
         def work(i: int, agent=agent, rng=rng) -> int:

@@ -1,7 +1,7 @@
 """One inference server per machine (issue 35): a Ray actor that owns the machine's ``BatchedEvaluator`` (the GPU
 when it has one) and answers the leaf evaluations of every worker on that machine, batched across workers.
 
-A worker asks for it with ``device=server`` on a network agent (``ismcts:net=zoo:lords_of_war-v2,device=server``,
+A worker asks for it with ``device=server`` on a network agent (``ismcts:net=zoo:lords_of_war,device=server``,
 ``net:model=...,device=server``): ``net_agent.load_evaluator`` then returns a ``RemoteEvaluator``, which has the
 ``BatchedEvaluator`` calls search uses (``evaluate``; ``enqueue`` / ``flush`` / ``result``) and sends each batch
 (one search's K leaves, or the leaves of a worker's lock-step games) to the server of its own node in one actor

@@ -13,7 +13,7 @@ from cardboard.policies import inference_server as server_module
 from cardboard.policies.inference_server import (BATCH, WINDOW, InferenceServerError, connect, node_server,
                                                  stop_servers)
 
-MODEL = "zoo:lords_of_war-v2"
+MODEL = "zoo:lords_of_war"  # the latest shipped version
 GAME = "lords_of_war"
 
 

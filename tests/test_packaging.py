@@ -163,10 +163,12 @@ def test_games_import_without_torch():
 
 
 def test_model_zoo_files_are_package_data():
-    """A shipped model's weights and card match the models package's data globs (the wheel test above checks
-    the files present ship; with no model trained yet, these globs are what will ship them)."""
+    """Every shipped model's weights and card match the models package's data globs (the wheel test above checks
+    that the files present ship)."""
     globs = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
-    for name in ("lords_of_war-v2.safetensors", "lords_of_war-v2.md"):
+    shipped = [f.name for f in (ROOT / "policies" / "models").glob("*-v*.*")]
+    assert {n.rsplit(".", 1)[1] for n in shipped} == {"safetensors", "md"}, shipped
+    for name in shipped:
         assert any(fnmatch.fnmatch(name, g) for g in globs["cardboard.policies.models"]), name
 
 
