@@ -48,7 +48,7 @@ from cardboard.envs.errors import CardboardError, InvalidParameterError, Unknown
 from cardboard.envs.gym_wrappers import Opponent, SeatEnv, SelfPlayEnv
 from cardboard.envs.protocol import Agent, Game, GameState
 from cardboard.envs.registration import (AGENTS, COMMANDS, GAMES, CommandEntry, Entry, register_agent, register_command,
-                                         register_game)
+                                         register_game, set_agent_builder)
 
 BUNDLED = (  # packages whose import registers bundled games and agents
     "cardboard.policies",
@@ -305,6 +305,9 @@ def make_agent(spec: str, game: Game | None = None) -> Agent:
                                     f"{', '.join(missing)} of the Agent protocol")
     agent.name = spec
     return agent
+
+
+set_agent_builder(make_agent)  # agents built by spec below the registry (rhea's seed=net:model=NAME)
 
 
 def zoo_agent(model: str = "", game: Game | None = None) -> Agent:

@@ -92,6 +92,25 @@ def register_agent(name: str, factory: Callable[..., Any], summary: str | None =
     _register(AGENTS, "agent", Entry.of(name, factory, summary))
 
 
+_agent_builder: Callable[[str, Any], Any] | None = None  # cardboard.registry.make_agent, installed at its import
+
+
+def set_agent_builder(build: Callable[[str, Any], Any] | None) -> Callable[[str, Any], Any] | None:
+    """Install what builds an agent from its spec string for a game (``cardboard.registry`` installs its
+    ``make_agent``); returns the one it replaces. Layers below the registry build agents by spec through
+    ``build_agent`` (``rhea``'s policies: ``seed=net:model=NAME``)."""
+    global _agent_builder
+    old, _agent_builder = _agent_builder, build
+    return old
+
+
+def build_agent(spec: str, game: Any = None) -> Any:
+    """The agent of ``spec`` (``'net:model=NAME'``) for ``game``, by the installed builder."""
+    if _agent_builder is None:
+        raise InvalidParameterError(f"agent spec {spec!r}: no agent builder is installed (import cardboard)")
+    return _agent_builder(spec, game)
+
+
 @dataclass(frozen=True)
 class CommandEntry:
     """A registered command: an object (a module will do) with ``add_arguments(parser)``, which declares its

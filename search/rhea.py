@@ -9,20 +9,21 @@ that ends before its gene is used up drops the gene's rest. The replay stops whe
 ended, after its end-of-turn chance (at the next decision, so ``state.turn == root.turn + horizon``), or at
 the end of the game, and the fitness scores that state for the acting player.
 
-The parent is the repair policy's own plan, built in one world and scored once by the mean fitness over
-``evaluations`` fresh worlds (the score is cached, as in the paper's code). Each generation a ``Mutator``
-picks, in each gene with a probability annealed linearly from ``rate_start`` to ``rate_end`` (at least one
-gene), one position, and the child is rebuilt in one world (not counted as an evaluation): there the
-mutator's policy decides that position and the repair policy the rest of its turn. The child replaces the
-parent when its mean over ``evaluations`` fresh worlds is strictly greater. The agent plays the first action
-of the first gene and plans from scratch at every decision.
+The parent is the repair policy's own plan (or a ``seed`` policy's: a network's, say), built in one world and scored
+once by the mean fitness over ``evaluations`` fresh worlds (the score is cached, as in the paper's code). Each
+generation a ``Mutator`` picks, in each gene with a probability annealed linearly from ``rate_start`` to
+``rate_end`` (at least one gene), one position, and the child is rebuilt in one world (not counted as an
+evaluation): there the mutator's policy decides that position and the repair policy the rest of its turn. The child
+replaces the parent when its mean over ``evaluations`` fresh worlds is strictly greater. The agent plays the first
+action of the first gene and plans from scratch at every decision.
 
-Strategies are objects: policies are ``Agent``s (``act(state, rng)``), fitnesses are callables
-``(state, player) -> float`` (higher is better). The agent spec names them: a policy is ``random`` or any
-registered agent (a game registers its scripted policies: Pandemic's ``pandemic_default`` and
-``pandemic_mutator``); a fitness is ``returns`` or ``heuristic`` on every game, or one of the game's own
-evaluations (the optional state hook ``evaluation(name)``: Pandemic's f_{o,d} ... f_b as ``od`` ... ``b``,
-pairs and the w() / p() variants, e.g. ``p_oa_cm``). Chance inside the horizon is sampled by
+Strategies are objects: policies are ``Agent``s (``act(state, rng)``), fitnesses are callables ``(state, player) ->
+float`` (higher is better). The agent spec names them: a policy is ``random`` or any registered agent (a game
+registers its scripted policies: Pandemic's ``pandemic_default`` and ``pandemic_mutator``) or an agent spec of one
+parameter (``net:model=pandemic-v2``, built by ``envs.registration.build_agent``: search imports nothing above
+it); a fitness is ``returns`` or ``heuristic`` on every game,
+or one of the game's own evaluations (the optional state hook ``evaluation(name)``: Pandemic's f_{o,d} ... f_b as
+``od`` ... ``b``, pairs and the w() / p() variants, e.g. ``p_oa_cm``). Chance inside the horizon is sampled by
 ``sample_chance``, or resolved in one call by the game's ``settle_chance`` hook when it offers one.
 """
 from __future__ import annotations
@@ -35,7 +36,7 @@ import numpy as np
 
 from ..envs.errors import InvalidParameterError
 from ..envs.protocol import CHANCE, Agent, Game, GameState, determinize, hook, sample_chance
-from ..envs.registration import AGENTS
+from ..envs.registration import AGENTS, build_agent
 from .mcts import SearchResult
 
 Genome = list[list[int]]
@@ -115,7 +116,8 @@ class RHEA:
 
     def __init__(self, horizon: int = 5, generations: int = 100, evaluations: int = 5,
                  fitness: Fitness = returns_fitness, repair: Agent | None = None, mutator: Mutator | None = None,
-                 seconds: float = 0.0):
+                 seconds: float = 0.0, seed: Agent | None = None):
+        """``seed``: the policy whose plan is the first parent (None: the repair policy's, the paper's)."""
         if horizon < 1 or generations < 0 or evaluations < 1 or seconds < 0:
             raise InvalidParameterError(f"rhea needs horizon >= 1, generations >= 0, evaluations >= 1 and "
                                         f"seconds >= 0, got {horizon}, {generations}, {evaluations}, {seconds}")
@@ -123,6 +125,7 @@ class RHEA:
         self.fitness = fitness
         self.repair = repair if repair is not None else RandomPolicy()
         self.mutator = mutator if mutator is not None else Mutator(RandomPolicy())
+        self.seed = seed if seed is not None else self.repair
         self._warm = False  # whether a time-budgeted plan has run (``plan``)
 
     def reset(self) -> None:
@@ -133,15 +136,16 @@ class RHEA:
         return int(legal[0]) if len(legal) == 1 else self.plan(state, rng).action
 
     def replay(self, genome: Genome, world: GameState, root_turn: int, rng: np.random.Generator,
-               points: dict[int, int] | None = None) -> GameState:
-        """Play ``genome`` in ``world`` (in place) up to the horizon, repairing the genome in place; at the
-        positions of ``points`` the mutator's policy decides and the rest of that gene is dropped (then refilled
-        by repair). Both policies are ``reset()`` first: what they remember belongs to one world. Returns
-        ``world``."""
+               points: dict[int, int] | None = None, repair: Agent | None = None) -> GameState:
+        """Play ``genome`` in ``world`` (in place) up to the horizon, repairing the genome in place (by ``repair``,
+        default the repair policy); at the positions of ``points`` the mutator's policy decides and the rest of
+        that gene is dropped (then refilled by repair). Both policies are ``reset()`` first: what they remember
+        belongs to one world. Returns ``world``."""
+        repair = self.repair if repair is None else repair
         position = [0] * self.horizon
         current = None
         settle = hook(world, "settle_chance")
-        self.repair.reset()  # a policy's memory (a plan in progress) belongs to one world
+        repair.reset()  # a policy's memory (a plan in progress) belongs to one world
         self.mutator.policy.reset()
         while not world.is_terminal():
             if world.current_player == CHANCE:
@@ -162,7 +166,7 @@ class RHEA:
             elif i < len(gene) and gene[i] in world.legal_actions():
                 action = gene[i]
             else:
-                action = int(self.repair.act(world, rng))
+                action = int(repair.act(world, rng))
             if i < len(gene):
                 gene[i] = action
             else:
@@ -180,16 +184,18 @@ class RHEA:
                    for _ in range(self.evaluations)) / self.evaluations
 
     def plan(self, state: GameState, rng: np.random.Generator) -> RHEAResult:
-        """Evolve a plan for ``state.current_player`` from the repair policy's own plan. The first plan with a
+        """Evolve a plan for ``state.current_player`` from the seed policy's own plan. The first plan with a
         time budget is preceded by an untimed throw-away plan of one generation on its own generator: what a plan
-        calls (the game's compiled kernels) loads at its first call in a process, outside the budget (issue 32)."""
+        calls (the game's compiled kernels, a seed's network) loads at its first call in a process, outside the
+        budget (issue 32)."""
         if self.seconds and not self._warm:
             self._warm = True
-            RHEA(self.horizon, 1, 1, self.fitness, self.repair, self.mutator).plan(state, np.random.default_rng(0))
+            RHEA(self.horizon, 1, 1, self.fitness, self.repair, self.mutator, seed=self.seed).plan(
+                state, np.random.default_rng(0))
         start = time.perf_counter()
         player = state.current_player
         parent: Genome = [[] for _ in range(self.horizon)]
-        self.replay(parent, determinize(state, player, rng), state.turn, rng)
+        self.replay(parent, determinize(state, player, rng), state.turn, rng, repair=self.seed)
         score = self.evaluate(parent, state, rng)
         result = RHEAResult(parent, score, 0, self.evaluations, 0)
         for generation in range(self.generations):
@@ -222,10 +228,13 @@ def named_fitness(name: str, probe: GameState) -> Fitness:
 
 
 def named_policy(name: str, game: Game | None) -> Agent:
-    """``random``, or the registered agent ``name`` (a game's scripted policy, e.g. ``pandemic_default``) built
-    for ``game``; a fresh instance each call."""
+    """``random``, the registered agent ``name`` (a game's scripted policy, e.g. ``pandemic_default``), or an agent
+    spec with one parameter (``net:model=pandemic-v2``, by ``build_agent``), built for ``game``; a fresh instance
+    each call."""
     if name == "random":
         return RandomPolicy()
+    if ":" in name:
+        return build_agent(name, game)
     entry = AGENTS.get(name)
     if entry is None:
         raise InvalidParameterError(f"rhea: policy {name!r} is neither 'random' nor a registered agent; agents: "
@@ -238,10 +247,10 @@ class RHEAAgent:
 
     name = "rhea"
 
-    def __init__(self, template: RHEA, game: Game | None, fitness: str, repair: str, mutator: str):
-        """``template``: the numbers (its strategies are replaced by the named ones)."""
+    def __init__(self, template: RHEA, game: Game | None, fitness: str, repair: str, mutator: str, seed: str = ""):
+        """``template``: the numbers (its strategies are replaced by the named ones); ``seed`` '': the repair policy."""
         self.template, self.game = template, game
-        self.names = {"fitness": fitness, "repair": repair, "mutator": mutator}
+        self.names = {"fitness": fitness, "repair": repair, "mutator": mutator, "seed": seed}
         self.planners: dict[str, RHEA] = {}
         self.last: SearchResult | None = None
         if game is not None:
@@ -252,7 +261,7 @@ class RHEAAgent:
         planner = RHEA(t.horizon, t.generations, t.evaluations, named_fitness(self.names["fitness"], probe),
                        named_policy(self.names["repair"], game),
                        Mutator(named_policy(self.names["mutator"], game), t.mutator.rate_start, t.mutator.rate_end),
-                       t.seconds)
+                       t.seconds, named_policy(self.names["seed"], game) if self.names["seed"] else None)
         self.planners[probe.info.name] = planner
         return planner
 
@@ -268,8 +277,8 @@ class RHEAAgent:
         """Policies with memory (a plan in progress) start clean."""
         self.last = None
         for planner in self.planners.values():
-            planner.repair.reset()
-            planner.mutator.policy.reset()
+            for policy in (planner.repair, planner.mutator.policy, planner.seed):
+                policy.reset()
 
     def plan(self, state: GameState, rng: np.random.Generator) -> RHEAResult:
         return self.planner(state).plan(state, rng)
@@ -292,7 +301,7 @@ class RHEAAgent:
 
 def rhea_agent(game: Game | None = None, horizon: int = 5, generations: int = 100, evaluations: int = 5,
                rate_start: float = 1.0, rate_end: float = 1.0, fitness: str = "returns", repair: str = "random",
-               mutator: str = "random", seconds: float = 0.0) -> RHEAAgent:
+               mutator: str = "random", seconds: float = 0.0, seed: str = "") -> RHEAAgent:
     """Rolling horizon EA, (1+1) over turn-level plans (paper 003 4.3).
 
     horizon: player turns planned, the acting one first
@@ -301,10 +310,11 @@ def rhea_agent(game: Game | None = None, horizon: int = 5, generations: int = 10
     rate_start: per-gene mutation probability at the first generation (paper 003's code: 1.0)
     rate_end: per-gene mutation probability at the last generation, linear in between (paper 003's code: 0.5)
     fitness: evaluation at the horizon: returns, heuristic, or the game's own (its evaluation hook; pandemic: p_oa_cm ...)
-    repair: policy that fills and repairs plans: random or a registered agent's name (pandemic: pandemic_default)
-    mutator: policy proposing a mutated action: random or a registered agent's name (pandemic: pandemic_mutator)
+    repair: policy that fills and repairs plans: random, an agent or a one-parameter spec (pandemic: pandemic_default)
+    mutator: policy proposing a mutated action: random, an agent or a one-parameter spec (pandemic: pandemic_mutator)
     seconds: time limit per decision (0: none)
+    seed: policy planning the first parent: '' (the repair policy, the paper's), an agent or a spec (net:model=NAME)
     """
     template = RHEA(horizon, generations, evaluations, mutator=Mutator(RandomPolicy(), rate_start, rate_end),
                     seconds=seconds)
-    return RHEAAgent(template, game, fitness, repair, mutator)
+    return RHEAAgent(template, game, fitness, repair, mutator, seed)

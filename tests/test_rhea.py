@@ -11,7 +11,7 @@ import pytest
 import cardboard
 from cardboard.envs.errors import InvalidParameterError
 from cardboard.envs.protocol import CHANCE, sample_chance
-from cardboard.envs.registration import AGENTS, Entry
+from cardboard.envs.registration import AGENTS, Entry, set_agent_builder
 from cardboard.search.rhea import RHEA, Mutator, RandomPolicy, heuristic_fitness, returns_fitness
 
 from .games import dice_race, hidden_cards, nim, tictactoe
@@ -316,3 +316,32 @@ def test_the_agent_hands_back_its_decision_for_self_play_records(tmp_path):
     rows = np.flatnonzero(searched)
     assert (shard["policy"][rows, shard["action"][rows]] > 0).all()
     assert shard["policy"][rows].sum(axis=1) == pytest.approx(1.0)
+
+
+# ---- a seed policy: the first parent's plan ----------------------------------------------------------------
+def test_a_seed_policy_plans_the_first_parent_and_repair_still_fills_the_replays():
+    state = nim.NimState(nim.NimGame((1, 3, 5)))
+    repair, seed = Always(0), Always(14)
+    planner = RHEA(horizon=3, generations=0, evaluations=2, repair=repair, seed=seed)
+    assert planner.act(state, np.random.default_rng(0)) == 14
+    assert seed.asked[0] == (0, 14) and seed.asked[1][0] == 1  # the seed decides both players' turns
+    assert RHEA(horizon=3, generations=0, repair=Always(0)).act(state, np.random.default_rng(0)) == 0
+
+
+def test_a_seed_given_as_an_agent_spec_is_built_for_the_game(monkeypatch):
+    monkeypatch.setitem(AGENTS, "cell", Entry.of("cell", lambda cell=8: Always(cell), "always one cell"))
+    agent = cardboard.make_agent("rhea:horizon=1,generations=0,seed=cell:cell=6", TTT)
+    assert agent.act(TTT.new_state(), np.random.default_rng(0)) == 6
+    spec = "rhea:horizon=1,generations=0,seed=cell:cell=6,evaluations=1,random"  # split as two agents
+    assert cardboard.registry.split_agent_specs(spec) == ["rhea:horizon=1,generations=0,seed=cell:cell=6,"
+                                                          "evaluations=1", "random"]
+    with pytest.raises(InvalidParameterError, match="unknown agent 'nope'"):
+        cardboard.make_agent("rhea:seed=nope:x=1", TTT)
+    with pytest.raises(InvalidParameterError, match="parameter 'cell': 'x' is not a valid int"):
+        cardboard.make_agent("rhea:seed=cell:cell=x", TTT)
+    builder = set_agent_builder(None)  # a layer below the registry with no builder installed says so
+    try:
+        with pytest.raises(InvalidParameterError, match="'cell:cell=6': no agent builder is installed"):
+            cardboard.make_agent("rhea:seed=cell:cell=6", TTT)
+    finally:
+        set_agent_builder(builder)
