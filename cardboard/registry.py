@@ -143,11 +143,17 @@ def agent_entry(name: str) -> Entry:
 def files_named(specs: Sequence[str], options: dict[str, Any] | None = None) -> list[str]:
     """The existing files that agent specs and game options name as values (checkpoints, deck lists, set-ups):
     what a worker on another machine needs shipped (``cardboard.jobs.ray_backend``)."""
-    values = [v for spec in specs for v in parse_agent_spec(spec)[1].values()]
+    values = [v for spec in specs for v in _spec_values(spec)]
     values += [v for value in (options or {}).values()
                for v in (value if isinstance(value, (list, tuple)) else [value])]
     paths = [str(v) for v in values if isinstance(v, (str, Path)) and str(v)]
     return [p for p in dict.fromkeys(paths) if _is_file(p)]
+
+
+def _spec_values(spec: str) -> list[str]:
+    """A spec's parameter values, and those of the agent specs among them (``rhea:seed=net:path=F`` names F)."""
+    values = list(parse_agent_spec(spec)[1].values())
+    return values + [v for value in values if ":" in value and "=" in value for v in _spec_values(value)]
 
 
 def _is_file(text: str) -> bool:

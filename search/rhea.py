@@ -20,11 +20,11 @@ action of the first gene and plans from scratch at every decision.
 Strategies are objects: policies are ``Agent``s (``act(state, rng)``), fitnesses are callables ``(state, player) ->
 float`` (higher is better). The agent spec names them: a policy is ``random`` or any registered agent (a game
 registers its scripted policies: Pandemic's ``pandemic_default`` and ``pandemic_mutator``) or an agent spec of one
-parameter (``net:model=pandemic-v2``, built by ``envs.registration.build_agent``: search imports nothing above
-it); a fitness is ``returns`` or ``heuristic`` on every game,
-or one of the game's own evaluations (the optional state hook ``evaluation(name)``: Pandemic's f_{o,d} ... f_b as
-``od`` ... ``b``, pairs and the w() / p() variants, e.g. ``p_oa_cm``). Chance inside the horizon is sampled by
-``sample_chance``, or resolved in one call by the game's ``settle_chance`` hook when it offers one.
+parameter (``net:model=pandemic-v2``, built by ``envs.registration.build_agent``: search imports nothing above it);
+a fitness is ``returns`` or ``heuristic`` on every game, or one of the game's own evaluations (the optional state
+hook ``evaluation(name)``: Pandemic's f_{o,d} ... f_b as ``od`` ... ``b``, pairs and the w() / p() variants, e.g.
+``p_oa_cm``). Chance inside the horizon is sampled by ``sample_chance``, or resolved in one call by the game's
+``settle_chance`` hook when it offers one.
 """
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ import numpy as np
 
 from ..envs.errors import InvalidParameterError
 from ..envs.protocol import CHANCE, Agent, Game, GameState, determinize, hook, sample_chance
-from ..envs.registration import AGENTS, build_agent
+from ..envs.registration import build_agent
 from .mcts import SearchResult
 
 Genome = list[list[int]]
@@ -228,18 +228,10 @@ def named_fitness(name: str, probe: GameState) -> Fitness:
 
 
 def named_policy(name: str, game: Game | None) -> Agent:
-    """``random``, the registered agent ``name`` (a game's scripted policy, e.g. ``pandemic_default``), or an agent
-    spec with one parameter (``net:model=pandemic-v2``, by ``build_agent``), built for ``game``; a fresh instance
-    each call."""
-    if name == "random":
-        return RandomPolicy()
-    if ":" in name:
-        return build_agent(name, game)
-    entry = AGENTS.get(name)
-    if entry is None:
-        raise InvalidParameterError(f"rhea: policy {name!r} is neither 'random' nor a registered agent; agents: "
-                                    f"{', '.join(sorted(AGENTS))}")
-    return entry.factory(game=game) if entry.takes_game else entry.factory()
+    """``random`` (``RandomPolicy``), else the agent of spec ``name`` built for ``game`` by ``build_agent``: a
+    registered agent (a game's scripted policy, e.g. ``pandemic_default``) or a spec with one parameter
+    (``net:model=NAME``); a fresh instance each call."""
+    return RandomPolicy() if name == "random" else build_agent(name, game)
 
 
 class RHEAAgent:

@@ -145,3 +145,11 @@ def test_files_named_takes_paths_and_tuples_and_skips_what_is_no_file(tmp_path):
     b.write_text("{}")
     options = {"decks": (str(a), b), "name": "x" * 5000, "setup": str(tmp_path), "weights": {"k": 1}, "n": 3}
     assert registry.files_named(["random"], options) == [str(a), str(b)]
+
+
+def test_files_named_reads_agent_specs_given_as_values(tmp_path):
+    """``rhea:seed=net:path=F`` names F (a policy's checkpoint inside the spec), whatever the order of knobs."""
+    path = tmp_path / "m.safetensors"
+    path.write_bytes(b"weights")
+    assert registry.files_named([f"rhea:horizon=2,seed=net:path={path},generations=3"]) == [str(path)]
+    assert registry.files_named(["rhea:seed=net:model=pandemic-v1", "zoo:lords_of_war"]) == []

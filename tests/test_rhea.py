@@ -273,7 +273,7 @@ def test_an_unknown_name_is_refused_with_the_names_available():
                                                     r"\(the game offers no evaluation hook\)"):
         cardboard.make_agent("rhea:fitness=nope", TTT)
     for knob in ("repair", "mutator"):
-        with pytest.raises(InvalidParameterError, match="policy 'nope' is neither 'random' nor a registered agent"):
+        with pytest.raises(InvalidParameterError, match="unknown agent 'nope'; known: "):
             cardboard.make_agent(f"rhea:{knob}=nope", TTT)
 
 
