@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..envs.errors import CheckpointError
+from ..envs.files import CHECKPOINT_LIMIT, check_file, errors_as, quoted
 
 METADATA_KEY = "cardboard"  # the entry of safetensors' __metadata__ holding the JSON metadata
 TORCH_SAVE_STARTS = (b"PK\x03\x04", *(bytes((0x80, p)) for p in range(2, 6)))  # a zip (torch >= 1.6), a pickle
@@ -26,12 +27,13 @@ def read(path: str | Path, fmt: str | None, what: str, framework: str | None = N
     """``(metadata, tensors)`` of the checkpoint at ``path`` whose metadata has format ``fmt`` (None: any of
     cardboard's); the tensors loaded for ``framework`` (``"pt"``, ``"numpy"``), none when it is None.
 
-    ``CheckpointError`` naming the file (``what``: the kind of network expected, for the message) for a missing,
-    empty, truncated or random file, a ``torch.save`` checkpoint, a safetensors file without cardboard's
-    metadata, or one of another format."""
+    ``CheckpointError`` naming the file (``what``: the kind of network expected, for the message) for a missing
+    file, one that is not a regular file or is over ``CHECKPOINT_LIMIT`` (checked before it is opened), an empty,
+    truncated or random file, a ``torch.save`` checkpoint, a safetensors file without cardboard's metadata, or one
+    of another format."""
     file = Path(path)
-    if not file.is_file():
-        raise CheckpointError(f"{path}: {'not a file' if file.exists() else 'no such file'}")
+    with errors_as(CheckpointError):
+        check_file(file, CHECKPOINT_LIMIT, "checkpoint")
     safetensors = _safetensors()
     try:
         with safetensors.safe_open(file, framework=framework or "numpy") as handle:
@@ -50,7 +52,7 @@ def read(path: str | Path, fmt: str | None, what: str, framework: str | None = N
         raise CheckpointError(f"{path}: its cardboard metadata is not JSON ({exc})") from None
     found = metadata.get("format") if isinstance(metadata, dict) else None
     if not isinstance(found, str) or not found.startswith("cardboard.") or fmt not in (None, found):
-        raise CheckpointError(f"{path}: a checkpoint of format {found!r}, not a cardboard {what} checkpoint"
+        raise CheckpointError(f"{path}: a checkpoint of format {quoted(found)}, not a cardboard {what} checkpoint"
                               + (f" ({fmt!r})" if fmt else ""))
     return metadata, tensors
 

@@ -66,15 +66,14 @@ from their specs, so each worker process loads the checkpoint itself.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..envs.errors import InvalidParameterError
+from ..envs.errors import CheckpointError, InvalidParameterError
+from ..envs.files import CHECKPOINT_LIMIT, errors_as, sha256
 from ..envs.protocol import CHANCE, TERMINAL, Game, GameInfo, GameState
 from ..envs.structure import ObservationStructure, structure_of
 from ..search.core import unit_values
@@ -107,10 +106,8 @@ def load_evaluator(path: str, info: GameInfo | None = None,
     if not path:
         raise InvalidParameterError("it needs path=PATH to a PolicyValueNet checkpoint")
     path = zoo.resolve(path, None if info is None else info.name)
-    try:
-        digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
-    except OSError:
-        return BatchedEvaluator(PolicyValueNet.load(path, info), device=device)  # load names the bad file
+    with errors_as(CheckpointError):
+        digest = sha256(path, CHECKPOINT_LIMIT, "checkpoint")
     key = (os.path.realpath(path), device, None if info is None else info.name)
     found = _LOADED.get(key)
     if found is None or found[0] != digest:

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from ..envs.errors import CheckpointError, InvalidParameterError
+from ..envs.files import CHECKPOINT_LIMIT, check_file, errors_as, quoted
 from ..envs.protocol import Game, GameInfo, GameState
 
 MASKABLE_POLICIES = "sb3_contrib.common.maskable.policies"
@@ -44,14 +45,16 @@ def read_checkpoint(path: str) -> tuple[str, dict[str, Any]]:
     """``(algorithm, data)`` of the SB3 checkpoint at ``path`` ('PPO' or 'MaskablePPO'; ``data`` is its JSON
     metadata, nothing unpickled), or ``CheckpointError`` naming the path and what is wrong."""
     file = Path(path)
-    if not file.is_file():
-        raise CheckpointError(f"{path}: {'not a file' if file.exists() else 'no such file'}")
+    with errors_as(CheckpointError):
+        check_file(file, CHECKPOINT_LIMIT, "checkpoint")
     try:
         with zipfile.ZipFile(file) as archive:
             names = set(archive.namelist())
             if not {"data", "policy.pth"} <= names:
                 raise CheckpointError(f"{path}: not a stable-baselines3 checkpoint (a zip without "
                                       f"{' and '.join(sorted({'data', 'policy.pth'} - names))})")
+            if sum(member.file_size for member in archive.infolist()) > CHECKPOINT_LIMIT:
+                raise CheckpointError(f"{path}: unpacks past the {CHECKPOINT_LIMIT >> 20} MiB limit of a checkpoint")
             data = json.loads(archive.read("data"))
     except zipfile.BadZipFile as exc:
         raise CheckpointError(f"{path}: not a zip file, or a truncated one ({exc})") from None
@@ -67,7 +70,7 @@ def read_checkpoint(path: str) -> tuple[str, dict[str, Any]]:
     if module == PPO_POLICIES and "clip_range" in data:
         return "PPO", data
     raise CheckpointError(f"{path}: not a PPO or MaskablePPO checkpoint (its policy class comes from "
-                          f"{module!r}{'' if 'clip_range' in data else ' and it has no clip_range'})")
+                          f"{quoted(module)}{'' if 'clip_range' in data else ' and it has no clip_range'})")
 
 
 def _spaces(path: str, data: dict[str, Any]) -> tuple[tuple[int, ...], int]:

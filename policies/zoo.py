@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..envs.errors import CheckpointError, InvalidParameterError
+from ..envs.files import read_text
 from . import checkpoints
 
 if TYPE_CHECKING:
@@ -58,8 +59,9 @@ class ZooModel:
 
     @property
     def card(self) -> str:
-        """The model card's markdown ('' when the card is missing)."""
-        return self.card_path.read_text() if self.card_path.is_file() else ""
+        """The model card's markdown ('' when the card is missing; ``InputFileError`` when it is no regular file or
+        over its limit)."""
+        return read_text(self.card_path, what="model card") if self.card_path.exists() else ""
 
     @property
     def spec(self) -> str:

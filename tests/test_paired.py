@@ -184,7 +184,7 @@ def test_cli_compare(tmp_path, capsys):
 
 @pytest.mark.parametrize("argv, message", [
     (["A", "A", "--range", "3"], "expected FIRST:STOP"), (["A", "A", "--range", "a:b"], "expected FIRST:STOP"),
-    (["A", "A", "--confidence", "2"], "confidence"), (["A", "missing.jsonl"], "no such results file"),
+    (["A", "A", "--confidence", "2"], "confidence"), (["A", "missing.jsonl"], "missing.jsonl: no such file"),
     (["A", "A", "A"], "pairs of results files"),
 ])
 def test_cli_compare_errors(tmp_path, capsys, monkeypatch, argv, message):

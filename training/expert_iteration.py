@@ -64,7 +64,6 @@ Resuming
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 from pathlib import Path
@@ -77,6 +76,7 @@ from rich.table import Table
 
 from cardboard import registry
 from cardboard.envs.errors import CheckpointError, DataError, InvalidParameterError
+from cardboard.envs.files import CHECKPOINT_LIMIT, InputFileError, check_file, errors_as, read_json, sha256
 from cardboard.evaluation.match import agent_score, play_match_specs
 from cardboard.jobs.backends import add_backend_arguments, backend_from
 from cardboard.jobs.interrupts import track
@@ -186,10 +186,8 @@ def load_state(out: Path, config: dict[str, Any]) -> dict[str, Any]:
     path = out / STATE
     if not path.exists():
         return {"format": FORMAT, "config": config, "best": None, "generations": []}
-    try:
-        state = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise DataError(f"{path}: unreadable ({type(exc).__name__}: {exc})") from None
+    with errors_as(DataError):
+        state = read_json(path, what="expert-iteration state")
     if not isinstance(state, dict) or state.get("format") != FORMAT:
         raise StateMismatchError(f"{path}: not an expert-iteration state ({FORMAT})")
     legacy = legacy_networks(out, state)
@@ -220,8 +218,11 @@ def _legacy_kind(path: Path) -> str:
     from cardboard.policies.checkpoints import TORCH_SAVE_STARTS
 
     try:
+        check_file(path, CHECKPOINT_LIMIT, "network")
         with path.open("rb") as handle:
             start = handle.read(4)
+    except InputFileError as exc:
+        return str(exc)
     except OSError:
         return f"{path}, no longer there"
     if start.startswith(TORCH_SAVE_STARTS):
@@ -246,7 +247,8 @@ def _on(device: str) -> str:
 
 
 def _sha(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    with errors_as(CheckpointError):
+        return sha256(path, CHECKPOINT_LIMIT, "checkpoint")
 
 
 def window_generations(k: int, window: int) -> list[int]:
@@ -330,7 +332,8 @@ def run_loop(args: argparse.Namespace, console: Console) -> dict[str, Any]:
                                        target_temperature=args.target_temperature,
                                        value_weight=args.value_weight, value_mix=args.value_mix,
                                        seed=args.seed + k, device=args.device, quiet=True), console)
-            log = json.loads((net_dir / "log.json").read_text(encoding="utf-8"))
+            with errors_as(DataError):
+                log = read_json(net_dir / "log.json", what="training log")
             sha = _sha(model)
             if entry.get("net", {}).get("sha256") not in (None, sha):
                 console.print(f"generation {k}: the retrained network differs from the recorded one; replaying its "

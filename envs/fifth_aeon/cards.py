@@ -8,18 +8,20 @@ with the user's own cards (``CardPool.with_cards``, the balancer's variants) in 
 
 ``decks.json`` holds the 12 built-in decks (40 cards each). A deck is a name from it or a JSON file
 ``{"name": ..., "cards": {"CardId": count, ...}}`` (or the built-in list form); a deck with an unknown card, more
-than 4 copies of a card or a size outside 40-50 raises ``CardDataError`` naming the problem.
+than 4 copies of a card or a size outside 40-50 raises ``CardDataError`` naming the file, the entry (``cards[3]``:
+the fourth, in file order) and the problem, a value read from the file shown only as ``files.quoted``'s glimpse.
 """
 from __future__ import annotations
 
 import difflib
-import json
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping
 
 from ..errors import CardDataError
+from ..files import errors_as, parse_json, quoted, read_json, resource_text
 from .constants import DECK_MAX, DECK_MIN, MAX_COPIES, RESOURCES
 
 CARD_TYPES = ("unit", "item", "spell", "enchantment")
@@ -126,13 +128,14 @@ class Card:
         return self.unit_type in MECHANICAL_TYPES
 
 
-def card_from_json(data: Mapping[str, Any]) -> Card:
-    """A ``Card`` from one entry of ``cards.json`` (the model's field names); ``CardDataError`` when malformed."""
-    name = data.get("id", "?") if isinstance(data, Mapping) else "?"
+def card_from_json(data: Mapping[str, Any], where: str | None = None) -> Card:
+    """A ``Card`` from one entry of ``cards.json`` (the model's field names); ``CardDataError`` when malformed,
+    naming the card by ``where`` (default: its id)."""
+    where = where or f"card {quoted(data.get('id', '?') if isinstance(data, Mapping) else '?')}"
     try:
-        ctype = str(data["card_type"])
+        ctype = data["card_type"]
         if ctype not in CARD_TYPES:
-            raise CardDataError(f"card {name!r}: card_type must be one of {CARD_TYPES}, got {ctype!r}")
+            raise CardDataError(f"{where}: card_type must be one of {CARD_TYPES}, got {quoted(ctype)}")
         cost = data["cost"]
         reqs = tuple(int(cost.get(r, 0)) for r in RESOURCES)
         mechs = tuple(Mechanic(str(m["id"]), m.get("trigger"), tuple(sorted((str(k), _frozen(v))
@@ -141,7 +144,7 @@ def card_from_json(data: Mapping[str, Any]) -> Card:
                       for m in data.get("mechanics", []))
         energy = int(cost["energy"])
         if energy < 0 or min(reqs) < 0:
-            raise CardDataError(f"card {name!r}: costs are non-negative, got energy {energy}, requirements {reqs}")
+            raise CardDataError(f"{where}: costs are non-negative, got energy {energy}, requirements {reqs}")
         bonus = ctype == "item"
         card = Card(
             id=str(data["id"]), name=str(data.get("name", data["id"])), card_type=ctype, energy=energy,
@@ -153,36 +156,41 @@ def card_from_json(data: Mapping[str, Any]) -> Card:
             mechanics=mechs, collectible=bool(data.get("collectible", True)))
     except CardDataError:
         raise
-    except (KeyError, TypeError, ValueError, AttributeError) as err:
-        raise CardDataError(f"card {name!r}: malformed card data ({type(err).__name__}: {err})") from None
+    except KeyError as err:
+        raise CardDataError(f"{where}: malformed card data (no field {quoted(err.args[0])})") from None
+    except (TypeError, ValueError, AttributeError, OverflowError) as err:
+        raise CardDataError(f"{where}: malformed card data (a field of the wrong type or value: "
+                            f"{type(err).__name__})") from None
     if ctype == "unit" and card.life <= 0:
-        raise CardDataError(f"card {name!r}: a unit needs life > 0, got {card.life}")
+        raise CardDataError(f"{where}: a unit needs life > 0, got {card.life}")
     if ctype == "item" and card.host_targeter is None:
-        raise CardDataError(f"card {name!r}: an item needs a host_targeter")
+        raise CardDataError(f"{where}: an item needs a host_targeter")
     for m in card.mechanics:
-        check_mechanic(card, m)
+        check_mechanic(card, m, where)
     return card
 
 
-def check_mechanic(card: Card, mech: Mechanic) -> None:
-    """``CardDataError`` for a mechanic, trigger or targeter of ``card`` that the engine does not know."""
+def check_mechanic(card: Card, mech: Mechanic, where: str | None = None) -> None:
+    """``CardDataError`` for a mechanic, trigger or targeter of ``card`` that the engine does not know (``where``
+    names the card; default: its id)."""
+    where = where or f"card {quoted(card.id)}"
     if mech.trigger is None:
         if mech.id not in STATIC:
-            raise CardDataError(f"card {card.id!r}: unknown static ability {mech.id!r}; known: "
+            raise CardDataError(f"{where}: unknown static ability {quoted(mech.id)}; known: "
                                 f"{', '.join(sorted(STATIC))}")
     else:
         if mech.trigger not in TRIGGERS:
-            raise CardDataError(f"card {card.id!r}: unknown trigger {mech.trigger!r} of {mech.id!r}; known: "
+            raise CardDataError(f"{where}: unknown trigger {quoted(mech.trigger)} of {quoted(mech.id)}; known: "
                                 f"{', '.join(sorted(TRIGGERS))}")
         if mech.id not in MECHANICS:
-            raise CardDataError(f"card {card.id!r}: unknown mechanic {mech.id!r}; known: "
+            raise CardDataError(f"{where}: unknown mechanic {quoted(mech.id)}; known: "
                                 f"{', '.join(sorted(MECHANICS))}")
     if card.host_targeter is not None and card.host_targeter.id not in HOST_TARGETERS:
-        raise CardDataError(f"card {card.id!r}: unknown host targeter {card.host_targeter.id!r}; known: "
+        raise CardDataError(f"{where}: unknown host targeter {quoted(card.host_targeter.id)}; known: "
                             f"{', '.join(sorted(HOST_TARGETERS))}")
     for t in (mech.targeter, card.targeter):
         if t is not None and t.id not in TARGETERS:
-            raise CardDataError(f"card {card.id!r}: unknown targeter {t.id!r}; known: {', '.join(sorted(TARGETERS))}")
+            raise CardDataError(f"{where}: unknown targeter {quoted(t.id)}; known: {', '.join(sorted(TARGETERS))}")
 
 
 def _frozen(value: Any) -> Any:
@@ -201,8 +209,8 @@ class CardPool:
         self.by_id = {c.id: c for c in cards}
         self.index = {c.id: i for i, c in enumerate(cards)}
         if len(self.by_id) != len(cards):
-            dup = sorted({c.id for c in cards if sum(d.id == c.id for d in cards) > 1})
-            raise CardDataError(f"card ids must be unique, repeated: {', '.join(dup)}")
+            dup = [cid for cid, n in Counter(c.id for c in cards).items() if n > 1]
+            raise CardDataError(f"card ids must be unique; {len(dup)} repeated, the first {quoted(dup[0])}")
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -213,7 +221,7 @@ class CardPool:
         except KeyError:
             close = difflib.get_close_matches(str(card_id), list(self.by_id), n=3)
             hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
-            raise CardDataError(f"unknown card {card_id!r}{hint}") from None
+            raise CardDataError(f"unknown card {quoted(card_id)}{hint}") from None
 
     @property
     def collectible(self) -> tuple[Card, ...]:
@@ -227,18 +235,14 @@ class CardPool:
 
 def load_pool(path: str | Path | None = None) -> CardPool:
     """The bundled pool, or a JSON file in the same form (``{"cards": [...]}`` or a list)."""
-    try:
-        text = (Path(path).read_text() if path is not None
-                else resources.files(__package__).joinpath("cards.json").read_text())
-        data = json.loads(text)
-    except OSError as err:
-        raise CardDataError(f"{path}: cannot read the card file ({err.strerror or err})") from None
-    except json.JSONDecodeError as err:
-        raise CardDataError(f"{path or 'cards.json'}: not JSON ({err})") from None
+    source = str(path or "cards.json")
+    with errors_as(CardDataError):
+        data = (read_json(path, what="card file") if path is not None
+                else parse_json(resource_text(resources.files(__package__).joinpath("cards.json")), source))
     entries = data["cards"] if isinstance(data, dict) and "cards" in data else data
     if not isinstance(entries, list):
-        raise CardDataError(f"{path or 'cards.json'}: expected a list of cards or {{'cards': [...]}}")
-    return CardPool(tuple(card_from_json(e) for e in entries))
+        raise CardDataError(f"{source}: expected a list of cards or {{'cards': [...]}}")
+    return CardPool(tuple(card_from_json(e, f"{source}: cards[{i}]") for i, e in enumerate(entries)))
 
 
 _BUNDLED: CardPool | None = None
@@ -271,7 +275,7 @@ class Deck:
 
 
 def _builtin_decks() -> dict[str, Any]:
-    data = json.loads(resources.files(__package__).joinpath("decks.json").read_text())
+    data = parse_json(resource_text(resources.files(__package__).joinpath("decks.json")), "decks.json")
     return {d["name"]: d for d in data["decks"]}
 
 
@@ -290,20 +294,24 @@ def deck_from_json(data: Any, pool: CardPool, source: str) -> Deck:
     if not isinstance(data, dict) or "cards" not in data:
         raise CardDataError(f"{source}: a deck is {{'name': ..., 'cards': {{card id: count}}}}")
     raw = data["cards"]
-    pairs = ([(e.get("id"), e.get("count", 1)) for e in raw] if isinstance(raw, list)
-             else list(raw.items()) if isinstance(raw, dict) else None)
-    if pairs is None:
-        raise CardDataError(f"{source}: 'cards' must be a mapping of card id to count or a list")
+    if isinstance(raw, list) and all(isinstance(e, dict) for e in raw):
+        pairs = [(e.get("id"), e.get("count", 1)) for e in raw]
+    elif isinstance(raw, dict):
+        pairs = list(raw.items())
+    else:
+        raise CardDataError(f"{source}: 'cards' must be a mapping of card id to count or a list of "
+                            "{'id': ..., 'count': ...}")
     cards: list[str] = []
-    for cid, count in pairs:
-        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-            raise CardDataError(f"{source}: the count of {cid!r} must be a positive integer, got {count!r}")
+    for i, (cid, count) in enumerate(pairs):
+        where = f"{source}: cards[{i}]"
         try:
             card = pool[str(cid)]
         except CardDataError as err:
-            raise CardDataError(f"{source}: {err}") from None
+            raise CardDataError(f"{where}: {err}") from None
+        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            raise CardDataError(f"{where}: the count of {card.id!r} must be a positive integer, got {quoted(count)}")
         if not card.collectible:
-            raise CardDataError(f"{source}: {cid!r} is a token, not a collectible card")
+            raise CardDataError(f"{where}: {card.id!r} is a token, not a collectible card")
         cards += [card.id] * count
     deck = Deck(str(data.get("name", source)), tuple(cards))
     validate(deck, source)
@@ -314,11 +322,12 @@ def validate(deck: Deck, source: str = "deck", max_copies: int | None = MAX_COPI
              sizes: tuple[int, int] = (DECK_MIN, DECK_MAX)) -> None:
     """``CardDataError`` unless the deck has 40-50 cards and at most 4 copies of each (the standard format)."""
     if not sizes[0] <= len(deck.cards) <= sizes[1]:
-        raise CardDataError(f"{source}: a deck has {sizes[0]}-{sizes[1]} cards, {deck.name!r} has {len(deck.cards)}")
+        raise CardDataError(f"{source}: a deck has {sizes[0]}-{sizes[1]} cards, {quoted(deck.name)} has "
+                            f"{len(deck.cards)}")
     if max_copies is not None:
         over = sorted(c for c, n in deck.counts().items() if n > max_copies)
         if over:
-            raise CardDataError(f"{source}: at most {max_copies} copies of a card; {deck.name!r} has "
+            raise CardDataError(f"{source}: at most {max_copies} copies of a card; {quoted(deck.name)} has "
                                 + ", ".join(f"{deck.counts()[c]} x {c}" for c in over))
 
 
@@ -338,12 +347,8 @@ def load_deck(deck: "str | Path | Deck | Mapping[str, Any]", pool: CardPool | No
     path = Path(deck)
     if not path.exists():
         close = difflib.get_close_matches(deck_key(str(deck)), list(builtin), n=3)
-        raise CardDataError(f"unknown deck {str(deck)!r}: not a built-in deck ({', '.join(DECK_LIST)}) nor a file"
+        raise CardDataError(f"unknown deck {quoted(str(deck))}: not a built-in deck ({', '.join(DECK_LIST)}) nor a file"
                             + (f"; did you mean {', '.join(builtin[c]['name'] for c in close)}?" if close else ""))
-    try:
-        data = json.loads(path.read_text())
-    except OSError as err:
-        raise CardDataError(f"{path}: cannot read the deck file ({err.strerror or err})") from None
-    except json.JSONDecodeError as err:
-        raise CardDataError(f"{path}: not JSON ({err})") from None
+    with errors_as(CardDataError):
+        data = read_json(path, what="deck file")
     return deck_from_json(data, pool, str(path))

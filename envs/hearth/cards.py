@@ -7,12 +7,12 @@ facts only; its ``later_changes`` record later patches, which the game must not
 use). A deck file names a class and its cards *by name* with copy counts; it is
 validated as the game's deck-building rules say: 30 cards, at most 2 copies of
 a card and 1 of a legendary, collectible cards of the deck's class or neutral.
-Every violation raises ``CardDataError`` naming the file and the problem.
+Every violation raises ``CardDataError`` naming the file, the entry (``cards[3]``: the fourth, in file order)
+and the problem; a value from the file is shown only as ``files.quoted``'s glimpse of it.
 """
 from __future__ import annotations
 
 import difflib
-import json
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import CardDataError, UnknownNameError
+from ..files import errors_as, parse_json, quoted, read_json, resource_text
 from . import layout as L
 
 DECK_SIZE = 30  # paper 001 §2.1: "each player has a constructed 30-card deck"
@@ -152,7 +153,7 @@ class CardPool:
         names = sorted({c.name for c in self.cards})
         close = difflib.get_close_matches(name, names, n=3)
         hint = f"; did you mean {', '.join(map(repr, close))}?" if close else f"; known: {', '.join(names)}"
-        raise CardDataError(f"{source or 'card pool'}: unknown card name {name!r}{hint}")
+        raise CardDataError(f"{source or 'card pool'}: unknown card name {quoted(name)}{hint}")
 
 
 @dataclass(frozen=True)
@@ -174,10 +175,11 @@ def load_pool(path: str | Path | None = None) -> CardPool:
     data = _read_json(path if path is not None else resources.files(__package__).joinpath(_DATA), source)
     if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
         raise CardDataError(f"{source}: expected an object with a 'cards' list")
-    cards = tuple(_card(entry, source) for entry in data["cards"])
-    ids = [c.id for c in cards]
-    if len(set(ids)) != len(ids):
-        raise CardDataError(f"{source}: duplicate card ids {sorted({i for i in ids if ids.count(i) > 1})}")
+    cards = tuple(_card(entry, f"{source}: cards[{i}]") for i, entry in enumerate(data["cards"]))
+    first: dict[str, int] = {}
+    for i, card in enumerate(cards):
+        if first.setdefault(card.id, i) != i:
+            raise CardDataError(f"{source}: cards[{i}]: the id of cards[{first[card.id]}] again")
     return CardPool(cards)
 
 
@@ -196,28 +198,27 @@ def load_deck(deck: str | Path, pool: CardPool | None = None) -> Deck:
 
 
 def _read_json(path, source: str):
-    try:
-        return json.loads(Path(path).read_text() if isinstance(path, (str, Path)) else path.read_text())
-    except FileNotFoundError:
-        raise CardDataError(f"{source}: no such file") from None
-    except json.JSONDecodeError as e:
-        raise CardDataError(f"{source}: not valid JSON ({e})") from None
+    """The JSON of a card or deck file (a path, checked by ``files``) or of a bundled resource."""
+    with errors_as(CardDataError):
+        if isinstance(path, (str, Path)):
+            return read_json(path, what="card or deck file")
+        return parse_json(resource_text(path), source)
 
 
-def _card(entry: object, source: str) -> Card:
+def _card(entry: object, where: str) -> Card:
     if not isinstance(entry, dict):
-        raise CardDataError(f"{source}: a card entry must be an object, got {entry!r}")
-    where = f"{source}: card {entry.get('id', entry.get('name', '?'))!r}"
+        raise CardDataError(f"{where}: a card entry must be an object, got {quoted(entry)}")
     for field, kind in _REQUIRED.items():
         if not isinstance(entry.get(field), kind) or (kind is int and isinstance(entry.get(field), bool)):
-            raise CardDataError(f"{where}: field {field!r} must be {kind.__name__}, got {entry.get(field)!r}")
+            raise CardDataError(f"{where}: field {field!r} must be {kind.__name__}, got {quoted(entry.get(field))}")
     if entry["type"] not in CARD_TYPES:
-        raise CardDataError(f"{where}: type {entry['type']!r} is not one of {CARD_TYPES}")
+        raise CardDataError(f"{where}: type {quoted(entry['type'])} is not one of {CARD_TYPES}")
     stat_fields = {"minion": ("attack", "health"), "weapon": ("attack", "durability"), "hero": ("health",)}
     for field in stat_fields.get(entry["type"], ()):
         value = entry.get(field)
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise CardDataError(f"{where}: a {entry['type']} needs a non-negative integer {field!r}, got {value!r}")
+            raise CardDataError(f"{where}: a {entry['type']} needs a non-negative integer {field!r}, got "
+                                f"{quoted(value)}")
     if entry["cost"] < 0:
         raise CardDataError(f"{where}: cost must be >= 0, got {entry['cost']}")
     return Card(entry["id"], entry["name"], entry["type"], entry["player_class"], entry["cost"],
@@ -230,20 +231,22 @@ def _deck(data: object, pool: CardPool, source: str) -> Deck:
         raise CardDataError(f"{source}: expected an object with 'name', 'class' and a 'cards' object of name: copies")
     player_class = data.get("class")
     if player_class not in CLASSES:
-        raise CardDataError(f"{source}: class {player_class!r} is not one of {CLASSES}")
+        raise CardDataError(f"{source}: class {quoted(player_class)} is not one of {CLASSES}")
     cards: list[Card] = []
-    for name, copies in data["cards"].items():
-        card = pool.by_name(name, source)
+    for i, (name, copies) in enumerate(data["cards"].items()):
+        where = f"{source}: cards[{i}]"
+        card = pool.by_name(name, where)
         if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
-            raise CardDataError(f"{source}: {name!r} needs a positive integer number of copies, got {copies!r}")
+            raise CardDataError(f"{where}: {card.name!r} needs a positive integer number of copies, got "
+                                f"{quoted(copies)}")
         limit = MAX_LEGENDARY_COPIES if card.legendary else MAX_COPIES
         if copies > limit:
-            raise CardDataError(f"{source}: {copies} copies of {name!r}; at most {limit} of a "
+            raise CardDataError(f"{where}: {copies} copies of {card.name!r}; at most {limit} of a "
                                 f"{'legendary' if card.legendary else 'card'}")
         if not card.collectible or card.type in ("hero", "hero_power"):
-            raise CardDataError(f"{source}: {name!r} is not a collectible card and cannot be put in a deck")
+            raise CardDataError(f"{where}: {card.name!r} is not a collectible card and cannot be put in a deck")
         if card.player_class not in ("Neutral", player_class):
-            raise CardDataError(f"{source}: {name!r} is a {card.player_class} card, the deck is {player_class}")
+            raise CardDataError(f"{where}: {card.name!r} is a {card.player_class} card, the deck is {player_class}")
         cards += [card] * copies
     if len(cards) != DECK_SIZE:
         raise CardDataError(f"{source}: a deck has {DECK_SIZE} cards, this one has {len(cards)}")
@@ -265,7 +268,7 @@ def build_card_table(pool: CardPool) -> np.ndarray:
     for i, cid in enumerate(L.CARD_IDS):
         card = by_id[cid]
         if card.race not in L.RACES:
-            raise CardDataError(f"card pool: card {cid!r} has unknown race {card.race!r}")
+            raise CardDataError(f"card pool: card {cid!r} has unknown race {quoted(card.race)}")
         keywords = 0
         for mechanic in card.mechanics:
             keywords |= L.KEYWORD_BITS.get(mechanic, 0)

@@ -8,6 +8,7 @@ card has its own id (duplicates share a type and a name).
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -15,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import CardDataError
+from ..files import errors_as, quoted, read_json, unknown_fields
 from .layout import (
     ARMY_SIZE,
     CLASSES,
@@ -90,12 +92,10 @@ def load_army(spec: str | Path) -> Army:
     if isinstance(spec, str) and spec in armies:
         return armies[spec]
     path = Path(spec)
-    if not path.is_file():
+    if not path.exists():
         raise CardDataError(f"army {str(spec)!r} is neither a built-in army ({', '.join(sorted(armies))}) nor a file")
-    try:
-        data = json.loads(path.read_text())
-    except json.JSONDecodeError as exc:
-        raise CardDataError(f"{path}: not valid JSON ({exc})") from exc
+    with errors_as(CardDataError):
+        data = read_json(path, what="army file")
     return parse_army(data, str(path))
 
 
@@ -106,8 +106,9 @@ def _require(cond: bool, where: str, message: str) -> None:
 
 def _int_field(entry: dict, key: str, where: str, lo: int, hi: int, default: int | None = None) -> int:
     value = entry.get(key, default)
-    _require(isinstance(value, int) and not isinstance(value, bool), where, f"{key!r} must be an integer, got {value!r}")
-    _require(lo <= value <= hi, where, f"{key!r} must be in {lo}..{hi}, got {value}")
+    _require(isinstance(value, int) and not isinstance(value, bool), where,
+             f"{key!r} must be an integer, got {quoted(value)}")
+    _require(lo <= value <= hi, where, f"{key!r} must be in {lo}..{hi}, got {quoted(value)}")
     return value
 
 
@@ -115,20 +116,19 @@ def _parse_card(entry: object, where: str) -> CardType:
     _require(isinstance(entry, dict), where, "a card must be a JSON object")
     name = entry.get("name")
     _require(isinstance(name, str) and name.strip() != "", where, "missing card 'name'")
-    where = f"{where} ({name})"
-    known = {"name", "rank", "class", "copies", "defence", "attack", "general", "ranged"}
-    extra = set(entry) - known
-    _require(not extra, where, f"unknown field(s) {sorted(extra)}; known: {sorted(known)}")
+    where = f"{where} ({quoted(name)})"
+    extra = unknown_fields(entry, ("name", "rank", "class", "copies", "defence", "attack", "general", "ranged"))
+    _require(not extra, where, extra)
     rank = entry.get("rank")
-    _require(rank in RANKS, where, f"rank {rank!r} is not one of {list(RANKS)}")
+    _require(rank in RANKS, where, f"rank {quoted(rank)} is not one of {list(RANKS)}")
     cls = entry.get("class")
-    _require(cls in CLASSES, where, f"class {cls!r} is not one of {list(CLASSES)}")
+    _require(cls in CLASSES, where, f"class {quoted(cls)} is not one of {list(CLASSES)}")
     copies = _int_field(entry, "copies", where, 1, ARMY_SIZE, default=1)
     defence = _int_field(entry, "defence", where, 0, MAX_STAT)
     attack = entry.get("attack", {})
     _require(isinstance(attack, dict), where, "'attack' must map directions to strengths")
-    bad = set(attack) - set(DIRECTION_NAMES)
-    _require(not bad, where, f"unknown attack direction(s) {sorted(bad)}; use {list(DIRECTION_NAMES)}")
+    bad = sum(d not in DIRECTION_NAMES for d in attack)
+    _require(not bad, where, f"{bad} unknown attack direction(s); use {list(DIRECTION_NAMES)}")
     arrows = tuple(_int_field(attack, d, where, 0, MAX_STAT, default=0) for d in DIRECTION_NAMES)
     general = entry.get("general", False)
     _require(isinstance(general, bool), where, "'general' must be true or false")
@@ -142,10 +142,10 @@ def _parse_card(entry: object, where: str) -> CardType:
         cells = ranged["grid"]
         _require(isinstance(cells, list) and 1 <= len(cells) <= MAX_RANGED_OFFSETS, where,
                  f"'grid' must list 1..{MAX_RANGED_OFFSETS} [right, forward] offsets")
-        for cell in cells:
+        for k, cell in enumerate(cells):
             ok = (isinstance(cell, list) and len(cell) == 2 and all(isinstance(v, int) for v in cell)
                   and abs(cell[0]) < COLS and abs(cell[1]) < ROWS and cell != [0, 0])
-            _require(ok, where, f"bad grid offset {cell!r} (need [right, forward], not [0, 0], inside the board)")
+            _require(ok, where, f"bad grid offset 'grid'[{k}] (need [right, forward], not [0, 0], inside the board)")
         _require(len({tuple(c) for c in cells}) == len(cells), where, "duplicate grid offsets")
         grid = tuple((c[0], c[1]) for c in cells)
     return CardType(name.strip(), rank, cls, copies, defence, arrows, general, missile, grid)
@@ -159,9 +159,10 @@ def parse_army(data: object, where: str) -> Army:
     cards = data.get("cards")
     _require(isinstance(cards, list) and cards, where, "missing 'cards' list")
     types = tuple(_parse_card(entry, f"{where} card {i}") for i, entry in enumerate(cards))
-    names = [t.name for t in types]
-    dup = sorted({n for n in names if names.count(n) > 1})
-    _require(not dup, where, f"duplicate card names {dup}")
+    dup = sorted(n for n, k in Counter(t.name for t in types).items() if k > 1)
+    if dup:
+        raise CardDataError(f"{where}: duplicate card name {quoted(dup[0])}"
+                            + (f" and {len(dup) - 1} more" if len(dup) > 1 else ""))
     total = sum(t.copies for t in types)
     _require(total == ARMY_SIZE, where, f"an army has {ARMY_SIZE} cards, this one {total}")
     for rank, want in RANK_SPLIT.items():

@@ -24,8 +24,9 @@ black / red)::
     }
 
 Every city card must be in exactly one hand, pile or the discard, and every infection card in the
-infection deck or its discard; a malformed or inconsistent file raises ``SetupError`` naming the field
-and what is wrong, before any state exists.
+infection deck or its discard; a malformed or inconsistent file raises ``SetupError`` naming the file,
+the field and what is wrong (a value from the file shown only as ``files.quoted``'s glimpse), before any
+state exists.
 """
 from __future__ import annotations
 
@@ -38,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidParameterError
+from ..files import errors_as, quoted, read_json, unknown_fields
 from . import layout as L
 from .board import CITY_INDEX, CITY_NAMES
 
@@ -79,22 +81,22 @@ class _Reader:
 
     def city(self, where: str, name: Any) -> int:
         if not isinstance(name, str) or name.lower() not in CITY_INDEX:
-            raise self.fail(f"{where}: {name!r} is not a city of the map")
+            raise self.fail(f"{where}: {quoted(name)} is not a city of the map")
         return CITY_INDEX[name.lower()]
 
     def cities(self, where: str, names: Any) -> list[int]:
         if not isinstance(names, list):
-            raise self.fail(f"{where} must be a list of city names, got {type(names).__name__}")
+            raise self.fail(f"{where} must be a list of city names, got {quoted(names)}")
         return [self.city(f"{where}[{i}]", n) for i, n in enumerate(names)]
 
     def colour(self, where: str, name: Any) -> int:
         if name not in L.COLOUR_NAMES:
-            raise self.fail(f"{where}: {name!r} is not a colour ({', '.join(L.COLOUR_NAMES)})")
+            raise self.fail(f"{where}: {quoted(name)} is not a colour ({', '.join(L.COLOUR_NAMES)})")
         return L.COLOUR_NAMES.index(name)
 
     def integer(self, where: str, value: Any, low: int, high: int) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise self.fail(f"{where} must be an integer in [{low}, {high}], got {value!r}")
+            raise self.fail(f"{where} must be an integer in [{low}, {high}], got {quoted(value)}")
         return value
 
 
@@ -105,13 +107,10 @@ def load_setup(path: str | Path) -> Setup:
     bare = "/" not in source and not source.endswith(".json")
     if bare and source in BUNDLED_SETUPS:
         path = TESTBED_DIR / f"{source}.json"
-    try:
-        data = json.loads(Path(path).read_text())
-    except FileNotFoundError:
-        nor = f", nor a bundled set-up ({', '.join(BUNDLED_SETUPS)})" if bare else ""
-        raise _fail(source, f"no such file{nor}") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise _fail(source, f"not a readable JSON file ({exc})") from None
+    elif bare and not Path(path).exists():
+        raise _fail(source, f"no such file, nor a bundled set-up ({', '.join(BUNDLED_SETUPS)})")
+    with errors_as(lambda message: SetupError(f"set-up {message}")):
+        data = read_json(path, what="set-up file")
     return parse_setup(data, source)
 
 
@@ -122,13 +121,13 @@ def parse_setup(data: Any, source: str = "<dict>") -> Setup:
     r = _Reader(source)
     if not isinstance(data, dict):
         raise r.fail("the top level must be a JSON object")
-    unknown, missing = set(data) - _KEYS, _REQUIRED - set(data)
+    unknown, missing = unknown_fields(data, _KEYS), _REQUIRED - set(data)
     if unknown:
-        raise r.fail(f"unknown field(s) {sorted(unknown)}; the fields are {sorted(_KEYS)}")
+        raise r.fail(unknown)
     if missing:
         raise r.fail(f"missing field(s) {sorted(missing)}")
     if data.get("version", VERSION) != VERSION:
-        raise r.fail(f"version {data.get('version')!r} is not supported (this reader knows version {VERSION})")
+        raise r.fail(f"version {quoted(data.get('version'))} is not supported (this reader knows version {VERSION})")
     seats = data["seats"]
     if not isinstance(seats, list) or not L.MIN_PLAYERS <= len(seats) <= L.MAX_PLAYERS:
         raise r.fail(f"seats must be a list of {L.MIN_PLAYERS}-{L.MAX_PLAYERS} seats")
@@ -137,13 +136,13 @@ def parse_setup(data: Any, source: str = "<dict>") -> Setup:
         if not isinstance(seat, dict) or set(seat) != {"role", "city", "hand"}:
             raise r.fail(f"seats[{i}] must be an object with exactly role, city and hand")
         if seat["role"] not in L.ROLE_NAMES:
-            raise r.fail(f"seats[{i}].role: {seat['role']!r} is not a role ({', '.join(L.ROLE_NAMES)})")
+            raise r.fail(f"seats[{i}].role: {quoted(seat['role'])} is not a role ({', '.join(L.ROLE_NAMES)})")
         roles.append(L.ROLE_NAMES.index(seat["role"]))
     if len(set(roles)) != len(roles):
         raise r.fail("seats: a role is taken twice")
     rate = data.get("infection_rate_track", "official")
     if rate not in ("official", "paper"):
-        raise r.fail(f"infection_rate_track must be 'official' or 'paper', got {rate!r}")
+        raise r.fail(f"infection_rate_track must be 'official' or 'paper', got {quoted(rate)}")
     s = blank_state(len(seats), roles, rate == "paper")
     s[L.STATION + L.START_CITY] = 0
 
@@ -219,13 +218,14 @@ def parse_setup(data: Any, source: str = "<dict>") -> Setup:
     cubes = data["cubes"]
     if not isinstance(cubes, dict):
         raise r.fail("cubes must be an object {city: {colour: count}}")
-    for name, counts in cubes.items():
-        c = r.city(f"cubes[{name!r}]", name)
+    for i, (name, counts) in enumerate(cubes.items()):
+        c = r.city(f"cubes entry {i}", name)
+        where = f"cubes[{CITY_NAMES[c]!r}]"
         if not isinstance(counts, dict):
-            raise r.fail(f"cubes[{name!r}] must be an object {{colour: count}}")
+            raise r.fail(f"{where} must be an object {{colour: count}}")
         for colour, n in counts.items():
-            k = r.colour(f"cubes[{name!r}]", colour)
-            add_cubes(s, c, k, r.integer(f"cubes[{name!r}][{colour!r}]", n, 0, L.MAX_CUBES_PER_CITY))
+            k = r.colour(where, colour)
+            add_cubes(s, c, k, r.integer(f"{where}[{L.COLOUR_NAMES[k]!r}]", n, 0, L.MAX_CUBES_PER_CITY))
     for k, colour in enumerate(L.COLOUR_NAMES):
         if s[L.SUPPLY + k] < 0:
             raise r.fail(f"{L.CUBES_PER_COLOUR - s[L.SUPPLY + k]} {colour} cubes on the board; there are only "

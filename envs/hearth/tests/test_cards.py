@@ -110,5 +110,5 @@ def test_malformed_card_data_is_a_clear_error(tmp_path, field, value, message):
     data["cards"][0][field] = value  # Clockwork Gnome, a minion
     path = tmp_path / "cards.json"
     path.write_text(json.dumps(data))
-    with pytest.raises(CardDataError, match=f"card 'GVG_082': .*{message}"):
+    with pytest.raises(CardDataError, match=rf"cards\[0\]: .*{message}"):
         load_pool(path)

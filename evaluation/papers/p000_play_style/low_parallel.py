@@ -52,6 +52,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from cardboard.envs.errors import InvalidParameterError
+from cardboard.envs.files import InputFileError, read_json
 from cardboard.envs.protocol import GameState
 from cardboard.jobs.script import run_module
 from cardboard.jobs.resumable import claim_folder, read_lines
@@ -370,7 +371,9 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
 def previous_parts(path: Path) -> dict[str, Any]:
     """The timing and strength cells of an earlier summary in the same folder, so that a run of one part (or of
     some cells) keeps the others' results."""
-    previous = json.loads(path.read_text()) if path.exists() else {}
+    previous = read_json(path, what="summary") if path.exists() else {}
+    if not isinstance(previous, dict):
+        raise InputFileError(path, "not a summary of this experiment (a JSON object)")
     return {part: previous.get(part) or {} for part in ("timing", "strength")}
 
 

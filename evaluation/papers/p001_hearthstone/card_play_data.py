@@ -36,6 +36,7 @@ import numpy as np
 
 from cardboard import registry
 from cardboard.envs.errors import DataError
+from cardboard.envs.files import SHARD_LIMIT, check_file
 from cardboard.envs.protocol import Game, require_hooks
 from cardboard.jobs.script import run_script
 from cardboard.jobs.resumable import write_atomically
@@ -112,10 +113,11 @@ def turn_card_sets(folder: str | Path) -> tuple[dict[str, Any], dict[str, np.nda
     path = Path(folder) / CACHE
     if path.exists():
         try:
+            check_file(path, SHARD_LIMIT, "turn-card-set cache")  # a FIFO or device is never opened
             with np.load(path, allow_pickle=False) as npz:
                 cached = {k: npz[k] for k in FIELDS + ("games", "columns")}
         except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile, pickle.UnpicklingError):
-            cached = None  # a cut-short or foreign cache is rebuilt
+            cached = None  # a cut-short, foreign or oversized cache, or no regular file, is rebuilt
         if cached is not None and np.array_equal(cached["games"], np.sort(records["games"])):
             return header, cached
     header, samples = build(folder)

@@ -23,16 +23,15 @@ scores are those of the turn's start, not renormalised after a card is played.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import torch
 
-from cardboard.envs.errors import InvalidParameterError
+from cardboard.envs.errors import CheckpointError, InvalidParameterError
+from cardboard.envs.files import CHECKPOINT_LIMIT, errors_as, sha256
 from cardboard.envs.protocol import Game, GameState, require_hooks
 from cardboard.search.agents import KNOB_HOOKS
 from cardboard.search.batching import Request, Steps, drive
@@ -151,13 +150,11 @@ def load_scorer_for(path: str, state: GameState, device: str = "cpu") -> CardSco
     checkpoint share it, so searches run together (``batching.run_together``: games in lock-step) put their
     rollouts' states in one network batch."""
     features = state.card_play_features()
-    try:
-        digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
-    except OSError:
-        digest = None  # CardPlayNet.load names the missing or unreadable file
+    with errors_as(CheckpointError):
+        digest = sha256(path, CHECKPOINT_LIMIT, "checkpoint")
     key = (os.path.realpath(path), device, features.deck_keys)
     found = _LOADED.get(key)
-    if digest is None or found is None or found[0] != digest:
+    if found is None or found[0] != digest:
         scorer = CardScorer(CardPlayNet.load(path, num_cards=features.K), features, num_card_ids(state), device)
         found = _LOADED[key] = (digest, scorer)
     return found[1]

@@ -36,6 +36,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from cardboard.envs.files import read_json
 from cardboard.registry import make_game
 from cardboard.evaluation.match import GameRecord, load_results, play_match_specs, summarize
 from cardboard.jobs.backends import add_backend_arguments, backend_from
@@ -228,7 +229,7 @@ def _run(args: argparse.Namespace, saved: Callable[[int], None]) -> int:
                                  on_game=lambda record, lo=counted[name]: on_game(record, lo))
                 counted[name] = games
     summary_path = args.out / "summary.json"
-    summary = json.loads(summary_path.read_text()) if summary_path.exists() else {}  # other parts' cells kept
+    summary = read_json(summary_path, what="summary") if summary_path.exists() else {}  # other parts' cells kept
     summary |= {name: cell_summary(args.out / "cells" / f"{name}.jsonl") for name in grid}
     summary_path.write_text(json.dumps(summary, indent=1))
     plot_sweep(summary, heuristics, hpls, args.out / "sweep.png")

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from cardboard.envs.errors import CardDataError, InvalidParameterError
+from cardboard.envs.files import errors_as, read_json
 from cardboard.envs.fifth_aeon.cards import STANDARD_DECKS, Card, CardPool, Deck, bundled_pool, card_from_json, load_deck
 from cardboard.envs.fifth_aeon.constants import BALANCER_REPETITIONS, GOAL_CARD, INJECTED_COPIES
 from cardboard.envs.fifth_aeon.default_ai import DefaultAI
@@ -83,19 +84,20 @@ def target_card(card: str | dict[str, Any] | Path, parameter: str, value: int) -
     """The Target with ``parameter`` set to ``value``: a ``TEST_CARDS`` name, a card dict, or a JSON file."""
     if parameter not in PARAMETERS:
         raise InvalidParameterError(f"parameter must be one of {PARAMETERS}, got {parameter!r}")
+    source = None
     if isinstance(card, str) and card in TEST_CARDS:
         data = json.loads(json.dumps(TEST_CARDS[card]))
     elif isinstance(card, dict):
         data = json.loads(json.dumps(card))
     else:
-        path = Path(card)
-        if not path.exists():
-            raise InvalidParameterError(f"unknown target card {str(card)!r}: not one of {sorted(TEST_CARDS)} nor a "
+        source = str(card)
+        if not Path(card).exists():
+            raise InvalidParameterError(f"unknown target card {source!r}: not one of {sorted(TEST_CARDS)} nor a "
                                         "file")
-        try:
-            data = json.loads(path.read_text())
-        except json.JSONDecodeError as err:
-            raise CardDataError(f"{path}: not JSON ({err})") from None
+        with errors_as(CardDataError):
+            data = read_json(card, what="card file")
+        if not isinstance(data, dict):
+            raise CardDataError(f"{source}: a card is a JSON object, as an entry of cards.json")
     data["id"] = TARGET_ID
     if parameter == "energy":
         data.setdefault("cost", {})["energy"] = value
@@ -103,7 +105,7 @@ def target_card(card: str | dict[str, Any] | Path, parameter: str, value: int) -
         raise InvalidParameterError(f"parameter {parameter!r} needs a unit target, got a {data.get('card_type')}")
     else:
         data[parameter] = value
-    return card_from_json(data)
+    return card_from_json(data, source)
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from cardboard.envs.errors import InvalidParameterError, UnknownNameError
+from cardboard.envs.files import InputFileError, read_json
 from cardboard.envs.fifth_aeon.cards import STANDARD_DECKS, Deck, bundled_pool, load_deck, validate
 from cardboard.envs.fifth_aeon.constants import (
     CONSTRUCTED_GAMES,
@@ -292,6 +293,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
+def read_deck_lists(path: str) -> list[list[str | dict]]:
+    """The ``--deck-lists`` file: one list of decks (built-in names, deck files or deck objects) per agent."""
+    lists = read_json(path, what="deck-list file")
+    if not (isinstance(lists, list) and all(isinstance(decks, list) and all(isinstance(d, (str, dict)) for d in decks)
+                                            for decks in lists)):
+        raise InputFileError(path, "not a list of deck lists (one list of deck names, files or objects per agent)")
+    return lists
+
+
 def run(args: argparse.Namespace, console: Any) -> int:
     from cardboard.registry import parse_game_options, split_agent_specs
 
@@ -300,7 +310,7 @@ def run(args: argparse.Namespace, console: Any) -> int:
     specs = split_agent_specs(args.agents)
     formats = list(FORMATS) if args.formats == "all" else [f.strip() for f in args.formats.split(",") if f.strip()]
     games = {f: getattr(args, f"{f}_games") for f in FORMATS}
-    lists = json.loads(Path(args.deck_lists).read_text()) if args.deck_lists else None
+    lists = read_deck_lists(args.deck_lists) if args.deck_lists else None
     options = parse_game_options(args.option)
     results = run_tournament(specs, formats, games, Path(args.out), args.seed, deck_lists=lists, game_options=options,
                              quiet=args.quiet, pools=args.limited_pools, backend=backend_from(args), on_saved=saved)
