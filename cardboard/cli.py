@@ -61,6 +61,7 @@ from cardboard.envs.errors import CardboardError, InvalidParameterError
 from cardboard.envs.protocol import CHANCE, sample_chance
 from cardboard.envs.registration import Entry
 from cardboard.envs.view import result_line
+from cardboard.evaluation.cluster import on_backend
 from cardboard.evaluation.match import agent_score, play_match_specs, summarize
 from cardboard.jobs.backends import add_backend_arguments, backend_from
 from cardboard.jobs.interrupts import interrupted
@@ -144,41 +145,43 @@ def cmd_play(args: argparse.Namespace, console: Console) -> int:
     cold = _kernels_cold(args.game)
     game = registry.make_game(args.game, **options)
     info = game.info
-    specs = [agent.name for agent in _agents(args.agents, game)]
-    limit_torch_threads(args.torch_threads)  # games played here (one worker, or a human) use this process's torch
-    _announce_compile(args, cold)
-    humans = [k for k, spec in enumerate(specs) if registry.parse_agent_spec(spec)[0] == "human"]
-    if humans and args.workers > 1:
-        console.print(f"a human plays: one process, not --workers {args.workers}", highlight=False)
-    zero_sum_pair = info.utility == "zero_sum" and len(specs) == 2
-    tally = [0, 0, 0]  # zero-sum pair: agent 0's W/D/L; cooperative: team wins, games
-    with Progress(*_progress_columns(), console=console, disable=args.quiet or bool(humans)) as progress:
-        task = progress.add_task(" vs ".join(specs), total=args.games, score="")
+    backend = backend_from(args)
+    with on_backend(backend):  # on Ray: joined before the agents are built (device=server)
+        specs = [agent.name for agent in _agents(args.agents, game)]
+        limit_torch_threads(args.torch_threads)  # games played here (one worker, or a human) use this process's torch
+        _announce_compile(args, cold)
+        humans = [k for k, spec in enumerate(specs) if registry.parse_agent_spec(spec)[0] == "human"]
+        if humans and args.workers > 1:
+            console.print(f"a human plays: one process, not --workers {args.workers}", highlight=False)
+        zero_sum_pair = info.utility == "zero_sum" and len(specs) == 2
+        tally = [0, 0, 0]  # zero-sum pair: agent 0's W/D/L; cooperative: team wins, games
+        with Progress(*_progress_columns(), console=console, disable=args.quiet or bool(humans)) as progress:
+            task = progress.add_task(" vs ".join(specs), total=args.games, score="")
 
-        def on_game(record) -> None:
-            args.saved += 1
-            if zero_sum_pair:
-                tally[{1.0: 0, 0.5: 1, 0.0: 2}[agent_score(record)]] += 1
-                score = f"W/D/L {tally[0]}/{tally[1]}/{tally[2]}"
-            elif info.utility == "cooperative":
-                tally[0] += record.returns[0] >= info.max_return
-                tally[1] += 1
-                score = f"team wins {tally[0]}/{tally[1]}"
-            else:
-                score = ""
-            progress.update(task, advance=1, score=score)
-            for k in humans:
-                seat = record.seats.index(k)
-                outcome = (f"the team {'wins' if record.returns[0] >= info.max_return else 'loses'}"
-                           if info.utility == "cooperative" else
-                           f"the human in seat {seat} scores {agent_score(record, k):.1f} (1 win, 0.5 draw, 0 loss)")
-                console.print(f"game {record.index + 1} over: {outcome}, returns by seat {list(record.returns)}",
-                              highlight=False)
+            def on_game(record) -> None:
+                args.saved += 1
+                if zero_sum_pair:
+                    tally[{1.0: 0, 0.5: 1, 0.0: 2}[agent_score(record)]] += 1
+                    score = f"W/D/L {tally[0]}/{tally[1]}/{tally[2]}"
+                elif info.utility == "cooperative":
+                    tally[0] += record.returns[0] >= info.max_return
+                    tally[1] += 1
+                    score = f"team wins {tally[0]}/{tally[1]}"
+                else:
+                    score = ""
+                progress.update(task, advance=1, score=score)
+                for k in humans:
+                    seat = record.seats.index(k)
+                    outcome = (f"the team {'wins' if record.returns[0] >= info.max_return else 'loses'}"
+                               if info.utility == "cooperative" else f"the human in seat {seat} scores "
+                               f"{agent_score(record, k):.1f} (1 win, 0.5 draw, 0 loss)")
+                    console.print(f"game {record.index + 1} over: {outcome}, returns by seat {list(record.returns)}",
+                                  highlight=False)
 
-        records = play_match_specs(args.game, specs, args.games, args.seed, rotation=args.rotation,
-                                   game_options=options, workers=1 if humans else args.workers,
-                                   results_path=args.results, on_game=on_game, torch_threads=args.torch_threads,
-                                   backend=None if humans else backend_from(args))
+            records = play_match_specs(args.game, specs, args.games, args.seed, rotation=args.rotation,
+                                       game_options=options, workers=1 if humans else args.workers,
+                                       results_path=args.results, on_game=on_game, torch_threads=args.torch_threads,
+                                       backend=None if humans else backend)
     summary = summarize(specs, records, info)
     n = summary.games
     console.print(f"[bold]{args.game}[/bold]: {n} games, seed {args.seed}, {args.rotation} seat rotation",
@@ -217,20 +220,22 @@ def cmd_tournament(args: argparse.Namespace, console: Console) -> int:
     specs = registry.split_agent_specs(",".join(args.agents))
     _check_run(args)
     check_tournament(game.info, specs, args.games)
-    for spec in specs:
-        registry.make_agent(spec, game)  # fail early, before any game is played
-    _announce_compile(args, cold)
-    n = len(specs)
-    out = _tournament_dir(args)
-    with Progress(*_progress_columns(), console=console, disable=args.quiet) as progress:
-        task = progress.add_task("round robin", total=math.comb(n, seats) * args.games, score="")
+    backend = backend_from(args)
+    with on_backend(backend):  # on Ray: joined before the agents are built; servers live for every match
+        for spec in specs:
+            registry.make_agent(spec, game)  # fail early, before any game is played
+        _announce_compile(args, cold)
+        n = len(specs)
+        out = _tournament_dir(args)
+        with Progress(*_progress_columns(), console=console, disable=args.quiet) as progress:
+            task = progress.add_task("round robin", total=math.comb(n, seats) * args.games, score="")
 
-        def on_game(group, record) -> None:
-            args.saved += 1
-            progress.update(task, advance=1, score=" vs ".join(specs[i] for i in group))
+            def on_game(group, record) -> None:
+                args.saved += 1
+                progress.update(task, advance=1, score=" vs ".join(specs[i] for i in group))
 
-        result = round_robin(args.game, specs, args.games, args.seed, game_options=options, rotation=args.rotation,
-                             workers=args.workers, out_dir=out, on_game=on_game, backend=backend_from(args))
+            result = round_robin(args.game, specs, args.games, args.seed, game_options=options, rotation=args.rotation,
+                                 workers=args.workers, out_dir=out, on_game=on_game, backend=backend)
     title = f"{args.game}: round robin, {args.games} games per match, seed {args.seed}"
     if result.elo is None:
         console.print("ratings are not defined for cooperative games: agents ranked by mean return",

@@ -78,11 +78,13 @@ from typing import Any
 import numpy as np
 
 from ..envs.errors import InvalidParameterError, ResultsFileError
+from ..envs.files import RESULTS_LIMIT, differing_fields, errors_as, quoted, read_text
 from ..envs.protocol import CHANCE, Agent, Game, GameInfo, GameState, sample_chance
 from ..jobs.intervals import Estimate, normal_estimate
 from ..jobs.seats import ROTATIONS, seat_order
 from ..jobs.seeds import game_streams
 from ..jobs.backends import Backend, run_tasks
+from .cluster import job_on_backend
 
 RESULTS_VERSION = 2  # written in every new results file's header
 HEADER_KEYS = frozenset({"game", "options", "specs", "games", "seed", "rotation", "version"})  # as load_results returns it
@@ -173,7 +175,7 @@ def replay_record(game: Game, seed: int, record: GameRecord) -> Iterator[tuple[G
             action = sample_chance(state, rng)
         else:
             action = next(moves, None)
-            if action is None or not state.action_mask()[action]:
+            if not isinstance(action, int) or not 0 <= action < state.num_actions or not state.action_mask()[action]:
                 raise ResultsFileError(f"game {record.index}: move {action} does not fit the replayed state (seat "
                                        f"{state.current_player}, turn {state.turn}); another game version or options?")
         yield state, action
@@ -309,7 +311,7 @@ def _read_header(path: Path, line: str) -> dict[str, Any]:
     except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError):
         valid = False
     if valid and version not in (1, RESULTS_VERSION):
-        raise ResultsFileError(f"{path}:1: results version {version!r}; this cardboard reads versions 1 and "
+        raise ResultsFileError(f"{path}:1: results version {quoted(version)}; this cardboard reads versions 1 and "
                                f"{RESULTS_VERSION}")
     if not valid:
         keys = ", ".join(sorted(HEADER_KEYS - {"version"}))
@@ -321,14 +323,12 @@ def load_results(path: str | os.PathLike) -> tuple[dict[str, Any], dict[int, Gam
     """A results file's header config (``version`` and ``rotation`` filled in for version 1) and its records
     by game index.
 
-    Raises ``ResultsFileError`` on a missing file or header, an unknown version,
-    a line that is not a complete JSON record, a duplicate index, an index out
-    of range or seats that are not the rotation's.
+    Raises ``ResultsFileError`` on a missing file, one that is no regular file or over ``RESULTS_LIMIT``
+    (checked before it is read), a missing header, an unknown version, a line that is not a complete JSON
+    record, a duplicate index, an index out of range or seats that are not the rotation's.
     """
     path = Path(path)
-    if not path.is_file():
-        raise ResultsFileError(f"{path}: no such results file")
-    lines = path.read_text(encoding="utf-8").split("\n")
+    lines = _results_lines(path)
     if lines and lines[-1] == "":
         lines.pop()
     if not lines:
@@ -342,8 +342,8 @@ def load_results(path: str | os.PathLike) -> tuple[dict[str, Any], dict[int, Gam
             if not len(record.returns) == len(record.decisions) == len(record.seconds) == players:
                 raise ValueError(line)
         except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError):
-            raise ResultsFileError(f"{path}:{number}: corrupted or truncated record {line[:80]!r}; "
-                                   "delete that line to resume") from None
+            raise ResultsFileError(f"{path}:{number}: corrupted or truncated record; delete that line to resume"
+                                   ) from None
         if not 0 <= record.index < total:
             raise ResultsFileError(f"{path}:{number}: game index {record.index} out of range 0..{total - 1}")
         if record.index in records:
@@ -354,6 +354,12 @@ def load_results(path: str | os.PathLike) -> tuple[dict[str, Any], dict[int, Gam
                                    f"expected {expected}")
         records[record.index] = record
     return header, records
+
+
+def _results_lines(path: Path) -> list[str]:
+    """The lines of the results file ``path`` (``ResultsFileError`` when it cannot be read)."""
+    with errors_as(ResultsFileError):
+        return read_text(path, RESULTS_LIMIT, "results file").split("\n")
 
 
 def read_results(path: str | os.PathLike) -> dict[int, GameRecord]:
@@ -375,9 +381,9 @@ def _resume_header(path: Path, header: dict[str, Any], config: MatchConfig) -> N
     if header == wanted:
         return
     if header | {"games": config.games} != wanted or int(header["games"]) > config.games:
-        raise ResultsFileError(f"{path}: written for another match config {header}, not {wanted}; "
-                               "use another results file or delete this one")
-    lines = path.read_text(encoding="utf-8").split("\n")
+        raise ResultsFileError(f"{path}: written for another match config (it differs in "
+                               f"{differing_fields(header, wanted)}); use another results file or delete this one")
+    lines = _results_lines(path)
     lines[0] = json.dumps({"config": wanted})
     staged = path.with_name(path.name + ".extending")
     staged.write_text("\n".join(lines), encoding="utf-8")
@@ -406,6 +412,7 @@ def _play(context: tuple, index: int) -> GameRecord:
     return _play_indexed(game, agents, index, seed, rotation)
 
 
+@job_on_backend
 def play_match_specs(
     game_name: str,
     specs: Sequence[str],
@@ -443,7 +450,7 @@ def play_match_specs(
     header, done = load_results(path) if resume else ({}, {})
     missing = [i for i in range(games) if i not in done]
     backend = backend or Backend("local", workers)
-    parallel = backend.parallel and len(missing) > 1
+    parallel = backend.elsewhere(len(missing))
     from cardboard import registry  # late: registry imports the games, which may import this package
 
     entries = registry.pickled_entries(game_name, config.specs) if parallel else b""

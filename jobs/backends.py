@@ -9,12 +9,16 @@ advances its progress bar: the results are written by this process only, so a ta
 
 ``Backend("local", workers=W)``: W > 1 worker processes (``spawn``; they die with this process:
 ``worker_pool``), kept for this process's later jobs (each worker sets a job up at its first task of it); one
-killed breaks the pool, whose unfinished tasks then run again in a new one. W = 1: in this process. ``Backend("ray", workers=W, address=A)``: W Ray actors of one CPU each, on
-the cluster at ``A`` (``"auto"``, ``"ray://host:10001"``, ...) or, without one, on a Ray instance started on this
-machine (or the one this process already joined). Ray is imported only by the ray backend (``pip install
-'cardboard[ray]'``). An actor whose process dies (a SIGKILL, a lost node) is restarted and its task runs again;
-an actor whose ``setup`` raises ends the job with that error (``WorkerSetupError``), never a hang. Results are
-collected with ``ray.wait`` over every task in flight, never a ``ray.get`` per task.
+killed breaks the pool, whose unfinished tasks then run again in a new one. W = 1: in this process.
+``Backend("ray", workers=W, address=A)``: W Ray actors of one CPU each, on the cluster at ``A`` (``"auto"``,
+``"HOST:6379"``, ``"ray://HOST:10001"``; without one, ``RAY_ADDRESS``'s, as ``ray job submit`` sets it) or,
+without either, on a Ray instance started on this machine (or the one this process already joined). Ray is
+imported only by the ray backend (``pip install 'cardboard[ray]'``). The tasks wait in one queue of this process
+and each Ray worker, once started, takes the next: a worker that dies (a SIGKILL, a lost node) gives its task back
+to the queue, and workers that never get a CPU hold none, so neither stalls a job (``ray_backend``); a worker
+whose ``setup`` raises ends the job with that error (``WorkerSetupError``), never a hang. ``join`` joins the
+cluster ahead of a job (before it builds agents that reach the cluster: ``device=server``): a malformed address
+is refused (``InvalidParameterError``), one where no cluster answers is a ``ClusterError`` within seconds.
 
 On any exception in this process (Ctrl-C included) the tasks in flight are dropped and the workers stopped at
 once, then the exception goes on: everything ``on_result`` had received is kept by the job.
@@ -45,6 +49,10 @@ class WorkerSetupError(CardboardError):
     """A worker could not start: its ``setup`` raised (the message names the error)."""
 
 
+class ClusterError(CardboardError):
+    """The Ray cluster cannot be joined: Ray is missing, or nothing answers at the address (which it names)."""
+
+
 @dataclass(frozen=True)
 class Backend:
     """Where tasks run (see the module docstring)."""
@@ -60,11 +68,31 @@ class Backend:
             raise InvalidParameterError(f"workers must be >= 1, got {self.workers}")
         if self.address is not None and self.name != "ray":
             raise InvalidParameterError(f"--address {self.address!r} needs --backend ray")
+        if self.address is not None:
+            cluster_address(self.address, "--address")
 
     @property
     def parallel(self) -> bool:
         """Whether tasks leave this process (a pool of more than one, or Ray)."""
         return self.name == "ray" or self.workers > 1
+
+    def elsewhere(self, tasks: int) -> bool:
+        """Whether a job of ``tasks`` tasks runs them outside this process: on Ray always (the cluster was asked
+        for, one task too); on a local pool only more than one (a single one plays here, where the job's agents
+        are built already)."""
+        return self.name == "ray" or (self.workers > 1 and tasks > 1)
+
+
+def cluster_address(address: str, source: str) -> tuple[str, int] | None:
+    """The (host, port) of a Ray ``address`` (``source``, as the error names it: ``--address``, ``RAY_ADDRESS``):
+    None for ``"auto"`` (Ray looks the cluster up itself); else ``HOST:PORT`` or ``ray://HOST:PORT``."""
+    if address == "auto":
+        return None
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    host = host.removeprefix("[").removesuffix("]")  # an IPv6 host: [::1]:6379
+    if not (colon and host and port.isdigit() and 0 < int(port) < 65536):
+        raise InvalidParameterError(f"{source} {address!r}: expected 'auto', HOST:PORT or ray://HOST:PORT")
+    return host, int(port)
 
 
 def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
@@ -72,13 +100,22 @@ def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", choices=BACKENDS, default="local",
                         help="where games run: local worker processes (default) or Ray (pip install 'cardboard[ray]')")
     parser.add_argument("--address", metavar="ADDRESS",
-                        help="with --backend ray: an existing cluster ('auto', or 'ray://HOST:10001'); default: "
-                             "a Ray instance on this machine")
+                        help="with --backend ray: an existing cluster ('auto', HOST:6379 or 'ray://HOST:10001'); "
+                             "default: $RAY_ADDRESS when set, else a Ray instance on this machine")
 
 
 def backend_from(args: argparse.Namespace) -> Backend:
     """The backend of parsed ``add_backend_arguments`` and ``--workers``."""
     return Backend(getattr(args, "backend", "local"), getattr(args, "workers", 1), getattr(args, "address", None))
+
+
+def join(backend: Backend) -> None:
+    """On Ray: join ``backend``'s cluster now (``ray_backend.connect``), before a job builds agents that reach it;
+    nothing locally."""
+    if backend.name == "ray":
+        from .ray_backend import connect  # Ray only when asked for
+
+        connect(backend)
 
 
 def run_tasks(backend: Backend, items: Sequence[Any], task: Callable[[Any, Any], Any],

@@ -7,9 +7,10 @@ A worker asks for it with ``device=server`` on a network agent (``ismcts:net=zoo
 (one search's K leaves, or the leaves of a worker's lock-step games) to the server of its own node in one actor
 call. The worker loads no network and needs no torch threads. The server is the named actor
 ``cardboard-inference-<node id>`` in Ray namespace ``cardboard``, created by the first worker of a node that asks
-(``get_if_exists``), pinned to that node, detached (a worker's death does not stop it; ``stop_servers`` does, and
-so does the cluster's end), restarted if its process dies (it reloads its networks from their files). It reserves
-no Ray CPU or GPU: it runs on ``device`` (default ``"cuda"`` when torch sees a GPU on that node, else ``"cpu"``).
+(``get_if_exists``), pinned to that node, detached (a worker's death does not stop it; the end of the job that
+started it does, ``evaluation.cluster``, as do ``stop_servers`` and the cluster's end), restarted if its process
+dies (it reloads its networks from their files). It reserves no Ray CPU or GPU: it runs on ``device`` (default
+``"cuda"`` when torch sees a GPU on that node, else ``"cpu"``).
 
 Batching: each request waits until the queued rows reach ``batch`` or the oldest queued request has waited
 ``window`` seconds, then everything queued for one network runs as one forward pass, on one thread beside the
@@ -24,17 +25,17 @@ process that has not joined a Ray cluster, ``connect`` raises ``InferenceServerE
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import os
 import time
 from collections import Counter
+from collections.abc import Collection
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..envs.errors import CardboardError, InvalidParameterError
+from ..envs.errors import CardboardError, CheckpointError, InvalidParameterError
+from ..envs.files import CHECKPOINT_LIMIT, errors_as, sha256
 from ..envs.protocol import GameInfo
 from . import zoo
 from .tickets import TicketQueue
@@ -48,6 +49,10 @@ WINDOW = 0.002  # seconds the oldest queued request waits for others before its 
 
 class InferenceServerError(CardboardError):
     """The inference server cannot be reached: Ray is missing or not running, or the server's actor failed."""
+
+
+class _ServerGone(InferenceServerError):
+    """The server's actor is dead (stopped, or its node lost): ``RemoteEvaluator.evaluate`` asks for this node's."""
 
 
 class _UnknownModel(Exception):
@@ -186,18 +191,29 @@ class RemoteEvaluator(TicketQueue):
 
     def __init__(self, server: Any, path: str, digest: str, info: GameInfo | None):
         super().__init__()
-        self.server, self.path, self.digest = server, path, digest
-        self._key, self.info = self._call(server.load, path, digest, info)
+        self.path, self.digest, self.info = path, digest, info
+        self._attach(server)
+
+    def _attach(self, server: Any) -> None:
+        """Load the network on ``server`` (a handle of this Ray session) and send it the next batches."""
+        self.server, self.session = server, _ray().get_runtime_context().get_job_id()
+        self._key, self.info = self._call(server.load, self.path, self.digest, self.info)
 
     def evaluate(self, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(priors [B, num_actions], values [B, num_players])`` of observations [B, *observation_shape] and
-        legal-action masks [B, num_actions], evaluated by the server."""
+        legal-action masks [B, num_actions], evaluated by the server. A server stopped since (its job ended), or
+        one of an earlier Ray session, is replaced by this node's server now (started again if need be)."""
         observations = np.ascontiguousarray(observations, dtype=np.float32)
         masks = np.ascontiguousarray(masks, dtype=bool)
+        if self.session != _ray().get_runtime_context().get_job_id():
+            self._attach(node_server())
         try:
             priors, values = self._call(self.server.evaluate, self._key, observations, masks)
         except _UnknownModel:  # the server restarted: load the network again
             self._key, _ = self._call(self.server.load, self.path, self.digest, self.info)
+            priors, values = self._call(self.server.evaluate, self._key, observations, masks)
+        except _ServerGone:
+            self._attach(node_server())
             priors, values = self._call(self.server.evaluate, self._key, observations, masks)
         return _writable(priors), _writable(values)
 
@@ -214,7 +230,7 @@ class RemoteEvaluator(TicketQueue):
                 raise InferenceServerError(f"the inference server failed: {exc}") from None
             raise cause from None
         except RayActorError as exc:
-            raise InferenceServerError(f"the inference server is gone: {exc}") from None
+            raise _ServerGone(f"the inference server is gone: {exc}") from None
 
     def _answer(self, requests: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
         return self.evaluate(*self._stacked(requests))
@@ -258,19 +274,22 @@ def connect(path: str, info: GameInfo | None = None, **server_options: Any) -> R
     """A ``RemoteEvaluator`` of the checkpoint at ``path`` (``zoo:NAME``: a shipped model; checked against
     ``info``) on this node's server (``node_server(**server_options)``)."""
     server = node_server(**server_options)
-    path = os.path.realpath(zoo.resolve(path, None if info is None else info.name))
-    try:
-        digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
-    except OSError as exc:
-        raise InvalidParameterError(f"checkpoint {path}: {exc.strerror}") from None
-    return RemoteEvaluator(server, path, digest, info)
+    path = zoo.resolve(path, None if info is None else info.name)
+    with errors_as(CheckpointError):
+        digest = sha256(path, CHECKPOINT_LIMIT, "checkpoint")
+    return RemoteEvaluator(server, os.path.realpath(path), digest, info)
 
 
-def stop_servers() -> int:
-    """Kill every node's server (in namespace ``cardboard``); returns how many there were."""
+def server_names() -> set[str]:
+    """The actor names of the servers running on the cluster (in namespace ``cardboard``)."""
+    return {a["name"] for a in _ray().util.list_named_actors(all_namespaces=True)
+            if a["namespace"] == NAMESPACE and a["name"].startswith(PREFIX)}
+
+
+def stop_servers(names: Collection[str] | None = None) -> int:
+    """Kill the servers ``names`` (default: every node's); returns how many that was."""
     ray = _ray()
-    names = [a["name"] for a in ray.util.list_named_actors(all_namespaces=True)
-             if a["namespace"] == NAMESPACE and a["name"].startswith(PREFIX)]
+    names = server_names() if names is None else names
     for name in names:
         ray.kill(ray.get_actor(name, namespace=NAMESPACE), no_restart=True)
     return len(names)

@@ -1,8 +1,10 @@
 """Where long jobs run (``cardboard.jobs.backends``): the same records on every backend, the tasks spread over a
-two-node Ray cluster, a worker killed mid-run (SIGKILL) costing nothing, and clear errors.
+two-node Ray cluster, a worker killed mid-run (SIGKILL) or a node lost costing nothing, more workers than CPUs
+finishing (and a wait without progress saying so), ``device=server`` from every command on Ray with its servers
+stopped after the job, Ctrl-C's line last, and clear errors (a bad address in seconds).
 
 The Ray tests share one cluster per session (``ray_cluster`` in conftest: a head and a worker node with one CPU
-each, on this machine).
+each, on this machine); the node-loss test adds a third and removes it. Only processes of that cluster are killed.
 """
 from __future__ import annotations
 
@@ -11,9 +13,12 @@ import json
 import multiprocessing
 import operator
 import os
+import re
 import signal
 import subprocess
 import sys
+import threading
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -25,10 +30,13 @@ from cardboard.envs.errors import InvalidParameterError
 from cardboard.evaluation import match
 from cardboard.evaluation.match import play_match_specs
 from cardboard.evaluation.tournament import round_robin
+from cardboard.jobs import ray_backend
 from cardboard.jobs.backends import Backend, WorkerSetupError, run_tasks
+from cardboard.policies.inference_server import server_names, stop_servers
 
 GAME = "lords_of_war"
 SPECS = ["ismcts:iterations=40", "greedy", "random"]
+SLOW = ["ismcts:iterations=300", "greedy"]  # about 0.3 s a game: a worker is still playing when another is killed
 
 
 def lines(path: Path) -> list[dict]:
@@ -80,27 +88,33 @@ def test_a_failing_worker_setup_is_a_clear_error_not_a_hang(ray_cluster):
                   setup_args=(entries, "no_such_game", {}, ("random", "random"), 0, "cyclic"))
 
 
-def _kill_one(pattern: str | None = None) -> None:
-    """SIGKILL one worker: a Ray actor process (``pattern`` in its command line) or a child of this process."""
-    if pattern is None:
+def _kill_one(cluster=None) -> None:
+    """SIGKILL one worker: a Ray actor process of ``cluster`` (a child of one of its raylets: never another
+    cluster's) or, without one, a child of this process."""
+    if cluster is None:
         victim = multiprocessing.active_children()[0].pid
     else:
-        found = subprocess.run(["pgrep", "-f", pattern], capture_output=True, text=True).stdout.split()
-        victim = int(found[0])
+        victim = int(_workers(cluster.list_all_nodes())[0])
     os.kill(victim, signal.SIGKILL)
+
+
+def _workers(nodes, title: str = "ray::Worker") -> list[str]:
+    """The pids of the Ray actor processes of ``nodes`` (children of their raylets) whose title starts with
+    ``title`` (``ray::Worker.run`` while it plays)."""
+    raylets = ",".join(str(p.process.pid) for node in nodes for p in node.all_processes["raylet"])
+    return subprocess.run(["pgrep", "-P", raylets, "-f", "^" + title], capture_output=True, text=True).stdout.split()
 
 
 @pytest.mark.parametrize("backend", ["local", "ray"])
 def test_a_worker_killed_mid_run_loses_and_duplicates_nothing(backend, tmp_path, request):
-    if backend == "ray":
-        request.getfixturevalue("ray_cluster")
-    specs, games = ["ismcts:iterations=300", "greedy"], 8
+    cluster = request.getfixturevalue("ray_cluster") if backend == "ray" else None
+    specs, games = SLOW, 8
     expected = by_index(r.to_json() for r in play_match_specs(GAME, specs, games, 5))
     killed = []
 
     def on_game(record) -> None:
         if not killed:
-            _kill_one("ray::Worker" if backend == "ray" else None)
+            _kill_one(cluster)
             killed.append(record.index)
 
     path = tmp_path / "match.jsonl"
@@ -108,6 +122,119 @@ def test_a_worker_killed_mid_run_loses_and_duplicates_nothing(backend, tmp_path,
     written = lines(path)
     assert killed and sorted(r["index"] for r in written) == list(range(games))  # each game once
     assert by_index(written) == [{k: v for k, v in r.items() if k != "seconds"} for r in expected]
+
+
+@pytest.fixture(scope="module")
+def slow_reference() -> list[dict]:
+    """The records of 12 games of ``SLOW`` with seed 5, played in this process."""
+    return by_index({k: v for k, v in r.to_json().items() if k != "seconds"}
+                    for r in play_match_specs(GAME, SLOW, 12, 5))
+
+
+def test_a_node_lost_mid_job_costs_no_game_and_stalls_nothing(ray_cluster, slow_reference, tmp_path):
+    """A third node joins, its worker is playing when the node is removed: the survivors play its game."""
+    node = ray_cluster.add_node(num_cpus=1)
+    ray_cluster.wait_for_nodes()
+    removed, ended = threading.Event(), threading.Event()
+
+    def remove_while_it_plays() -> None:
+        while not ended.is_set():
+            if _workers([node], "ray::Worker.run"):
+                ray_cluster.remove_node(node)
+                removed.set()
+                return
+            time.sleep(0.01)
+
+    remover = threading.Thread(target=remove_while_it_plays)
+    remover.start()
+    path = tmp_path / "match.jsonl"
+    try:
+        play_match_specs(GAME, SLOW, 12, 5, results_path=path, backend=Backend("ray", 3))
+    finally:
+        ended.set()
+        remover.join()
+        if not removed.is_set():
+            ray_cluster.remove_node(node)
+    assert removed.is_set(), "the third node's worker never played: nothing was lost"
+    written = lines(path)
+    assert sorted(r["index"] for r in written) == list(range(12))  # each game once
+    assert by_index(written) == slow_reference
+
+
+def test_more_workers_than_cpus_finish_and_a_wait_without_progress_says_so(ray_cluster, slow_reference, placements,
+                                                                             monkeypatch, capsys):
+    monkeypatch.setattr(ray_backend, "STALL_S", 0.2)
+    records = play_match_specs(GAME, SLOW, 6, 5, backend=Backend("ray", 5))  # 5 workers, 2 CPUs
+    assert [{k: v for k, v in r.to_json().items() if k != "seconds"} for r in records] == slow_reference[:6]
+    assert sum(placements[0].values()) == 6
+    assert re.search(r"Ray: no task finished in 0\.2 s; \d of 6 done, [0-2] running, [3-5] workers waiting to "
+                     r"start; cluster CPUs free: [0-2] of 2\n", capsys.readouterr().err)
+
+
+def test_one_game_left_runs_on_ray_too(ray_cluster, placements):
+    play_match_specs(GAME, ["random", "random"], 1, 0, backend=Backend("ray", 2))
+    assert len(placements) == 1 and sum(placements[0].values()) == 1 and "local" not in placements[0]
+
+
+def test_a_bad_address_is_a_one_line_error_within_seconds(ray_cluster, monkeypatch, capsys):
+    import ray
+
+    argv = ["play", GAME, "--agents", "random,random", "--games", "2", "--backend", "ray", "--quiet"]
+    assert main(argv + ["--address", "nowhere"]) == 2
+    assert capsys.readouterr().out == "error: --address 'nowhere': expected 'auto', HOST:PORT or ray://HOST:PORT\n"
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)  # as a new process: it has joined no cluster
+    monkeypatch.setenv("COLUMNS", "300")  # the message on one line
+    for flag, address, why in (("--address", "127.0.0.1:1", "no Ray cluster answers there (Connection refused)"),
+                               ("RAY_ADDRESS", "nowhere", "expected 'auto', HOST:PORT or ray://HOST:PORT")):
+        if flag == "RAY_ADDRESS":
+            monkeypatch.setenv("RAY_ADDRESS", address)
+        started = time.monotonic()
+        assert main(argv + (["--address", address] if flag == "--address" else [])) == 2
+        assert time.monotonic() - started < 5
+        assert capsys.readouterr().out == f"error: {flag} {address!r}: {why}\n"
+
+
+@pytest.fixture
+def new_driver(ray_cluster):
+    """This process as a new command's: no inference server running and Ray not joined; joined again afterwards,
+    as conftest's ``ray_cluster`` left it."""
+    import ray
+
+    stop_servers()
+    ray.shutdown()
+    yield ray_cluster
+    ray.shutdown()
+    ray.init(address=ray_cluster.address, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+
+
+@pytest.mark.parametrize("command", ["play", "tournament", "selfplay"])
+def test_device_server_agents_play_from_every_command_on_ray_and_their_servers_stop(command, new_driver, tmp_path,
+                                                                                   monkeypatch):
+    spec = "ismcts:iterations=4,leaves=2,net=zoo:lords_of_war,device=server"
+    argv = {"play": ["play", GAME, "--agents", f"{spec},random", "--address", new_driver.address],
+            "tournament": ["tournament", GAME, "--agents", spec, "random", "--out", str(tmp_path),
+                           "--address", new_driver.address],
+            "selfplay": ["selfplay", GAME, "--agents", spec, "--out", str(tmp_path)]}[command]
+    if command == "selfplay":  # RAY_ADDRESS, as ``ray job submit`` sets it, stands for --address
+        monkeypatch.setenv("RAY_ADDRESS", new_driver.address)
+    assert main(argv + ["--games", "1", "--backend", "ray", "--workers", "1", "--quiet"]) == 0
+    assert not server_names()
+
+
+def test_ctrl_c_on_ray_prints_the_interruption_last(ray_cluster, tmp_path):
+    path = tmp_path / "match.jsonl"
+    argv = ["play", GAME, "--agents", ",".join(SLOW), "--games", "40", "--backend", "ray", "--workers", "2",
+            "--address", ray_cluster.address, "--results", str(path), "--quiet"]
+    proc = subprocess.Popen([str(Path(sys.executable).with_name("cardboard")), *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, start_new_session=True,
+                            env=os.environ | {"COLUMNS": "500"})
+    deadline = time.monotonic() + 120
+    while (not path.exists() or len(path.read_text().splitlines()) < 3) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C in a terminal
+    output = proc.communicate(timeout=60)[0]
+    assert proc.returncode == 130 and "Traceback" not in output, output
+    assert output.rstrip("\n").splitlines()[-1].startswith("interrupted: "), output
 
 
 def test_backend_settings_are_checked():

@@ -70,13 +70,12 @@ def test_the_same_shards_in_one_process_in_a_pool_and_on_ray_using_both_nodes(ra
 
 @pytest.mark.parametrize("backend", ["local", "ray"])
 def test_a_worker_killed_mid_run_loses_and_duplicates_nothing(backend, slow_reference, tmp_path, request):
-    if backend == "ray":
-        request.getfixturevalue("ray_cluster")
+    cluster = request.getfixturevalue("ray_cluster") if backend == "ray" else None
     played = []
 
     def on_game(index: int, _) -> None:
         if not played:
-            _kill_one("ray::Worker" if backend == "ray" else None)
+            _kill_one(cluster)
         played.append(index)
 
     selfplay.generate(GAME, SLOW, 6, 3, tmp_path, backend=Backend(backend, 2), on_game=on_game)

@@ -11,7 +11,7 @@ from cardboard import registry
 from cardboard.envs.errors import InvalidParameterError
 from cardboard.policies import inference_server as server_module
 from cardboard.policies.inference_server import (BATCH, WINDOW, InferenceServerError, connect, node_server,
-                                                 stop_servers)
+                                                 server_names, stop_servers)
 
 MODEL = "zoo:lords_of_war"  # the latest shipped version
 GAME = "lords_of_war"
@@ -96,6 +96,17 @@ def test_search_agent_on_the_server_plays_as_locally(servers):
     moves = [registry.make_agent(spec + device, game).act(state, np.random.default_rng(7))
              for device in ("", ",device=server")]
     assert moves[0] == moves[1]
+
+
+def test_a_client_outlives_its_stopped_server(servers, rows):
+    """A job's end stops the servers it started (``evaluation.cluster``); an evaluator built before still works,
+    on this node's server started again."""
+    remote = connect(MODEL, registry.make_game(GAME).info, device="cpu")
+    before = remote.evaluate(*rows)
+    assert stop_servers() >= 1 and not server_names()
+    after = remote.evaluate(*rows)
+    assert server_names() == {server_module.server_name(remote.stats()["node"])}
+    np.testing.assert_allclose(after[0], before[0], rtol=0, atol=1e-5)
 
 
 def test_clear_errors_without_ray(monkeypatch, ray_cluster):

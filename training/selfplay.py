@@ -93,7 +93,9 @@ import numpy as np
 
 from cardboard import registry
 from cardboard.envs.errors import DataError, InvalidParameterError
+from cardboard.envs.files import SHARD_LIMIT, TEXT_LIMIT, check_file, errors_as, quoted, read_json
 from cardboard.envs.protocol import CHANCE, Agent, Game, GameState, sample_chance
+from cardboard.evaluation.cluster import job_on_backend
 from cardboard.jobs.backends import Backend, add_backend_arguments, backend_from, run_tasks
 from cardboard.jobs.interrupts import track
 from cardboard.jobs.resumable import write_atomically
@@ -309,7 +311,10 @@ def write_shard(folder: Path, data: dict[str, np.ndarray]) -> Path:
 
 def read_shard(path: Path, header: dict[str, Any]) -> dict[str, np.ndarray]:
     """A shard's arrays, checked against the run's header; ``DataError`` naming the file otherwise. A format 1
-    run's shard gets the fields it lacks (``FORMAT_1_FILL``)."""
+    run's shard gets the fields it lacks (``FORMAT_1_FILL``); one that is no regular file or is over
+    ``SHARD_LIMIT`` is refused before it is opened."""
+    with errors_as(DataError):
+        check_file(path, SHARD_LIMIT, "self-play shard")
     try:
         with np.load(path, allow_pickle=False) as npz:
             lacking = set(FORMAT_1_FILL) - set(npz.files) if header["format"] == FORMAT_1 else set()
@@ -333,12 +338,10 @@ def read_shard(path: Path, header: dict[str, Any]) -> dict[str, np.ndarray]:
 def read_header(folder: str | os.PathLike) -> dict[str, Any]:
     """The run's ``header.json`` (``DataError`` naming it when missing, unreadable or of another format)."""
     path = Path(folder) / HEADER
-    try:
-        header = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise DataError(f"{path}: no readable self-play header ({type(exc).__name__}: {exc})") from None
+    with errors_as(DataError):
+        header = read_json(path, TEXT_LIMIT, "self-play header")
     if not isinstance(header, dict) or header.get("format") not in (FORMAT, FORMAT_1):
-        raise DataError(f"{path}: format {header.get('format') if isinstance(header, dict) else None!r}, "
+        raise DataError(f"{path}: format {quoted(header.get('format') if isinstance(header, dict) else None)}, "
                         f"expected {FORMAT!r} (or {FORMAT_1!r})")
     return HEADER_DEFAULTS | header
 
@@ -435,6 +438,7 @@ def _play(context: tuple, indices: Iterable[int]) -> list[tuple[int, dict[str, n
     return list(play_many(game, agent_sets, indices, seed, overlap, fast_sets, full_fraction))
 
 
+@job_on_backend
 def generate(game_name: str, specs: Sequence[str], games: int, seed: int, out: str | os.PathLike, *,
              options: dict[str, Any] | None = None, fast: Sequence[str] | None = None,
              full_fraction: float = FULL_FRACTION, workers: int = 1, shard_games: int = 1, concurrent: int = 1,
@@ -509,7 +513,7 @@ def generate(game_name: str, specs: Sequence[str], games: int, seed: int, out: s
             finished(index, data)
 
     try:
-        if backend.parallel and len(missing) > 1:
+        if backend.elsewhere(len(missing)):
             entries = registry.pickled_entries(game_name, specs + (fast or []))
             run_tasks(backend, chunks(missing, concurrent, backend.workers), _play, task_done, setup=_setup,
                       setup_args=(entries, game_name, options, specs, fast, concurrent, seed, overlap, full_fraction),
