@@ -3,6 +3,7 @@ legality of every prediction; the accuracy formula; decklist files and their err
 command's quick setting."""
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import Counter
 
@@ -177,3 +178,121 @@ def test_the_command_takes_a_users_decklists(tmp_path):
                  "--quiet", "--out", str(out)]) == 0
     assert json.loads((out / "curves.json").read_text())["hearth"]["tests"] == 6
     assert main(["deck-prediction", "--decklists", str(path), "--quiet", "--out", str(tmp_path / "x")]) == 2
+
+
+def test_corpus_statistics_on_hand_numbers():
+    from cardboard.evaluation.papers.p000_play_style.deck_prediction.corpus_stats import corpus_statistics
+
+    decks = [Decklist("a", "X", Counter({0: 2, 1: 2})), Decklist("b", "X", Counter({0: 1, 2: 3})),
+             Decklist("c", "X", Counter({0: 2, 1: 1, 3: 1})), Decklist("d", "Y", Counter({4: 2, 5: 2}))]
+    stats = corpus_statistics(decks)
+    # 9 distinct cards in 4 decks of 16 cards; nearest of the same identity: a-c share 3 (3/4), b shares 1 with
+    # either (1/4), c-a 3 (3/4); d is alone in Y and left out.
+    assert (stats.decks, stats.identities, stats.distinct, stats.copies) == (4, 2, 9 / 4, 16 / 9)
+    assert stats.nearest == pytest.approx(7 / 12)
+
+
+def test_lead_over_baselines_on_hand_numbers():
+    from cardboard.evaluation.papers.p000_play_style.deck_prediction.experiment import lead_over_baselines
+
+    by_k = {"a1": [[0.5, 0, 0], [0.6, 0, 0]], "a5": [[0.4, 0, 0], [0.7, 0, 0]], "random": [[0.9, 0, 0], [0.9, 0, 0]],
+            "popular": [[0.45, 0, 0], [0.5, 0, 0]], "nearest": [[0.3, 0, 0], [0.75, 0, 0]]}
+    assert lead_over_baselines(by_k) == pytest.approx([0.05, -0.05])  # random is no bar to clear
+
+
+def test_less_archetype_structure_lowers_the_nearest_overlap():
+    from cardboard.evaluation.papers.p000_play_style.deck_prediction.corpus_stats import corpus_statistics
+
+    rules = rules_for("fifth_aeon")
+    loose, bundled = generate("fifth_aeon", 200, 0, keep=0.0), generate("fifth_aeon", 200, 0)
+    assert all(not rules.problems(d.cards, d.identity) for d in loose)
+    assert corpus_statistics(loose).nearest < corpus_statistics(bundled).nearest - 0.1
+
+
+def _cli(*argv):
+    from cardboard.cli import main
+
+    return main(["deck-prediction", "--game", "hearth", "--folds", "3", "--tests", "2", "--quiet", *map(str, argv)])
+
+
+def _hearth_lists(tmp_path, start=0, name="decks.txt"):
+    from cardboard.evaluation.papers.p000_play_style.deck_prediction.decklists import dump_text
+
+    return _write(tmp_path, dump_text(bundled_corpus("hearth")[start:start + 30], rules_for("hearth")), name)
+
+
+def test_a_changed_decklist_file_is_refused_not_reprinted(tmp_path, capsys):
+    path, out = _hearth_lists(tmp_path), tmp_path / "run"
+    assert _cli("--decklists", path, "--out", out) == 0
+    before = {f: (out / f).read_text() for f in ("config.json", "folds.jsonl", "curves.json")}
+    assert json.loads(before["config.json"])["sha256"]["hearth"] == hashlib.sha256(path.read_bytes()).hexdigest()
+    assert _cli("--decklists", path, "--out", out) == 0  # the same file resumes
+    _hearth_lists(tmp_path, start=30)  # the same path, other decks
+    capsys.readouterr()
+    assert _cli("--decklists", path, "--out", out) == 2
+    assert f"{path} has changed since {out}" in capsys.readouterr().out.replace("\n", "")
+    assert {f: (out / f).read_text() for f in before} == before
+
+
+def test_nothing_is_written_before_the_decklists_are_read(tmp_path, capsys):
+    bad, out = _write(tmp_path, "# a\n2 Mortal Coil\n", "bad.txt"), tmp_path / "run"
+    assert _cli("--decklists", bad, "--out", out) == 2
+    assert "bad.txt:1: deck 'a': a deck has 30 cards" in capsys.readouterr().out.replace("\n", "")
+    assert not out.exists()
+    assert _cli("--decklists", _hearth_lists(tmp_path), "--out", out) == 0  # the corrected command runs
+
+
+def test_an_empty_decklist_file_is_named(tmp_path, capsys):
+    empty = _write(tmp_path, "// nothing yet\n", "empty.txt")
+    with pytest.raises(DecklistError, match=r"empty.txt:0: no decks in the file"):
+        load_decklists(empty, "hearth")
+    assert _cli("--decklists", empty, "--out", tmp_path / "run") == 2
+    assert "empty.txt:0: no decks" in capsys.readouterr().out.replace("\n", "")
+    few = _write(tmp_path, "".join(_hearth_lists(tmp_path).read_text().split("\n# ")[0]), "one.txt")
+    assert _cli("--decklists", few, "--out", tmp_path / "run") == 2
+    assert "one.txt: 1 hearth decklists cannot make 3 folds" in capsys.readouterr().out.replace("\n", "")
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_decklist_file_is_checked_before_it_is_read(tmp_path):
+    import os
+
+    from cardboard.envs.files import InputFileError
+    from cardboard.evaluation.papers.p000_play_style.deck_prediction.decklists import DECKLIST_LIMIT
+
+    big = tmp_path / "big.txt"
+    with open(big, "wb") as f:
+        f.truncate(DECKLIST_LIMIT + 1)  # sparse: nothing to read, only its size
+    fifo = tmp_path / "fifo.txt"
+    os.mkfifo(fifo)
+    for path, words in ((big, "MiB limit of a decklist file"), (fifo, "not a regular file"),
+                        ("/dev/zero", "not a regular"), (tmp_path, "a folder"), (tmp_path / "no.txt", "no such file")):
+        with pytest.raises(InputFileError, match=words) as err:
+            load_decklists(path, "hearth")
+        assert str(err.value).startswith(str(path))
+
+
+def test_decklist_errors_show_a_glimpse_not_the_line(tmp_path):
+    secret = "database_password " + "x" * 200
+    with pytest.raises(DecklistError) as err:
+        load_decklists(_write(tmp_path, f"# a\n{secret}\n"), "hearth")
+    assert err.value.line == 2 and secret not in str(err.value) and len(str(err.value)) < len(str(tmp_path)) + 200
+
+
+def test_the_progress_bar_names_what_it_reads(tmp_path):
+    import io
+
+    from rich.console import Console
+
+    from cardboard.cli import build_parser
+    from cardboard.evaluation.papers.p000_play_style.deck_prediction import experiment
+
+    path = _hearth_lists(tmp_path)
+    args = build_parser().parse_args(["deck-prediction", "--game", "hearth", "--decklists", str(path), "--folds", "3",
+                                      "--tests", "2", "--out", str(tmp_path / "run")])
+    console = Console(file=io.StringIO(), force_terminal=True, color_system=None, width=500)
+    assert experiment.run(args, console) == 0
+    shown = console.file.getvalue()
+    for words in (f"reading {path}", f"hearth: mining 30 decks of {path}", f"hearth: fold 3/3 of {path}",
+                  "lead", "hearth corpus: 30 decks, 3 identities"):
+        assert words in shown, words

@@ -7,6 +7,7 @@
 - ``mining``: frequent itemsets (efficient-apriori) and the rules S -> c they give;
 - ``predictor``: ``DeckPredictor`` (the paper's a1-a7 on our deck rules) and ``predictor_for``;
 - ``baselines``: random legal, most popular, nearest decklist;
+- ``corpus_stats``: what a corpus is like (distinct cards a deck, copies a card, overlap with the nearest deck);
 - ``experiment``: 30-fold cross-validated accuracy curves (``cardboard deck-prediction``).
 """
 from .baselines import NearestDeck, PopularCards, RandomLegal

@@ -12,8 +12,9 @@ deck (a multiset) in the prediction, averaged over the fold's test decks; the cu
     cardboard deck-prediction --quick --out runs/deck_prediction-quick           # seconds: 3 folds, 3 decks
     cardboard deck-prediction --game hearth --decklists my_lists.txt --folds 10  # your own decklists
 
-Each finished fold is a line of ``folds.jsonl``: a killed run resumes; ``curves.json`` and the PNGs are written at
-the end.
+Each finished fold is a line of ``folds.jsonl``: a killed run resumes; ``curves.json`` (with the corpus's
+statistics, ``corpus_stats``) and the PNGs are written at the end. Nothing is written before every decklist file is
+read and checked; ``config.json`` records each file's SHA-256, and a run over a changed file is refused.
 """
 from __future__ import annotations
 
@@ -21,12 +22,14 @@ import argparse
 import json
 import os
 from collections import Counter
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from cardboard.envs.errors import InvalidParameterError
+from cardboard.envs.files import read_json
 from cardboard.jobs.interrupts import settings, track
 from cardboard.jobs.intervals import error_bars, normal_estimate
 from cardboard.jobs.resumable import claim_folder, read_lines, write_atomically
@@ -35,8 +38,9 @@ from .baselines import NearestDeck, PopularCards, RandomLegal
 from .constants import (DEFAULT_MIN_SUPPORT, DEFAULT_OBSERVED, FOLDS, MIN_SUPPORTS, OBSERVED_RANGE, PAPER_ACCURACY,
                         PRECISION_AT, VARIANTS)
 from .corpus_model import accuracy, precision_recall
+from .corpus_stats import CorpusStatistics, corpus_statistics
 from .deck_rules import rules_for
-from .decklists import Decklist, bundled_corpus, load_decklists
+from .decklists import Decklist, bundled_corpus, bundled_digest, corpus_file, read_decklists
 from .predictor import DeckPredictor, MinedCorpus
 
 BASELINES = ("random", "popular", "nearest")
@@ -101,8 +105,10 @@ def run_fold(game: str, fold: int, decks: list[Decklist], folds: list[int], mine
     return {"game": game, "fold": fold, "tests": len(tests), "by_k": by_k, "by_support": by_support, "pr": pr}
 
 
-def summarise(records: list[dict[str, Any]], config: dict[str, Any]) -> dict[str, Any]:
-    """Per game: each model's mean over folds with its 95% interval, against k and against support."""
+def summarise(records: list[dict[str, Any]], config: dict[str, Any],
+              corpus: dict[str, CorpusStatistics]) -> dict[str, Any]:
+    """Per game: each model's mean over folds with its 95% interval, against k and against support, and the
+    corpus's statistics."""
     out: dict[str, Any] = {"config": config, "paper": PAPER_ACCURACY}
     for game in config["games"]:
         rows = [r for r in records if r["game"] == game]
@@ -114,7 +120,7 @@ def summarise(records: list[dict[str, Any]], config: dict[str, Any]) -> dict[str
                     for j in range(len(rows[0][field][name]))]
 
         models = list(rows[0]["by_k"])
-        out[game] = {"folds": len(rows), "tests": sum(r["tests"] for r in rows),
+        out[game] = {"folds": len(rows), "tests": sum(r["tests"] for r in rows), "corpus": asdict(corpus[game]),
                      "observed": config["observed"], "supports": config["supports"][game],
                      "default_support": config["support"][game],
                      "by_k": {m: curve("by_k", m) for m in models},
@@ -189,55 +195,123 @@ def config_of(args: argparse.Namespace) -> dict[str, Any]:
             "support": {g: MIN_SUPPORTS[g][-1] if quick else DEFAULT_MIN_SUPPORT[g] for g in games}}
 
 
+def read_corpora(config: dict[str, Any]) -> dict[str, tuple[list[Decklist], str, str]]:
+    """Per game, its decks (cut to ``config["decks"]``), where they come from (for messages) and the SHA-256 of
+    that file's text, every file read and checked: enough decks for the folds."""
+    out = {}
+    for game in config["games"]:
+        if config["decklists"]:
+            source = config["decklists"]
+            decks, sha = read_decklists(source, game)
+        else:
+            source, decks, sha = f"the bundled {corpus_file(game)}", bundled_corpus(game), bundled_digest(game)
+        decks = decks[:config["decks"]]
+        if len(decks) < config["folds"]:
+            raise InvalidParameterError(f"{source}: {len(decks)} {game} decklists cannot make {config['folds']} folds")
+        out[game] = decks, source, sha
+    return out
+
+
+def refuse_changed_input(out: Path, config: dict[str, Any]) -> None:
+    """``InvalidParameterError`` when ``out`` holds this run (``config``) over a decklist file whose contents have
+    changed since (``claim_folder`` refuses any other difference)."""
+    path = out / "config.json"
+    if not path.exists():
+        return
+    old, new = read_json(path, what="run config"), json.loads(json.dumps(config))
+    if not isinstance(old, dict) or not isinstance(old.get("sha256"), dict) or old == new:
+        return
+    if {**old, "sha256": new["sha256"]} == new:
+        game = next(g for g in new["sha256"] if old["sha256"].get(g) != new["sha256"][g])
+        source = config["decklists"] or corpus_file(game)
+        raise InvalidParameterError(f"{source} has changed since {out} was run on it (SHA-256 "
+                                    f"{str(old['sha256'].get(game))[:12]}... then, {new['sha256'][game][:12]}... "
+                                    "now); use another --out")
+
+
 def run(args: argparse.Namespace, console: Any) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-    from rich.table import Table
 
     out = Path(args.out)
     config = config_of(args)
     saved = track(args, args.out, "folds")
-    claim_folder(out, {**config, "args": {k: v for k, v in settings(args).items() if k != "quiet"}},
-                 "deck-prediction run")
-    path = out / "folds.jsonl"
-    done = read_lines(path, lambda r: (r["game"], r["fold"]))
-    saved(len(done))
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, disable=args.quiet, console=console) as progress, path.open("a") as sink:
-        for game in config["games"]:
-            todo = [f for f in range(config["folds"]) if (game, f) not in done]
-            task = progress.add_task(f"{game}: mining", total=config["folds"], completed=config["folds"] - len(todo))
-            if not todo:
-                continue
-            decks = (load_decklists(config["decklists"], game) if config["decklists"]
-                     else bundled_corpus(game))[:config["decks"]]
-            if len(decks) < config["folds"]:
-                raise InvalidParameterError(f"{len(decks)} {game} decklists cannot make {config['folds']} folds")
-            folds = fold_of(len(decks), config["folds"], config["seed"])
-            mined = MinedCorpus(decks, min(config["supports"][game] + [config["support"][game]]), folds)
-            mined.level(False), mined.level(True)
-            progress.update(task, description=f"{game}: folds")
-            for fold in todo:
-                record = run_fold(game, fold, decks, folds, mined, config)
-                sink.write(json.dumps(record) + "\n")
-                sink.flush()
-                os.fsync(sink.fileno())
-                done[(game, fold)] = record
-                saved(1)
-                progress.advance(task)
-    summary = summarise(list(done.values()), config)
+    columns = (TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn())
+    with Progress(*columns, disable=args.quiet, console=console) as progress:
+        reading = progress.add_task(f"reading {config['decklists'] or 'the bundled corpora'}", total=None)
+        corpora = read_corpora(config)  # nothing is written before every input is read and checked
+        progress.remove_task(reading)
+        config["sha256"] = {game: sha for game, (_, _, sha) in corpora.items()}
+        claimed = {**config, "args": {k: v for k, v in settings(args).items() if k != "quiet"}}
+        refuse_changed_input(out, claimed)
+        claim_folder(out, claimed, "deck-prediction run")
+        path = out / "folds.jsonl"
+        done = read_lines(path, lambda r: (r["game"], r["fold"]))
+        saved(len(done))
+        with path.open("a") as sink:
+            for game, (decks, source, _) in corpora.items():
+                todo = [f for f in range(config["folds"]) if (game, f) not in done]
+                task = progress.add_task(f"{game}: mining {len(decks)} decks of {source}", total=config["folds"],
+                                         completed=config["folds"] - len(todo))
+                if not todo:
+                    continue
+                folds = fold_of(len(decks), config["folds"], config["seed"])
+                mined = MinedCorpus(decks, min(config["supports"][game] + [config["support"][game]]), folds)
+                mined.level(False), mined.level(True)
+                for fold in todo:
+                    progress.update(task, refresh=True,
+                                    description=f"{game}: fold {fold + 1}/{config['folds']} of {source}")
+                    record = run_fold(game, fold, decks, folds, mined, config)
+                    sink.write(json.dumps(record) + "\n")
+                    sink.flush()
+                    os.fsync(sink.fileno())
+                    done[(game, fold)] = record
+                    saved(1)
+                    progress.advance(task)
+    summary = summarise(list(done.values()), config,
+                        {game: corpus_statistics(decks) for game, (decks, _, _) in corpora.items()})
     write_atomically(out / "curves.json", lambda f: f.write(json.dumps(summary, indent=1)), "w")
     for game in config["games"]:
         plot(summary, game, out)
-        data = summary[game]
-        k = data["observed"].index(DEFAULT_OBSERVED)
-        table = Table(f"{game}: model", f"accuracy at {DEFAULT_OBSERVED} observed (95% over folds)",
-                      *(f"P/R@{at}" for at in PRECISION_AT), title=f"{game}, support {data['default_support']}, "
-                      f"{data['folds']} folds, {data['tests']} test decks")
-        for name, curve in data["by_k"].items():
-            value, low, high = curve[k]
-            table.add_row(name, f"{value:.1%} ({low:.1%}-{high:.1%})",
-                          *(f"{data['pr'][name][str(at)][0]:.2f}/{data['pr'][name][str(at)][1]:.2f}"
-                            for at in PRECISION_AT))
-        console.print(table)
+        report(summary[game], game, console)
     console.print(f"curves.json and the PNGs in {out}")
     return 0
+
+
+def report(data: dict[str, Any], game: str, console: Any) -> None:
+    """Print a game's models at the default k (with precision / recall), every model at each k beside the best
+    rule variant's lead over the best baseline, and the corpus's statistics."""
+    from rich import box
+    from rich.table import Column, Table
+
+    k = data["observed"].index(DEFAULT_OBSERVED)
+    table = Table(f"{game}: model", f"accuracy at {DEFAULT_OBSERVED} observed (95% over folds)",
+                  *(f"P/R@{at}" for at in PRECISION_AT), title=f"{game}, support {data['default_support']}, "
+                  f"{data['folds']} folds, {data['tests']} test decks")
+    for name, curve in data["by_k"].items():
+        value, low, high = curve[k]
+        table.add_row(name, f"{value:.1%} ({low:.1%}-{high:.1%})",
+                      *(f"{data['pr'][name][str(at)][0]:.2f}/{data['pr'][name][str(at)][1]:.2f}"
+                        for at in PRECISION_AT))
+    console.print(table)
+    by_k = Table(Column("model", no_wrap=True, width=7),
+                 *(Column(str(seen), justify="right", no_wrap=True, width=5) for seen in data["observed"]),
+                 title=f"{game}: accuracy (%) against observed cards", box=box.SIMPLE, padding=(0, 1),
+                 caption="lead: the best rule variant less the better of popular and nearest",
+                 collapse_padding=True, pad_edge=False)
+    for name, curve in data["by_k"].items():
+        by_k.add_row(name, *(f"{100 * v[0]:.1f}" for v in curve))
+    by_k.add_row("lead", *(f"{100 * lead:+.1f}" for lead in lead_over_baselines(data["by_k"])))
+    console.print(by_k)
+    c = data["corpus"]
+    console.print(f"{game} corpus: {c['decks']} decks, {c['identities']} identities, {c['distinct']:.1f} distinct "
+                  f"cards a deck, {c['copies']:.2f} copies a card, {c['nearest']:.1%} of a deck in the nearest "
+                  "other deck of its identity", highlight=False)
+
+
+def lead_over_baselines(by_k: dict[str, list[list[float]]]) -> list[float]:
+    """At each k, the best rule variant's mean accuracy less the better of "most popular" and "nearest decklist"
+    (random legal is no bar to clear)."""
+    variants = [m for m in by_k if m not in BASELINES]
+    return [max(by_k[m][j][0] for m in variants) - max(by_k[b][j][0] for b in ("popular", "nearest"))
+            for j in range(len(by_k["popular"]))]

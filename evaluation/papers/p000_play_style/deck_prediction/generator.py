@@ -6,7 +6,8 @@ look like a community's: a few archetypes played by many people, each person cha
 1. **Archetypes**: every bundled deck is one (Fifth Aeon's 12, Hearth's 3), its cards the core and its mana curve
    the target. Hearth adds, per class, an aggro and a control archetype whose cores are grown by step 3 from the
    class's cards (its 3 decks alone would make a corpus of three near-copies).
-2. **A deck** of an archetype keeps each core card with probability ``KEEP`` (copies moved by one at random), and
+2. **A deck** of an archetype keeps each core card with probability ``KEEP`` (copies moved by one at random;
+   ``--keep`` sets it: 0 keeps only the archetype's identity and curve, a corpus of less archetype structure), and
    with probability ``SPLASH`` (Fifth Aeon, mono-faction archetypes) takes a splash of 2-3 cards of one other
    faction: the corpus's special (influence-like) cards.
 3. **Filling** to the deck size (Hearth 30; Fifth Aeon 40, or 41-50 with probability ``LARGE``) draws cards that
@@ -27,6 +28,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from cardboard.envs.errors import InvalidParameterError
 
 from .deck_rules import DeckRules, rules_for
 from .decklists import Decklist, corpus_file, dump_jsonl
@@ -84,8 +87,10 @@ def _curve(rules: DeckRules, deck: dict[int, int]) -> np.ndarray:
 class Generator:
     """Draws decks of a game's archetypes (module docstring) from one seed."""
 
-    def __init__(self, rules: DeckRules, seed: int):
-        self.rules, self.rng = rules, np.random.default_rng(seed)
+    def __init__(self, rules: DeckRules, seed: int, keep: float = KEEP):
+        if not 0 <= keep <= 1:
+            raise InvalidParameterError(f"keep is a probability (0 to 1), got {keep}")
+        self.rules, self.rng, self.keep = rules, np.random.default_rng(seed), keep
         bundled = _bundled_decks(rules)
         self.synergy = synergy_matrix(rules, [d for _, d in bundled])
         self.popularity = self.rng.lognormal(0.0, POPULARITY_SIGMA, len(rules.ids))
@@ -104,7 +109,7 @@ class Generator:
         low, high = rules.sizes
         size = low if high == low or rng.random() >= LARGE else int(rng.integers(low + 1, high + 1))
         deck = {c: int(np.clip(k + rng.choice((-1, 0, 0, 1)), 1, rules.limits[c]))
-                for c, k in core.items() if rng.random() < KEEP}
+                for c, k in core.items() if rng.random() < self.keep}
         factions = set(rules.factions(identity))
         if not rules.identity_rule and len(factions) == 1 and rng.random() < SPLASH:
             others = sorted({rules.groups[c] for c in rules.deck_cards} - factions)
@@ -151,9 +156,10 @@ class Generator:
         deck[card] = min(copies, limit_copies, rules.limits[card], room)
 
 
-def generate(game: str, decks: int, seed: int) -> list[Decklist]:
-    """``decks`` decklists of ``game`` from ``seed`` (module docstring)."""
-    gen = Generator(rules_for(game), seed)
+def generate(game: str, decks: int, seed: int, keep: float = KEEP) -> list[Decklist]:
+    """``decks`` decklists of ``game`` from ``seed``, each core card kept with probability ``keep`` (module
+    docstring)."""
+    gen = Generator(rules_for(game), seed, keep)
     return [gen.deck(i) for i in range(decks)]
 
 
@@ -165,13 +171,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", required=True, choices=("hearth", "fifth_aeon"))
     p.add_argument("--decks", type=int, default=DEFAULT_DECKS, help=f"decklists (default {DEFAULT_DECKS})")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--keep", type=float, default=KEEP, help=f"probability that a deck keeps each card of its "
+                   f"archetype's core (default {KEEP}; 0: only its identity and mana curve)")
     p.add_argument("--out", default=None, help="the file to write (default: the bundled corpus's name here)")
 
 
 def run(args: argparse.Namespace, console: Any) -> int:
     rules = rules_for(args.game)
-    decks = generate(args.game, args.decks, args.seed)
+    decks = generate(args.game, args.decks, args.seed, args.keep)
     command = f"cardboard deck-corpus --game {args.game} --decks {args.decks} --seed {args.seed}"
+    command += f" --keep {args.keep}" if args.keep != KEEP else ""
     out = Path(args.out or corpus_file(args.game))
     out.write_text(dump_jsonl(decks, rules, {"generator": command, "decks": len(decks)}))
     console.print(f"{len(decks)} {args.game} decklists in {out} ({out.stat().st_size / 1e3:.0f} kB)")
