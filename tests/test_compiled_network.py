@@ -10,14 +10,17 @@ import pytest
 import torch
 
 import cardboard
+from cardboard.envs.protocol import sample_chance
 from cardboard.policies.net_agent import NetworkEvaluator, untrained_evaluator
+from cardboard.policies.tickets import TicketQueue
 from cardboard.search import compiled_network
 from cardboard.search.batching import ArrayRequest, run_together
 from cardboard.search.mcts import SearchConfig, TreeSearch
 from cardboard.search.pruning import HardPruning
 from cardboard.search.strategies import PUCT, UCB1
-from cardboard.search.core import PRIOR
+from cardboard.search.core import PRIOR, TOTAL, VISITS
 from tests.compiled_paths import start_tiny, tree_summary
+from tests.trees import nodes_of
 
 
 def random_moves(state, rng, moves):
@@ -129,6 +132,63 @@ def test_without_the_prior_new_nodes_get_a_uniform_one(network, compiled_runs):
     tree = fast["tree"]
     priors, nodes = np.array(tree["stat"])[PRIOR], np.array(tree["edge nodes"])
     assert np.allclose(priors[nodes == 0], 1 / np.count_nonzero(nodes == 0))  # the root's moves: every world's
+
+
+class KnownValues(TicketQueue):
+    """A network's place whose answer is known: ``values`` (returns by seat, as a ``PolicyValueNet`` gives them) for
+    every state, a uniform prior over the legal moves; queued (the Python path) or as arrays (the compiled one)."""
+
+    def __init__(self, info, values):
+        super().__init__()
+        self.info, self.values = info, np.asarray(values, dtype=np.float32)
+
+    def evaluate(self, observations, masks):
+        masks = np.asarray(masks, dtype=np.float32)
+        return masks / masks.sum(axis=1, keepdims=True), np.tile(self.values, (len(masks), 1))
+
+    def _answer(self, requests):
+        return self.evaluate(None, np.stack([mask for _, mask in requests]))
+
+
+def test_the_network_evaluator_answers_each_seats_value():
+    """``NetworkEvaluator`` over ``KnownValues`` (returns 0.5 for seat 0, -0.75 for seat 1): [0.75, 0.125] in [0, 1]
+    at either seat's decision and at a chance node (each seat's value read from its own row), the game's own
+    returns at the end."""
+    state, rng = cardboard.new_state("hearth", seed=0), np.random.default_rng(0)
+    evaluator, asked = NetworkEvaluator(KnownValues(state.info, [0.5, -0.75])), set()
+    while not state.is_terminal():
+        asked.add(state.current_player)
+        assert evaluator(state).values.tolist() == [0.75, 0.125], state.current_player
+        state.apply(int(sample_chance(state, rng)) if state.current_player < 0 else
+                    int(rng.choice(state.legal_actions())))
+    assert asked == {-1, 0, 1}
+    assert evaluator(state).values.tolist() == [(r + 1) / 2 for r in state.returns()]
+
+
+@pytest.mark.parametrize("use_compiled", [True, False], ids=["compiled", "python"])
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_networks_values_are_credited_to_the_seat_of_each_node(seat, use_compiled, compiled_runs):
+    """A network valuing every state 0.5 for seat 0 and -0.75 for seat 1 (returns in [-1, 1]: 0.75 and 0.125 in
+    [0, 1]), searched by each seat: every edge of seat 0's nodes totals 0.75 a visit, every edge of seat 1's 0.125 a
+    visit, and the root's value is the searching seat's (the Python evaluator's and the compiled settle's credit)."""
+    state = POSITIONS["start"]()
+    while state.current_player != seat:
+        state.apply(int(state.legal_actions()[0]))
+    lo, hi = state.info.min_return, state.info.max_return
+    assert (lo, hi) == (-1.0, 1.0)
+    unit = {0: 0.75, 1: 0.125}  # (0.5 + 1) / 2, (-0.75 + 1) / 2
+    evaluator = NetworkEvaluator(KnownValues(state.info, [0.5, -0.75]))
+    cfg = SearchConfig(iterations=300, selection=PUCT(1.25), depth=0, evaluator=evaluator, leaves=4,
+                       compiled=use_compiled)
+    result = TreeSearch(cfg, "ismcts").search(state, np.random.default_rng(seat))
+    assert bool(compiled_runs) == use_compiled
+    seen = {0: 0.0, 1: 0.0}
+    for node in nodes_of(result.root):
+        visits, totals = node.stat[VISITS, node.edges], node.stat[TOTAL, node.edges]
+        assert totals.tolist() == (visits * unit[node.player]).tolist(), node.player
+        seen[node.player] += visits.sum()
+    assert seen[0] > 0 and seen[1] > 0  # the tree holds both seats' decisions
+    assert result.value == unit[seat]
 
 
 def test_thousands_of_iterations_grow_the_flat_tree(network, compiled_runs):

@@ -109,6 +109,46 @@ def test_deck_models_deal_legal_cards():
     assert stub.calls == 2
 
 
+def allowed(seen: Counter) -> Counter:
+    """The copies of each collectible card the opponent may still hold unseen: ``MAX_COPIES`` less those seen, none
+    once as many are seen (a card an effect made may be seen more often)."""
+    return Counter({c: MAX_COPIES - seen[c] for c in COLLECTIBLE if seen[c] < MAX_COPIES})
+
+
+def test_the_uniform_model_deals_at_most_the_copies_left_after_those_seen():
+    """Dealing every card left gives exactly the copies the rules allow, by hand: 4 of a card unseen, 3 of a card
+    seen once, 1 of a card seen thrice, none of one seen 4 or 6 times; over 60 seeds a partial deal never deals
+    more copies of a card than that."""
+    cards = sorted(COLLECTIBLE)
+    seen = Counter({cards[0]: 4, cards[1]: 1, cards[2]: 3, cards[3]: 6})
+    left = allowed(seen)
+    assert (left[cards[0]], left[cards[1]], left[cards[2]], left[cards[3]], left[cards[4]]) == (0, 3, 1, 0, 4)
+    total = MAX_COPIES * len(cards) - 4 - 1 - 3 - 4
+    assert sum(left.values()) == total
+    model = UniformDeck(bundled_pool())
+    assert Counter(model.sample(seen, total, np.random.default_rng(0))) == left
+    for seed in range(60):
+        dealt = Counter(model.sample(seen, 45, np.random.default_rng(seed)))
+        assert sum(dealt.values()) == 45 and dealt <= left, seed
+
+
+def test_determinized_worlds_never_hold_more_copies_than_the_rules_allow():
+    """Over 60 midgame positions, each player's worlds deal the opponent's unseen cards within the copies left
+    after the cards that player has seen (some of these positions have a card seen 4 times: none more may be
+    dealt)."""
+    game, full = hidden_game(), 0
+    for seed in range(60):
+        state = midgame(seed, 40 + 10 * (seed % 5), game)
+        for p in range(2):
+            seen = state.seen_cards(p)
+            full += any(n >= MAX_COPIES for n in seen.values())
+            for k in range(3):
+                world = state.determinize(p, np.random.default_rng([seed, p, k]))
+                dealt = Counter(world.hidden_cards(p))
+                assert world.seen_cards(p) == seen and dealt <= allowed(seen), (seed, p, dealt - allowed(seen))
+    assert full >= 3  # the positions hold the case that matters
+
+
 def test_the_same_seed_deals_the_same_worlds():
     state = midgame()
     for model in (None, TrueDeck(state.hidden_cards(0)), PredictedDeck(StubPredictor(("Toxin",) * 4))):

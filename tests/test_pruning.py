@@ -73,6 +73,40 @@ def test_a_node_with_at_most_hpl_moves_keeps_them_all_unscored():
     assert ScoredNim.calls == 0
 
 
+def deploy_of_seventeen():
+    """Lords of War (seed 0, 35 random moves seeded 0): a deploy with 17 moves of distinct keys, one of them alone
+    the worst by h4."""
+    state, rng = cardboard.new_state("lords_of_war", seed=0), np.random.default_rng(0)
+    for _ in range(35):
+        legal = state.legal_actions()
+        state.apply(int(legal[rng.integers(len(legal))]))
+    return state
+
+
+@pytest.mark.parametrize("compiled", [True, False], ids=["compiled", "python"])
+def test_a_node_with_hpl_moves_keeps_all_and_one_with_hpl_plus_one_loses_its_worst(compiled, compiled_runs):
+    """The limit's boundary (002 §2.4: a node with at most HPL moves prunes nothing), on both paths: of 17 moves,
+    HPL 17 (and 18) keep and search all 17, HPL 16 keeps and searches all but the one h4 scores lowest."""
+    state = deploy_of_seventeen()
+    legal, mover, h4 = state.legal_actions().copy(), state.current_player, state.evaluation("h4")
+    scores = []
+    for action in legal:
+        after = state.clone()
+        after.apply(int(action))
+        scores.append(h4(after, mover))
+    keys = [state.action_key(int(a)) for a in legal]
+    lowest = sorted(scores)
+    assert len(legal) == len(set(keys)) == 17 and lowest[0] < lowest[1]  # the position is the one described
+    worst = keys[int(np.argmin(scores))]
+    for hpl, kept in ((18, set(keys)), (17, set(keys)), (16, set(keys) - {worst})):
+        config = SearchConfig(iterations=60, pruning=HardPruning(("h4",), hpl), compiled=compiled)
+        result = TreeSearch(config, "uct").search(state, np.random.default_rng(hpl))
+        assert set(result.visits) == kept, hpl
+        memory, table = result.root.pruned, result.root.table
+        assert {k for k in keys if memory.kept[table.id(k)]} == kept, hpl
+    assert bool(compiled_runs) == compiled  # the path named is the one that ran
+
+
 def visited_widths(node):
     """The number of visited edges of every decision node of the tree."""
     out = [int(np.count_nonzero(node.stat[VISITS, node.edges]))] if node.player >= 0 else []

@@ -8,7 +8,7 @@ import pytest
 import cardboard
 from cardboard.envs.errors import InvalidParameterError
 from cardboard.search import compiled
-from cardboard.search.core import PRIOR, KeyTable, set_root_prior
+from cardboard.search.core import AVAIL, PRIOR, VISITS, KeyTable, set_root_prior
 from cardboard.search.mcts import SearchConfig, TreeSearch
 from cardboard.search.pruning import HardPruning
 from cardboard.search.root_prior import root_prior_of
@@ -16,6 +16,7 @@ from cardboard.search.strategies import PUCT, Evaluation
 from cardboard.search.tree import legal_ids
 from tests.compiled_paths import assert_same
 from tests.test_compiled_search import POSITIONS
+from tests.trees import nodes_of
 
 
 class Prior:
@@ -114,6 +115,28 @@ def test_the_root_step_follows_the_prior(use_compiled):
     assert priors[key] == pytest.approx(1.0 / (1.0 + 1e-6 * (len(priors) - 1)))
     plain = TreeSearch(dataclasses.replace(config, root_prior=None), "ismcts").search(state, np.random.default_rng(0))
     assert plain.visits[key] < 0.5 * 600
+
+
+@pytest.mark.parametrize("use_compiled", [True, False])
+def test_below_the_root_no_prior_and_ucb1s_rule(use_compiled, compiled_runs):
+    """The prior steers the root's step only: every edge below the root keeps ``PRIOR`` 0, and every node below the
+    root that offered the same moves at each visit tried each of them once before any twice (UCB1; PUCT over a
+    prior revisits a promising edge first). At the root the prior is there and sums to 1."""
+    state = POSITIONS["mid"]()
+    config = SearchConfig(iterations=600, root_prior=random_prior(state), root_cpuct=2.0, compiled=use_compiled)
+    root = TreeSearch(config, "uct").search(state, np.random.default_rng(0)).root
+    assert root.stat[PRIOR, root.edges].sum() == pytest.approx(1.0)
+    below = [node for node in nodes_of(root)[1:] if node.player >= 0 and len(node.edges)]
+    assert len(below) > 20 and sum(node.stat[VISITS, node.edges].sum() for node in below) > 300
+    revisited = 0
+    for node in below:
+        visits, avail = node.stat[VISITS, node.edges], node.stat[AVAIL, node.edges]
+        assert node.stat[PRIOR, node.edges].tolist() == [0.0] * len(node.edges)
+        if (avail == visits.sum()).all() and visits.max() > 1:  # the same moves at each visit, one revisited
+            assert visits.min() >= 1, visits
+            revisited += 1
+    assert revisited > 5
+    assert bool(compiled_runs) == use_compiled
 
 
 def test_a_root_prior_keeps_the_search_compiled():

@@ -1,11 +1,13 @@
 """Issue 32: a searcher's first time-budgeted decision in a process is not spent loading kernels.
 
-Each case runs in a fresh interpreter, where no kernel has been called yet (numba's cache may be warm or cold:
-cold, the loading takes minutes, all of it before the clock). Three decisions of one agent from one position
+Each case runs in a fresh interpreter, where no kernel has been called yet, with an empty numba cache of its own:
+every kernel compiles at its first call, so a first decision whose warm-up was skipped spends its budget compiling
+(with a warm cache, loading is fast enough to hide a skipped warm-up). Three decisions of one agent from one position
 at ``seconds=0.05``: before the fix the first ran 0 iterations (compiled ISMCTS on Lords of War, RHEA on
 Pandemic) or 1-2 (Hearth DUCT, tree parallelisation) where the others ran hundreds.
 """
 import json
+import os
 import subprocess
 import sys
 
@@ -50,8 +52,9 @@ CASES = {
 def test_the_first_timed_decision_of_a_process_searches(game, spec, tmp_path):
     script = tmp_path / "first_decisions.py"
     script.write_text(SCRIPT)
+    env = os.environ | {"NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}  # cold: nothing compiled yet
     out = subprocess.run([sys.executable, str(script), game, spec], capture_output=True, text=True, timeout=600,
-                         check=True)
+                         check=True, env=env)
     first, second, third = json.loads(out.stdout.strip().splitlines()[-1])
     assert first > 0
     assert first >= min(second, third) / 4, (first, second, third)
