@@ -148,6 +148,12 @@ KNOB_HOOKS = {"cnb": ("chance_bucket", "chance_samples"), "prune": ("sensible_ac
               "hlr": ("card_play_features", "settle_chance", "hlr_turn"), "prune_by": ("evaluation",)}
 
 
+def from_information_set(worlds: str, accuracy: float = -1.0, deckmodel: str = "") -> bool:
+    """Whether a search's worlds come from the decider's information set: not ``uct`` (the true state), not worlds
+    drawn by ``accuracy`` (001's knob reads the truth) or by the ``oracle`` deck model (the true decklist)."""
+    return worlds != "uct" and accuracy < 0 and deckmodel.partition(":")[0] != "oracle"
+
+
 def knob_hooks(cnb: bool = False, prune: bool = False, accuracy: float = -1.0, hlr: str = "",
                pruning: HardPruning | None = None, deckmodel: str = "") -> dict[str, tuple[str, ...]]:
     """The declared hooks (``protocol.HOOKS``) each knob that is on needs, keyed as the user writes the knob."""
@@ -183,14 +189,17 @@ class SearchAgent:
     are on and the hooks they need (``knob_hooks``), checked against the game when the agent is built with
     one (the registry always does) and at every decision (an agent may be handed states of another game).
     ``decisions``: a ``final.Decision`` per decision searched with a tree since ``reset()``; ``final``: the tree
-    search's final selection, whose n they record and which, an ``OnlineTuner``, is stepped after each one."""
+    search's final selection, whose n they record and which, an ``OnlineTuner``, is stepped after each one.
+    ``information_set``: whether the search reads only what the decider knows (``from_information_set``), so that
+    its statistics may be shown to whoever sees the decider's options (``cardboard serve``)."""
 
     def __init__(self, searcher: TreeSearch | TurnBudget | PIMC | FlatMonteCarlo | RootParallel | TreeParallel
                  | LeafParallel, name: str,
                  needs: dict[str, tuple[str, ...]] | None = None, game: Game | None = None,
-                 final: FinalSelection | None = None):
+                 final: FinalSelection | None = None, information_set: bool = True):
         self.searcher = searcher
         self.name = name
+        self.information_set = information_set
         self.needs = needs or {}
         self.final = final
         self.last: SearchResult | None = None
@@ -355,7 +364,8 @@ def _tree_agent(game: Game | None, worlds: str, num_worlds: int, iterations: int
             raise InvalidParameterError(f"gumbel=1 cannot be combined with {clash[0]}")
         config = replace(config, selection=Gumbel(m, cvisit, cscale))
         return SearchAgent(GumbelSearch(config, worlds, num_worlds), worlds,
-                           knob_hooks(prune=sensible, accuracy=accuracy, deckmodel=deckmodel), game)
+                           knob_hooks(prune=sensible, accuracy=accuracy, deckmodel=deckmodel), game,
+                           information_set=from_information_set(worlds, accuracy, deckmodel))
     engine = TreeSearch(replace(config, final=final, compiled=compiled), worlds, num_worlds, reuse)
     searcher = TurnBudget(engine, turn, policy) if turn else engine
     if parallel != "none":
@@ -365,8 +375,8 @@ def _tree_agent(game: Game | None, worlds: str, num_worlds: int, iterations: int
             raise InvalidParameterError(f"parallel={parallel} cannot be combined with {clash[0]} (tree reuse, turn "
                                         "budgets and networks are not parallelised)")
         searcher = parallel_search(parallel, engine.config, worlds, num_worlds, workers, vl)
-    return SearchAgent(searcher, worlds,
-                       knob_hooks(cnb, sensible, accuracy, hlr, pruning, deckmodel), game, final)
+    return SearchAgent(searcher, worlds, knob_hooks(cnb, sensible, accuracy, hlr, pruning, deckmodel), game, final,
+                       from_information_set(worlds, accuracy, deckmodel))
 
 
 @_documented("Flat Monte Carlo over determinizations.", "iterations", "depth")
@@ -430,4 +440,5 @@ def pimc(worlds: int = 10, iterations: int = 1000, c: float = 0.7, depth: int = 
          game: Game | None = None) -> SearchAgent:
     config = search_config(iterations, 0.0, c, depth, deckmodel=deckmodel)
     _check_deckmodel(config, game, deckmodel)
-    return SearchAgent(PIMC(config, worlds), "pimc", knob_hooks(deckmodel=deckmodel), game=game)
+    return SearchAgent(PIMC(config, worlds), "pimc", knob_hooks(deckmodel=deckmodel), game=game,
+                       information_set=from_information_set("pimc", deckmodel=deckmodel))

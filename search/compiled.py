@@ -72,6 +72,7 @@ from numba.experimental.function_type import _get_wrapper_address
 from numba.extending import intrinsic
 from numba.np.numpy_support import as_dtype
 
+from ..envs import stop
 from ..envs.compiled_model import CompiledModel
 from ..envs.errors import InvalidParameterError
 from ..envs.kernels import fill_units
@@ -178,9 +179,11 @@ def search(engine: TreeSearch, prepared: tuple[CompiledModel, _Runner], state: G
     words = np.empty(0, dtype=np.uint64)
     used = 0
     done = 0
-    batch = 16 if seconds is not None else target  # a budget in seconds runs in slices of about SLICE seconds
+    sliced = seconds is not None or stop.current() is not None  # a clock or a stop to check between kernel calls
+    batch = 16 if sliced else target  # then slices of about SLICE seconds (the same tree: the words run on)
     try:
         while (target is None or done < target) and (seconds is None or time.perf_counter() - start < seconds):
+            stop.stop_point()
             if target is not None:
                 batch = min(batch, target - done)
             tree.make_room()
@@ -194,7 +197,7 @@ def search(engine: TreeSearch, prepared: tuple[CompiledModel, _Runner], state: G
             ran = run.loop(*head, done, float(engine._stamp + done), batch, *tree.arrays(), tree.block, words,
                            *NO_LEAVES)
             done += ran
-            if seconds is not None and ran:
+            if sliced and ran:
                 batch = max(1, int(ran * SLICE / max(time.perf_counter() - began, 1e-6)))
     finally:
         _rewind(bits, saved, used + int(tree.counters[POS]))

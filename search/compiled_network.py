@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit, types
 
 from ..envs.compiled_model import CompiledModel
+from ..envs.stop import stop_point
 from ..envs.protocol import GameState
 from .batching import ArrayRequest, Steps
 from .compiled import COMPILED_MODEL, LEAF_TYPES, REPLAYABLE, SLICE, _defaults, _rewind, _runner, _Runner
@@ -133,6 +134,7 @@ def search(engine: TreeSearch, prepared: Prepared, state: GameState, rng: np.ran
     short = True  # the last kernel call may have stopped for want of room or raw words
     try:
         while (target is None or done < target) and (seconds is None or time.perf_counter() - start < seconds):
+            stop_point()
             if target is not None:
                 batch = min(batch, target - done)
             if short:

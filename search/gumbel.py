@@ -31,6 +31,7 @@ from numba import njit
 
 from ..envs.errors import InvalidParameterError
 from ..envs.protocol import CHANCE, TERMINAL, GameState
+from ..envs.stop import stop_point
 from .batching import Steps
 from .core import PRIOR, TOTAL, VISITS, FlatTree, edge_of, flat_edges, has_room, mark_available
 from .mcts import Leaf, SearchConfig, SearchResult, TreeSearch
@@ -310,6 +311,7 @@ class GumbelSearch(TreeSearch):
         done, waiting = 0, []
         while (done < len(candidates.schedule) or not planned) and not (
                 seconds is not None and time.perf_counter() - start >= seconds):
+            stop_point()
             world = self._world(state, me, rng, fixed, done + 1)
             legal = moves(world, cfg.prune)
             ids = legal_ids(tree.table, world, legal, not cfg.prune)

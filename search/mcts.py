@@ -54,6 +54,7 @@ import numpy as np
 
 from ..envs.errors import InvalidParameterError
 from ..envs.protocol import CHANCE, TERMINAL, GameState, determinize, sample_chance
+from ..envs.stop import stop_point
 from . import compiled, compiled_network
 from .batching import Request, Steps, drive
 from .core import FlatTree, backup, heuristic_unit, unit_values
@@ -164,7 +165,9 @@ class SearchConfig:
 
 
 def budget_spent(config: SearchConfig, done: int, start: float) -> bool:
-    """True once ``done`` iterations or the wall-clock seconds since ``start`` reach the budget."""
+    """True once ``done`` iterations or the wall-clock seconds since ``start`` reach the budget; ``Stopped`` when the
+    caller stops the decision (``envs.stop``)."""
+    stop_point()
     if config.iterations is not None and done >= config.iterations:
         return True
     return config.seconds is not None and time.perf_counter() - start >= config.seconds
@@ -331,6 +334,7 @@ class TreeSearch(WarmUp):
         waiting: list[Leaf] = []
         done = 0
         while (done < iterations) if iterations is not None else not budget_spent(self.config, done, start):
+            stop_point()
             if self.worlds == "uct":
                 world = state.clone()
             elif self.worlds == "ismcts":

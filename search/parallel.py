@@ -80,6 +80,7 @@ from typing import Any
 import numpy as np
 
 from ..envs.errors import InvalidParameterError
+from ..envs import stop
 from ..envs.protocol import GameState
 from .mcts import (NO_LOCK, SearchConfig, SearchResult, TreeSearch, back_up, budget_spent, decide, descend, rewards,
                    rollout)
@@ -391,6 +392,7 @@ class TreeParallel(_Threaded):
         ``share`` is done or the deadline passes; returns how many it ran."""
         me, uniforms, done = state.current_player, Uniforms(rng), 0
         while (share is None or done < share) and (deadline is None or time.perf_counter() < deadline):
+            stop.stop_point()
             stamp = next(tree.stamps)
             world = self._world(state, me, fixed, rng, stamp)
             path = tree.descend(world, rng, uniforms, stamp)
@@ -404,10 +406,12 @@ def _together(work: Callable[..., int], jobs: list[tuple]) -> list[int]:
     results in order, or the first error raised (after every thread has finished)."""
     results: list[Any] = [None] * len(jobs)
     errors: list[BaseException] = []
+    event = stop.current()  # the caller's stop reaches every thread
 
     def run(i: int) -> None:
         try:
-            results[i] = work(*jobs[i])
+            with stop.stoppable(event):
+                results[i] = work(*jobs[i])
         except BaseException as error:
             errors.append(error)
 

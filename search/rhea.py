@@ -37,6 +37,7 @@ import numpy as np
 from ..envs.errors import InvalidParameterError
 from ..envs.protocol import CHANCE, Agent, Game, GameState, determinize, hook, sample_chance
 from ..envs.registration import build_agent
+from ..envs.stop import stop_point
 from .mcts import SearchResult
 
 Genome = list[list[int]]
@@ -199,6 +200,7 @@ class RHEA:
         score = self.evaluate(parent, state, rng)
         result = RHEAResult(parent, score, 0, self.evaluations, 0)
         for generation in range(self.generations):
+            stop_point()
             if self.seconds and time.perf_counter() - start >= self.seconds:
                 break
             child = [list(gene) for gene in result.genome]
@@ -238,6 +240,7 @@ class RHEAAgent:
     """The ``rhea`` agent: an ``RHEA`` per game, its strategies looked up by name for the state's game."""
 
     name = "rhea"
+    information_set = True  # its plans are scored in determinizations of the decider's view (``SearchAgent``)
 
     def __init__(self, template: RHEA, game: Game | None, fitness: str, repair: str, mutator: str, seed: str = ""):
         """``template``: the numbers (its strategies are replaced by the named ones); ``seed`` '': the repair policy."""

@@ -50,7 +50,7 @@ def checked_send(sent: list, wrong: list):
     async def send(socket, message):
         if message["type"] == "frame":
             gid = socket.path_params["gid"]
-            table = next(games[gid] for games in socket.app.state.games.sessions.values() if gid in games)
+            table = next(games[gid].game for games in socket.app.state.games.sessions.values() if gid in games)
             state, seat = table.state, table.perspective
             plain = json.loads(json.dumps(message, default=web_app._plain))
             expected = {"view": describe(state, table.game, seat).to_json(),
@@ -61,6 +61,12 @@ def checked_send(sent: list, wrong: list):
         sent.append(message)
         await original(socket, message)
     return send
+
+
+def tables_of(app) -> list[Table]:
+    """The app's live tables, the newest last."""
+    return [held.game for games in app.state.games.sessions.values() for held in games.values()
+            if isinstance(held.game, Table)]
 
 
 def unseen_names(table: Table) -> set[str]:
@@ -95,13 +101,12 @@ def test_a_full_game_by_clicks_shows_no_hidden_card(site, name, tmp_path, monkey
     page.on("response", lambda response: responses.append(response))
     start = time.perf_counter()
     try:
-        start_game(page, url, "play", name, options=GAMES[name], agents="random", seat=0, seed=11)
+        start_game(page, url, "play", name, options=GAMES[name], agents="random", seat=0)
         moves = play_first_moves(page, timeout_s=60)
         seconds = time.perf_counter() - start
         assert moves > 0 and "game over" in page.locator("#status").text_content()
-        table = next(t for games in app.state.games.sessions.values() for t in games.values()
-                     if isinstance(t, Table) and t.game.info.name == name and t.state.is_terminal()
-                     and t.seed == 11)
+        table = tables_of(app)[-1]
+        assert table.game.info.name == name and table.state.is_terminal()
         assert sent and all(m["type"] == "frame" for m in sent)  # no error on the way
         everything = "\n".join(received + [r.text() for r in responses if "/api/" in r.url])
         hidden = unseen_names(table)
@@ -128,5 +133,72 @@ def test_a_bad_agent_spec_is_a_message_on_the_page(site):
         start_game(page, url, "play", "hearth", agents="nobody", seat=0, wait=False)
         page.wait_for_selector("#error:not([hidden])")
         assert "nobody" in page.text_content("#error") and page.locator("#table").is_hidden()
+    finally:
+        page.close()
+
+
+SECRET = 1_987_654_321  # the server's seed here: ten digits no page holds by chance
+
+
+def test_a_seats_page_holds_nothing_that_rebuilds_the_opponents_hand(site, monkeypatch):
+    """Mid-game, everything the page received or shows (frames, API answers, the document, its cookies and
+    storage) holds neither the seed, which deals every hidden card, nor a card of the opponent's hidden hand;
+    both are checked against the server's state: the seed rebuilds the opponent's hand there."""
+    app, url, browser = site
+    monkeypatch.setattr(web_app, "new_seed", lambda: SECRET)
+    page = browser.new_page()
+    received: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: received.append(str(payload))))
+    responses = []
+    page.on("response", lambda response: responses.append(response))
+    try:
+        start_game(page, url, "play", "hearth", agents="random", seat=0)
+        play_first_moves(page, stop_after=4)
+        table = tables_of(app)[-1]
+        assert table.seed == SECRET and not table.state.is_terminal()
+        game, state = table.game, table.state
+        rebuilt = game.new_state(game_streams(SECRET, 0, 2)[0])
+        for action in table.actions:
+            rebuilt.apply(action)
+        hand = [card.name for zone in describe(state, game, 1).zones if zone.owner == 1 for card in zone.cards
+                if not card.hidden]
+        mine = json.dumps(describe(state, game, 0).to_json(), default=web_app._plain)
+        hidden = {name for name in hand if name not in mine}
+        assert hidden and describe(rebuilt, game, 1).to_json() == describe(state, game, 1).to_json()  # the seed
+        everything = "\n".join(received + [r.text() for r in responses if "/api/" in r.url] + [
+            page.content(), page.inner_text("body"), json.dumps(page.context.cookies()),
+            page.evaluate("JSON.stringify(Object.entries(localStorage)) + JSON.stringify(history.state)")])
+        assert str(SECRET) not in everything, "the seed reached the page"
+        assert not sorted(n for n in hidden if n in everything), "the opponent's hidden cards reached the page"
+    finally:
+        page.close()
+
+
+def test_links_from_another_site_keep_the_session_and_start_nothing(site):
+    """A link on another site (here http://localhost:PORT, another site than 127.0.0.1) to the page: the visitor's
+    session cookie (SameSite=Lax) comes along, so their games stay theirs; ``?start`` fills the form but starts
+    nothing; a link of this server's own page starts, and ``?seat=`` picks the seat."""
+    app, url, browser = site
+    other = url.replace("127.0.0.1", "localhost")
+    page = browser.new_page()
+    try:
+        start_game(page, url, "watch", "lords_of_war", agents="random", view=0)
+        cookie = [c for c in page.context.cookies() if c["name"] == "cardboard_session"]
+        assert len(cookie) == 1 and cookie[0]["sameSite"] == "Lax"
+        session = cookie[0]["value"]
+        held = len(app.state.games.sessions[session])
+        page.goto(other)
+        link = f"{url}?start&mode=play&game=lords_of_war&agents=random&seat=1"
+        page.set_content(f'<a id="go" href="{link}">play</a>')
+        page.click("#go")
+        page.wait_for_selector("#game option", state="attached")
+        page.wait_for_timeout(500)
+        assert [c["value"] for c in page.context.cookies(url) if c["name"] == "cardboard_session"] == [session]
+        assert len(app.state.games.sessions[session]) == held and page.locator("#table").is_hidden()
+        assert page.input_value("#seat") == "1" and page.input_value("#mode") == "play"  # the form, filled
+        page.goto(link, referer=url)  # from this server's own page: it starts, from seat 1
+        page.wait_for_selector("#status:not(:empty)")
+        assert len(app.state.games.sessions[session]) == held + 1 and "(seat 1)" in page.text_content("#status")
+        assert tables_of(app)[-1].human == 1
     finally:
         page.close()

@@ -56,7 +56,7 @@ def take(out: Path) -> list[Path]:
             browser = launch(playwright)
             page = browser.new_page(viewport=VIEWPORT)
             for k, name in enumerate(GAMES):
-                start_game(page, url, "play", name, options=GAMES[name], agents="random", seat=0, seed=4)
+                start_game(page, url, "play", name, options=GAMES[name], agents="random", seat=0)
                 play_first_moves(page, stop_after=6)
                 groups = page.locator("#moves [data-group]")
                 if groups.count():  # one group opened: the moves as a player chooses them

@@ -1,6 +1,10 @@
 """``cardboard serve``: the web app on this machine (127.0.0.1 unless ``--host`` says otherwise, with a warning).
 
     cardboard serve [--port 8000] [--replay results.jsonl] [--replay runs/selfplay/DIR] [--host ADDRESS]
+                    [--allow-host NAME]
+
+The page answers only requests addressed to this machine's names (``web.app.allowed_hosts``: 127.0.0.1,
+localhost, [::1], the ``--host`` address, each ``--allow-host``), which stops a DNS-rebinding page of another site.
 """
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ from cardboard.envs.errors import CardboardError
 
 SUMMARY = "a local web page: play any game against agents, watch agents play, replay recorded games"
 LOCAL = ("127.0.0.1", "localhost", "::1")
+WS_MAX_SIZE = 64 * 1024  # bytes of a WebSocket message the server takes (the app refuses over 4 KiB with a message)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -20,6 +25,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="address to listen on (default 127.0.0.1: this machine only; another opens the page, "
                              "with no login, to every machine that reaches it)")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                        help="another name visitors use for this machine in the address (repeatable; 127.0.0.1, "
+                             "localhost and the --host address are always allowed)")
     parser.add_argument("--replay", action="append", default=[], metavar="PATH",
                         help="a 'play --results' file or a 'selfplay' folder the page may replay (repeatable)")
 
@@ -41,6 +49,7 @@ def run(args: argparse.Namespace, console: Any) -> int:
                       "this one: anyone there can start games and run agents here (there is no login)")
     console.print(f"cardboard serve: http://{'localhost' if args.host in LOCAL else args.host}:{args.port}/ "
                   "(Ctrl-C stops it)", highlight=False)
-    uvicorn.run(create_app(args.replay), host=args.host, port=args.port, log_level="warning", ws="websockets-sansio")
+    uvicorn.run(create_app(args.replay, host=args.host, hosts=args.allow_host), host=args.host, port=args.port,
+                log_level="warning", ws="websockets-sansio", ws_max_size=WS_MAX_SIZE)
     console.print("stopped", highlight=False)
     return 0

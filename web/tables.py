@@ -2,13 +2,16 @@
 agents alone) and a ``Replay`` (a finished game's states, forward and back).
 
 Everything a frame holds is built by ``cardboard.envs.view`` for the table's perspective (``describe``, ``menu``,
-``seen``, ``status_line``): never the state, its observation or the text of a hidden thing. An agent's search
-statistics are shown only where the perspective may see the decider's options (its own seat, or a game without
-private information): the labels of another seat's moves could name the cards in its hand.
+``seen``, ``status_line``): never the state, its observation or the text of a hidden thing, nor the seed before the
+game is over (it deals every hidden card). An agent's search statistics are shown only when its search reads
+nothing the decider does not know (its ``information_set``, or a game of perfect information) and the perspective
+may see the decider's options (its own seat, or a game without private information): the labels of another seat's
+moves could name the cards in its hand, and a search of the true state tells worlds apart the viewer cannot.
 """
 from __future__ import annotations
 
 import secrets
+import threading
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -17,6 +20,7 @@ import numpy as np
 from cardboard import registry
 from cardboard.envs.errors import CardboardError
 from cardboard.envs.protocol import CHANCE, Agent, Game, GameState, sample_chance
+from cardboard.envs.stop import stoppable
 from cardboard.envs.view import describe, menu, menu_path, seen, status_line
 from cardboard.jobs.seeds import game_streams
 
@@ -27,9 +31,11 @@ class MoveError(CardboardError):
 
 def _stats(agent: Agent, state: GameState, perspective: int | None) -> list[dict[str, Any]] | None:
     """The search statistics of ``agent``'s decision at ``state`` (visits and mean value per legal move), when it
-    keeps them (``agent.last``) and ``perspective`` may see the decider's options."""
+    keeps them (``agent.last``), its search reads only the decider's information set and ``perspective`` may see
+    the decider's options."""
     last = getattr(agent, "last", None)
-    if last is None or (perspective != state.current_player and state.info.private_information):
+    fair = state.info.information == "perfect" or getattr(agent, "information_set", False)
+    if last is None or not fair or (perspective != state.current_player and state.info.private_information):
         return None
     stats = last.root.stats() if getattr(last, "root", None) is not None else \
         {key: (visits, None, None) for key, visits in last.visits.items()}
@@ -106,13 +112,21 @@ class Table:
         while self.state.current_player == CHANCE:
             self._apply(sample_chance(self.state, self.streams[0]))
 
-    def step(self) -> None:
-        """One agent decision (and the chance nodes after it); slow for a search agent: run it off the event loop."""
+    def step(self, stop: threading.Event | None = None) -> None:
+        """One agent decision (and the chance nodes after it); slow for a search agent: run it off the event loop.
+        Once ``stop`` is set the search raises ``envs.stop.Stopped`` and the game is as it was (the agent's
+        stream too, so the decision is made again as it would have been)."""
         if self.waiting:
             raise MoveError("no agent is to move: " + status_line(self.state))
         player = self.state.current_player
-        agent = self.agents[player]
-        action = int(agent.act(self.state, self.streams[1 + player]))
+        agent, stream = self.agents[player], self.streams[1 + player]
+        saved = stream.bit_generator.state
+        try:
+            with stoppable(stop):
+                action = int(agent.act(self.state, stream))
+        except BaseException:
+            stream.bit_generator.state = saved
+            raise
         stats = _stats(agent, self.state, self.perspective)
         self.stats = None if stats is None else {"player": player, "agent": self.labels[player], "moves": stats}
         self._apply(action)
@@ -120,7 +134,7 @@ class Table:
 
     def move(self, version: Any, action: Any) -> None:
         """The person's move ``action`` at ``version``; a ``MoveError`` saying why when it is refused."""
-        if not isinstance(version, int) or not isinstance(action, int) or isinstance(action, bool):
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (version, action)):
             raise MoveError("a move needs an integer version and action")
         if self.human is None or self.state.current_player != self.human:
             raise MoveError("it is not your turn: " + status_line(self.state))
@@ -134,14 +148,16 @@ class Table:
 
     def frame(self, log_from: int = 0) -> dict[str, Any]:
         """What the page draws, for the perspective: the view, the person's moves when it is their turn, the log
-        from line ``log_from`` on, the last visible search statistics."""
+        from line ``log_from`` on, the last visible search statistics; the seed once the game is over (None
+        before: it deals every hidden card)."""
         state = self.state
-        mine = not state.is_terminal() and state.current_player == self.human
-        return {"type": "frame", "version": self.version, "seed": self.seed, "seat": self.perspective,
-                "agents": self.labels, "view": describe(state, self.game, self.perspective).to_json(),
-                "status": status_line(state), "over": bool(state.is_terminal()),
-                "menu": menu(state, state.legal_actions()) if mine else None,
-                "log_from": log_from, "log": self.log[log_from:], "stats": self.stats}
+        over = bool(state.is_terminal())
+        mine = not over and state.current_player == self.human
+        return {"type": "frame", "version": self.version, "seed": self.seed if over else None,
+                "seat": self.perspective, "agents": self.labels,
+                "view": describe(state, self.game, self.perspective).to_json(), "status": status_line(state),
+                "over": over, "menu": menu(state, state.legal_actions()) if mine else None, "log_from": log_from,
+                "log": self.log[log_from:], "stats": self.stats}
 
 
 class Replay:
@@ -179,7 +195,8 @@ class Replay:
 
 
 def new_seed() -> int:
-    """A fresh seed for a game the page starts without one (shown on the page, so the deal can be replayed)."""
+    """A fresh seed for a game the page starts without one (shown on the page when the game is over, so the deal
+    can be replayed)."""
     return secrets.randbelow(2 ** 31)
 
 

@@ -30,7 +30,9 @@ function players() {
 
 function fillSeats() {
   const game = catalog.games.find((g) => g.name === $("#game").value);
-  $("#options").title = "defaults: " + Object.entries(game.options).map(([k, v]) => `${k}=${v}`).join(" ");
+  const values = Object.entries(game.values).map(([k, v]) => `${k}: ${v.join(" | ")}`).join("\n");
+  $("#options").title = "defaults: " + Object.entries(game.options).map(([k, v]) => `${k}=${v}`).join(" ") +
+    (values ? "\nbundled values (the page names no file):\n" + values : "");
   const n = players();
   $("#seat").replaceChildren(...Array.from({length: n}, (_, k) => el("option", {value: k}, `seat ${k}`)));
   $("#view").replaceChildren(el("option", {value: ""}, "spectator"),
@@ -48,27 +50,40 @@ async function init() {
   catalog = await (await fetch("/api/catalog")).json();
   $("#game").replaceChildren(...catalog.games.map((g) => el("option", {value: g.name, title: g.summary}, g.name)));
   $("#agent-names").replaceChildren(...catalog.agents.map((name) => el("option", {value: name})));
-  $("#source").replaceChildren(...catalog.replays.map((path, k) => el("option", {value: k}, path)));
+  $("#source").replaceChildren(...catalog.replays.map((label, k) => el("option", {value: k}, label)));
   $("#game").addEventListener("change", fillSeats);
   $("#options").addEventListener("input", fillSeats);
   $("#mode").addEventListener("change", showMode);
   $("#start").addEventListener("submit", start);
   fillSeats();
   showMode();
-  const params = new URLSearchParams(location.search);  // e.g. ?mode=watch&game=pandemic&options=players=2
-  for (const [key, value] of params) {
-    const input = $(`#${key}`);
-    if (input) { input.value = value; fillSeats(); showMode(); }
-  }
-  if (params.has("start")) start();
+  // The form from the address, e.g. ?mode=watch&game=pandemic&options=players=2&view=1: the fields that decide
+  // the seats first, then the rest (a seat set before fillSeats would be replaced).
+  const params = new URLSearchParams(location.search);
+  const fill = (keys) => {
+    for (const key of keys) {
+      const input = params.has(key) ? $(`#start [name="${key}"]`) : null;
+      if (input) input.value = params.get(key);
+    }
+  };
+  fill(["mode", "game", "options"]);
+  fillSeats();
+  showMode();
+  fill(["agents", "seed", "seat", "view", "source", "index"]);
+  // ?start starts the game only when this server's own page led here: a link from another site fills the form
+  // and waits for the visitor's click (it may not start a game in their session).
+  let fromHere = false;
+  try { fromHere = new URL(document.referrer).origin === location.origin; } catch { fromHere = false; }
+  if (params.has("start") && fromHere) start();
 }
 
 async function start(event) {
   if (event) event.preventDefault();
   const form = new FormData($("#start"));
   const number = (name) => form.get(name) === "" || form.get(name) === null ? null : Number(form.get(name));
-  const body = {mode: form.get("mode"), game: form.get("game"), options: form.get("options"),
-                agents: form.get("agents"), seed: number("seed"), seat: number("seat"), view: number("view"),
+  const mode = form.get("mode");  // a seed only for watching: a played game's seed is the server's until the end
+  const body = {mode, game: form.get("game"), options: form.get("options"), agents: form.get("agents"),
+                seed: mode === "watch" ? number("seed") : null, seat: number("seat"), view: number("view"),
                 source: number("source"), index: number("index")};
   showError("");
   const response = await fetch("/api/games", {method: "POST", headers: {"Content-Type": "application/json"},
@@ -208,6 +223,8 @@ function drawStats() {
 
 function drawControls(mode) {
   const box = $("#controls");
+  const seed = frame.seed === null || frame.seed === undefined ? [] : [el("span", {class: "quiet", id: "seed-shown"},
+                                                                          ` seed ${frame.seed}`)];  // at the end
   if (mode === "watch") {
     box.replaceChildren(
       el("button", {id: "step", onclick: () => { stopAutoplay(); send({type: "step"}); }}, "step"),
@@ -215,7 +232,7 @@ function drawControls(mode) {
          autoplay ? "pause" : "play"),
       el("label", {}, "delay ", el("select", {id: "delay", onchange: (event) => { delay = Number(event.target.value); }},
         ...[0, 100, 300, 1000].map((ms) => el("option", {value: ms, ...(ms === delay ? {selected: ""} : {})},
-                                               `${ms} ms`)))));
+                                               `${ms} ms`)))), ...seed);
   } else if (mode === "replay") {
     const go = (step) => send({type: "goto", step});
     const range = el("input", {type: "range", id: "scrub", min: 0, max: frame.steps - 1, value: frame.step,
@@ -226,7 +243,7 @@ function drawControls(mode) {
                         el("button", {id: "last", onclick: () => go(frame.steps - 1)}, "▶|"), range,
                         el("span", {}, ` step ${frame.step} / ${frame.steps - 1}`));
   } else {
-    box.replaceChildren(el("span", {class: "quiet"}, `seed ${frame.seed}`));
+    box.replaceChildren(...seed);
   }
 }
 
