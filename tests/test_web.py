@@ -136,13 +136,14 @@ def test_a_dropped_game_and_the_stopped_server_release_their_agents(monkeypatch)
     assert len(closed) == 1 + GAMES_PER_SESSION
 
 
-def watched_stats(seat):
+def watched_stats(seat, game="lords_of_war", options="", agents="ismcts:iterations=30,random", steps=6):
+    """The search statistics of the frames a watching page viewing as ``seat`` gets over ``steps`` steps."""
     c = client()
-    gid = new_game(c, mode="watch", game="lords_of_war", agents="ismcts:iterations=30,random", view=seat, seed=3)
+    gid = new_game(c, mode="watch", game=game, options=options, agents=agents, view=seat, seed=3)
     with c.websocket_connect(f"ws://localhost/ws/{gid}") as ws:
         ws.receive_json()
         frames = []
-        for _ in range(6):
+        for _ in range(steps):
             ws.send_json({"type": "step"})
             frames.append(ws.receive_json())
     return [f["stats"] for f in frames if f["stats"] is not None]
@@ -479,24 +480,12 @@ def test_a_stopped_decision_leaves_the_table_as_it_was():
     assert again.actions == table.actions  # the decision made afterwards is the one it would have been
 
 
-def watched_stats_of(game: str, options: str, agents: str, view):
-    c = client()
-    gid = new_game(c, mode="watch", game=game, options=options, agents=agents, view=view, seed=3)
-    with c.websocket_connect(f"ws://localhost/ws/{gid}") as ws:
-        ws.receive_json()
-        frames = []
-        for _ in range(4):
-            ws.send_json({"type": "step"})
-            frames.append(ws.receive_json())
-    return [f["stats"] for f in frames if f["stats"] is not None]
-
-
 def test_statistics_of_a_search_of_the_true_state_are_never_shown():
-    assert watched_stats_of("lords_of_war", "", "uct:iterations=30,random", 0) == []  # hidden hands
+    assert watched_stats(0, "lords_of_war", "", "uct:iterations=30,random", steps=4) == []  # hidden hands
     for view in (0, None):  # Pandemic: no private hands, but a hidden deck order uct reads
-        assert watched_stats_of("pandemic", "players=2", "uct:iterations=20", view) == []
-    assert watched_stats_of("pandemic", "players=2", "ismcts:iterations=20", 1)  # its information set: shown
-    assert watched_stats_of("hearth", "", "ismcts:iterations=30,accuracy=1,random", 0) == []  # reads the truth
+        assert watched_stats(view, "pandemic", "players=2", "uct:iterations=20", steps=4) == []
+    assert watched_stats(1, "pandemic", "players=2", "ismcts:iterations=20", steps=4)  # its information set: shown
+    assert watched_stats(0, "hearth", "", "ismcts:iterations=30,accuracy=1,random", steps=4) == []  # reads the truth
 
 
 def test_the_docs_state_the_page_caps():
