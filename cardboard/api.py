@@ -10,19 +10,21 @@ summary=...)`` when its module is imported, or through an entry point of the
 group ``cardboard.games`` (an agent: ``register_agent`` / ``cardboard.agents``; a command of the
 ``cardboard`` CLI: ``register_command`` / ``cardboard.commands``)
 so that ``cardboard`` finds it in every process, the CLI's and match workers'
-included. The conformance suite (``tests/test_conformance.py``) runs over every
+included. A game that reads a data file a user names reads it with ``read_json`` / ``read_text`` /
+``read_bytes``: a regular file under a size limit, checked before reading (``InputFileError`` otherwise). The conformance suite (``tests/test_conformance.py``) runs over every
 registered game.
 """
 from cardboard.envs.compiled_model import CompiledModel
-from cardboard.envs.errors import (CardboardError, CardDataError, IllegalActionError, InvalidParameterError,
-                                   ProtocolError, ResultsFileError, UnknownNameError)
+from cardboard.envs.errors import (CardboardError, CardDataError, IllegalActionError, InputFileError,
+                                   InvalidParameterError, ProtocolError, ResultsFileError, UnknownNameError)
+from cardboard.envs.files import read_bytes, read_json, read_text
 from cardboard.envs.protocol import (CHANCE, HOOKS, TERMINAL, Agent, Game, GameInfo, GameState, Hook, determinize,
                                      hook, require_hooks, sample_chance)
 from cardboard.envs.registration import register_agent, register_command, register_game
 from cardboard.envs.structure import Attached, Globals, Graph, ObservationStructure, Planes, Tokens, structure_of
 
 __all__ = ["CHANCE", "HOOKS", "TERMINAL", "Agent", "Attached", "CardDataError", "CardboardError", "CompiledModel",
-           "Game", "GameInfo", "GameState", "Globals", "Graph", "Hook", "IllegalActionError", "InvalidParameterError",
-           "ObservationStructure", "Planes", "ProtocolError", "ResultsFileError", "Tokens", "UnknownNameError",
-           "determinize", "hook", "register_agent", "register_command", "register_game", "require_hooks",
-           "sample_chance", "structure_of"]
+           "Game", "GameInfo", "GameState", "Globals", "Graph", "Hook", "IllegalActionError", "InputFileError",
+           "InvalidParameterError", "ObservationStructure", "Planes", "ProtocolError", "ResultsFileError", "Tokens",
+           "UnknownNameError", "determinize", "hook", "read_bytes", "read_json", "read_text", "register_agent",
+           "register_command", "register_game", "require_hooks", "sample_chance", "structure_of"]

@@ -6,6 +6,7 @@ choices, lists them. A state that raises one of these is left unchanged.
 from __future__ import annotations
 
 import difflib
+import os
 from collections.abc import Iterable
 
 
@@ -65,3 +66,13 @@ class DecklistError(CardDataError):
     def __init__(self, path: str, line: int, problem: str):
         self.path, self.line, self.problem = path, line, problem
         super().__init__(f"{path}:{line}: {problem}")
+
+
+class InputFileError(CardboardError, ValueError):
+    """A file that cannot be read as asked: missing, not a regular file (a device, FIFO, socket or folder), over
+    its size limit, unreadable, not UTF-8 or not the JSON it should be. ``path`` names it; the message starts
+    with it."""
+
+    def __init__(self, path: str | os.PathLike, problem: str):
+        self.path, self.problem = str(path), problem
+        super().__init__(f"{path}: {problem}")

@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from .errors import CardboardError
+from .errors import InputFileError
 
 MiB = 1 << 20
 TEXT_LIMIT = 16 * MiB  # card tables, decks, set-ups, decklists, configs: the largest bundled one is under 1 MiB
@@ -31,16 +31,6 @@ CHECKPOINT_LIMIT = 2048 * MiB  # a network checkpoint (safetensors); the shipped
 SHARD_LIMIT = 1024 * MiB  # one self-play shard (.npz)
 QUOTE_LIMIT = 40  # characters of a value read from a file that an error message may show
 _CHUNK = MiB
-
-
-class InputFileError(CardboardError, ValueError):
-    """A file that cannot be read as asked: missing, not a regular file (a device, FIFO, socket or folder), over
-    its size limit, unreadable, not UTF-8 or not the JSON it should be. ``path`` names it; the message starts
-    with it."""
-
-    def __init__(self, path: str | os.PathLike, problem: str):
-        self.path, self.problem = str(path), problem
-        super().__init__(f"{path}: {problem}")
 
 
 def check_file(path: str | os.PathLike, limit: int = TEXT_LIMIT, what: str = "file") -> int:
