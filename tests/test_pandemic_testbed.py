@@ -199,8 +199,9 @@ def test_the_ten_bundled_setups():  # 003 §3.1, notes §1.4 [code]
         state = g.new_state(0)
         check_invariants(state)
         assert state.num_players == 4
-        # dealt before roles=paper followed the authors' files: the text's order (envs/pandemic/README.md)
-        assert [L.ROLE_NAMES[r] for r in state.s[L.ROLE:L.ROLE + 4]] == list(L.PAPER_TEXT_ROLES)
+        # seated as roles=paper seats a dealt game and the authors' files do: Scientist before Researcher
+        paper = cardboard.new_state("pandemic", players=4, roles="paper").s[L.ROLE:L.ROLE + 4]
+        assert state.s[L.ROLE:L.ROLE + 4].tolist() == paper.tolist() == [0, 1, 3, 2]
         assert [len(hand(state, q)) for q in range(4)] == [2, 2, 2, 2]
         assert piles(state) == [(11, 1)] * 4  # 44 player cards, one epidemic in each pile
         assert len(deck_orders(state)[0]) == 44 and len(deck_orders(state)[1]) == 39
@@ -211,3 +212,12 @@ def test_the_ten_bundled_setups():  # 003 §3.1, notes §1.4 [code]
     assert all(not np.array_equal(a, b) for a, b in itertools.combinations(arrays, 2))
     summary = json.loads((TESTBED_DIR / "testbed.json").read_text())
     assert [m["name"] for m in summary["medoids"]] == BUNDLED
+
+
+def test_each_bundled_setup_is_its_medoid_as_the_testbed_command_deals_and_scores_it():  # 003 §3.1; issue 47
+    summary = json.loads((TESTBED_DIR / "testbed.json").read_text())
+    seed, games = summary["config"]["seed"], summary["config"]["games"]
+    for medoid in summary["medoids"]:
+        dealt = T.setup_state(seed, medoid["index"])  # roles=paper: the authors' seat order
+        assert np.array_equal(live(load_setup(medoid["name"]).array()), live(dealt.s)), medoid["name"]
+        assert T.play_setup(seed, medoid["index"], games) == {k: v for k, v in medoid.items() if k != "name"}
