@@ -311,6 +311,13 @@ def _room(keys: np.ndarray, values: np.ndarray, entries: int) -> tuple[np.ndarra
     return grown_keys, grown_values
 
 
+def load_growth() -> None:
+    """Load the kernel a growing tree calls (``rehash``, for both of its tables' value types): a warm-up search too
+    small to outgrow its tree never calls it, and the first search that does would compile it on its clock."""
+    for dtype in (np.int64, np.bool_):
+        _room(np.full(1, -1, dtype=np.int64), np.empty(1, dtype=dtype), 1)
+
+
 class KeyTable:
     """Soft key <-> key id for one tree: the identity for games with dense int keys (``GameInfo.num_action_keys``),
     interning otherwise."""

@@ -4,7 +4,9 @@ A kernel loads at its first call in a process (numba compiles it, or reads its c
 so a searcher's first search with a budget in ``seconds`` could spend its budget loading and play the first legal
 move unsearched. ``WarmUp.warm_up`` runs, once, before that search's clock starts, a searcher of the same kind
 with ``WARM_UP_ITERATIONS`` iterations and no clock, on its own generator: every kernel that search calls is
-loaded, and nothing the real search sees (its generator, its tree, its engine's state) is touched.
+loaded (and ``load_growth``'s, which a tree of that size never needs: issue 47 found it compiling on the first
+clock, with a cold numba cache), and nothing the real search sees (its generator, its tree, its engine's state) is
+touched.
 """
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+from .core import load_growth
 
 if TYPE_CHECKING:
     from ..envs.protocol import GameState
@@ -36,3 +40,4 @@ class WarmUp:
             self._warm = True
             warm = replace(self.config, iterations=WARM_UP_ITERATIONS, seconds=None)
             self.untimed(warm).search(state, np.random.default_rng(0))
+            load_growth()
