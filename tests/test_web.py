@@ -68,14 +68,20 @@ def test_a_played_game_sends_only_the_seats_view():
     assert table.state.is_terminal() and table.agents[1] is None and table.labels[1] == "you"
 
 
+def until_menu(ws):
+    """The first frame on ``ws`` that offers the person a menu (their turn)."""
+    frame = ws.receive_json()
+    while frame["menu"] is None:
+        frame = ws.receive_json()
+    return frame
+
+
 def test_refused_moves_change_nothing():
     c = client()
     gid = new_game(c, mode="play", game="hearth", agents="random", seat=0)
     table = table_of(c, gid)
     with c.websocket_connect(f"ws://localhost/ws/{gid}") as ws:
-        frame = ws.receive_json()
-        while frame["menu"] is None:
-            frame = ws.receive_json()
+        frame = until_menu(ws)
         version, legal = table.version, [int(a) for a in table.state.legal_actions()]
         illegal = next(a for a in range(table.state.num_actions) if a not in legal)
         for message, words in [("{not json", "malformed"), ("[1, 2]", "malformed"),
@@ -401,9 +407,7 @@ def test_request_and_message_sizes_are_capped():
     gid = new_game(c, mode="play", game="hearth", agents="random", seat=0)
     table = table_of(c, gid)
     with c.websocket_connect(f"ws://localhost/ws/{gid}") as ws:
-        frame = ws.receive_json()
-        while frame["menu"] is None:
-            frame = ws.receive_json()
+        frame = until_menu(ws)
         version = table.version
         ws.send_text(json.dumps({"type": "move", "version": version, "action": 0, "pad": "y" * 100_000}))
         answer = ws.receive_json()
@@ -431,9 +435,7 @@ def test_former_server_errors_are_clear_refusals(tmp_path, caplog):
         assert response.status_code == 400 and words in response.json()["error"], (raw, response.json())
     gid = new_game(c, mode="play", game="hearth", agents="random", seat=0)
     with c.websocket_connect(f"ws://localhost/ws/{gid}") as ws:
-        frame = ws.receive_json()
-        while frame["menu"] is None:
-            frame = ws.receive_json()
+        frame = until_menu(ws)
         ws.send_bytes(b"\x00\x01binary")
         assert "binary" in ws.receive_json()["message"]
         ws.send_json({"type": "move", "version": True, "action": first_leaf(frame["menu"])})
