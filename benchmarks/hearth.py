@@ -11,7 +11,7 @@ Hunter: ``new_state(seed=3)`` played randomly to turn 10 with ``default_rng(3)``
   turns, then the evaluation scaled to (0, 1)), iterations per second of whole decisions of
   ``--iterations`` iterations (tree set-up and determinization included);
 - ``duct_cnb_d5``: the same with chance-node bucketing (001 §2.6, Table 3.2 buckets);
-- ``duct_prune_d5``: the same with heuristic pruning (001 §2.5), the configuration of RESULTS.md;
+- ``duct_prune_d5``: the same with heuristic pruning (001 §2.5), the configuration of p001_hearthstone/RESULTS.md;
 - ``duct_d5_python``, ``duct_prune_d5_python``: ``duct_d5`` and ``duct_prune_d5`` on the Python path
   (``compiled=False``); the rows above run whole iterations compiled (``search.compiled``; CNB stays in Python);
 - ``lords_of_war_playout``: the compiled Lords of War playout, a yardstick of this machine's speed in the

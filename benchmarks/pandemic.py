@@ -13,7 +13,7 @@ mid-game too, each played 6 turns on by the default policy (seeded). Rows, all f
 - ``rhea_decision``: one ``rhea`` decision at the paper's setting (horizon 5, 100 generations, 5 evaluations,
   fitness ``p_oa_cm``, ``pandemic_default`` repair, ``pandemic_mutator``), in decisions per second; the report
   also prints its inverse, seconds per decision, and the five-turn simulations it runs (about 600);
-- ``ismcts_macro``: RESULTS.md's ISMCTS over macro-actions (``ismcts:iterations=600,depth=5``: a structured
+- ``ismcts_macro``: p003_pandemic/RESULTS.md's ISMCTS over macro-actions (``ismcts:iterations=600,depth=5``: a structured
   determinization an iteration, c = 0.7, rollouts of 5 turns by the default policy, then the heuristic), in
   iterations per second of whole 600-iteration decisions, whole iterations compiled (``search.compiled`` with
   Pandemic's ``compiled_model``); ``ismcts_macro_python``: the same on the Python path (``compiled=False``), the
@@ -48,7 +48,7 @@ COMPARISONS = (Comparison("rhea_sims", "sim5_default", None,
                           "five turns stepped from Python / compiled"),
                Comparison("ismcts_macro", "ismcts_macro_python", 3.0,
                           "ISMCTS over macro-actions (d=5): compiled vs the Python path (issue 32: >= 3x)"))
-ISMCTS_SPEC = "ismcts:iterations=600,depth=5"  # RESULTS.md's Pandemic ISMCTS
+ISMCTS_SPEC = "ismcts:iterations=600,depth=5"  # p003_pandemic/RESULTS.md's ISMCTS
 
 
 def positions(games: dict[str, object], rng: np.random.Generator) -> list:

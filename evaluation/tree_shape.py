@@ -1,4 +1,4 @@
-"""How a search tree spreads its visits over chance nodes: the measurement behind RESULTS.md's CNB reading.
+"""How a search tree spreads its visits over chance nodes: the measurement behind p001_hearthstone/RESULTS.md's CNB reading.
 
 Chance-node bucketing (paper 001 §2.6) can only matter where iterations pass
 through tree chance nodes often enough for the split of their visits among

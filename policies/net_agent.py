@@ -24,7 +24,7 @@ parameters keep their meaning) replace strategies of the ``SearchConfig``:
 - ``prior=1``: ``PUCT(cpuct)`` selection, each new node's prior filled from the network's policy. ``cpuct``
   defaults to AlphaZero's 1.25; rewards here are in [0, 1], and over rollouts (``value=0``) a smaller one
   paid on Lords of War: 0.25 scored 90% against plain ISMCTS at equal iterations where 1.25 scored 52%
-  (RESULTS.md, issue 17);
+  (training/RESULTS.md, issue 17);
 - ``value=1``: the leaf is evaluated by the network (``SearchConfig.depth=0``: no rollout), its per-player values
   mapped to [0, 1] from [``min_return``, ``max_return``];
 - ``prior=1,value=0``: PUCT over rollouts (``SearchConfig.prior``): the network gives each new node's prior, the

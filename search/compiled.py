@@ -1,16 +1,17 @@
-"""Whole UCT / ISMCTS / DUCT iterations in compiled code, with exactly the statistics of the Python path (``mcts``);
-the same loop descends for the network-guided driver (``compiled_network``: the leaf mode, below).
+"""Whole UCT / ISMCTS / DUCT iterations in compiled code, with exactly the statistics of the Python loop (``loop``);
+the same loop descends for network-guided PUCT (``compiled_network``: the leaf mode, below).
 
-``TreeSearch`` hands a search to ``search`` when the state offers ``compiled_model()`` (``envs.compiled_model``),
-the random generator can be replayed (below) and the configuration is one this loop reproduces (``model_for``): UCB1
+``plan`` chooses this driver (``CompiledLoop``) for a game when its states offer ``compiled_model()``
+(``envs.compiled_model``) and the configuration is one this loop reproduces (``refusal`` says why not): UCB1
 (the root's step PUCT over a ``root_prior``, asked once before the loop: ``root_prior``), ``GameRollout``, the
 default chance sampler and evaluator, no bucketing (CNB), tree reuse or leaves in flight; ``worlds`` "uct", "ismcts"
 (with the default determinizer and the model's ``determinize``) or "duct" (any determinizer: its fixed worlds are
 drawn in Python, as the Python path draws them, then iterations go round-robin over their arrays); chance nodes in
 the tree where the model samples them (``sample_chance``); ``prune`` where it filters moves (``sensible_actions``);
 hard ``pruning`` (not with ``prune``) where the model scores moves (``CompiledModel.evaluations_after``) and knows
-every heuristic named. ``SearchConfig(compiled=False)`` (agent knob ``compiled=0``) keeps the Python path. The
-result is the Python path's: the same action, visits in the same order, iterations, and the Python path's whole tree
+every heuristic named. ``SearchConfig(compiled=False)`` (agent knob ``compiled=0``) keeps the Python loop. A search
+whose random generator cannot be replayed (below), or that continues a given tree, runs in Python (``call_refusal``).
+The result is the Python loop's: the same action, visits in the same order, iterations, and the Python path's whole tree
 (``root``: a ``tree.Node`` view of it; every row of the statistics but ``PRIOR``, nodes and edges made in the same
 order).
 
@@ -54,21 +55,21 @@ state is put back and advanced by exactly the words used. Any other generator ta
 in every process (the dispatcher type names the object); typed as first-class functions (``FunctionType``,
 called through their C wrappers) it is cached once per game's argument types. So the loop is compiled, and
 cached, for the first-class function types of the model's kernels (``TypeRef`` arguments); the kernels go in as
-one int64 array of their C wrappers' addresses, which the loop binds to those types (``bind``): unboxing a
-first-class function object costs about 4 µs a kernel on every call, an address array nothing.
+one int64 array of the addresses of their C wrappers (``numba.cfunc``'s, public and cached), which the loop binds
+to those types (``bind``): unboxing a first-class function object costs about 4 µs a kernel on every call, an
+address array nothing.
 """
 from __future__ import annotations
 
 import dataclasses
 import functools
 import time
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import numba
 import numpy as np
 from numba import njit, types
 from numba.core import cgutils
-from numba.experimental.function_type import _get_wrapper_address
 from numba.extending import intrinsic
 from numba.np.numpy_support import as_dtype
 
@@ -77,17 +78,17 @@ from ..envs.compiled_model import CompiledModel
 from ..envs.errors import InvalidParameterError
 from ..envs.kernels import fill_units
 from ..envs.protocol import CHANCE, HOOKS, TERMINAL, GameInfo, GameState
+from .batching import Steps
 from .core import (LEFT, MAX_DEPTH, N_EDGES, N_JUDGED, N_NODES, NEED_EDGES, NEED_JUDGED, NEED_NODES, NEED_WORDS,
                    NO_ROOT_PRIOR, POS, TREE_TYPES, UNIFORMS_BLOCK, VISITS, WAITING, FlatTree, KeyTable, backup,
                    child_of, edge_of, flat_edges, heuristic_unit, mark_top, pick_puct, pick_ucb1, set_root_prior,
                    slot_of, unit_values)
+from .config import Run, SearchConfig, SearchResult, decide
 from .pruning import HardPruning
 from .root_prior import root_prior_of
 from .strategies import UCB1, GameRollout
 from .tree import Node
-
-if TYPE_CHECKING:
-    from .mcts import SearchConfig, SearchResult, TreeSearch
+from .worlds import Fixed, Fresh, TrueState, Worlds
 
 COMPILED_MODEL = HOOKS["compiled_model"].name
 REPLAYABLE = (np.random.PCG64, np.random.PCG64DXSM, np.random.Philox, np.random.SFC64)  # random() = one raw word
@@ -104,37 +105,67 @@ NO_LEAVES = tuple(np.empty((0,) * t.ndim, dtype=as_dtype(t.dtype)) for t in LEAF
 
 # ---- eligibility ------------------------------------------------------------------------------------------
 @functools.cache
-def _defaults(config_type: type) -> dict[str, Any]:
+def defaults(config_type: type) -> dict[str, Any]:
+    """The default of every field of a config class (``SearchConfig``)."""
     return {f.name: f.default for f in dataclasses.fields(config_type)}
 
 
-def model_for(engine: TreeSearch, state: GameState, rng: np.random.Generator) -> CompiledModel | None:
-    """The state's compiled model when ``engine`` may search ``state`` with ``rng`` compiled, else None."""
-    cfg = engine.config
-    default = _defaults(type(cfg))
-    plain = (cfg.compiled and engine.worlds in ("uct", "ismcts", "duct") and not engine.reuse
-             and type(cfg.selection) is UCB1 and type(cfg.rollout) is GameRollout
-             and cfg.chance_sampler is default["chance_sampler"] and cfg.bucketing is None
-             and (cfg.pruning is None or type(cfg.pruning) is HardPruning)
-             and not (cfg.prune and cfg.pruning is not None) and cfg.leaves == 1
-             and (engine.worlds != "ismcts" or cfg.determinizer is default["determinizer"])
-             and (cfg.depth is None or cfg.evaluator is default["evaluator"]))
-    info = state.info
-    if not plain or info.num_action_keys is None:
-        return None
-    if type(rng) is not np.random.Generator or type(rng.bit_generator) not in REPLAYABLE:
-        return None
+def first_reason(checks: tuple[tuple[bool, str], ...]) -> str | None:
+    """The reason of the first check that holds (None: none does)."""
+    return next((reason for refused, reason in checks if refused), None)
+
+
+def model_of(state: GameState) -> CompiledModel | None:
+    """The state's compiled model (``envs.compiled_model``), or None when its game offers none."""
     make = getattr(state, COMPILED_MODEL, None)
-    model = make() if make is not None else None
-    if (model is None or (cfg.pruning is not None and _which(model, cfg.pruning) is None)
-            or (engine.worlds == "ismcts" and model.determinize is None)
-            or (cfg.prune and model.sensible_actions is None)
-            or (info.chance == "explicit" and model.sample_chance is None)):
-        return None
-    return model
+    return make() if make is not None else None
 
 
-def _which(model: CompiledModel, pruning: HardPruning) -> np.ndarray | None:
+def game_refusal(state: GameState) -> str | None:
+    """Why no compiled loop can search ``state``'s game at all (None: its game offers one)."""
+    if state.info.num_action_keys is None:
+        return "the game declares no num_action_keys"
+    return "the game offers no compiled_model" if model_of(state) is None else None
+
+
+def refusal(config: SearchConfig, worlds: Worlds, state: GameState) -> str | None:
+    """Why this loop's rollout mode cannot reproduce ``config`` with ``worlds`` on ``state``'s game (None: it can)."""
+    default = defaults(type(config))
+    found = first_reason((
+        (not config.compiled, "compiled=0"),
+        (type(config.selection) is not UCB1, f"{type(config.selection).__name__} selection has no compiled step"),
+        (type(config.rollout) is not GameRollout, "a rollout other than the game's (GameRollout)"),
+        (config.chance_sampler is not default["chance_sampler"], "a chance sampler other than the default"),
+        (config.bucketing is not None, "chance-node bucketing (cnb=1)"),
+        (config.pruning is not None and type(config.pruning) is not HardPruning, "a pruning other than HardPruning"),
+        (config.prune and config.pruning is not None, "prune=1 with hard pruning"),
+        (config.leaves != 1, "leaves in flight (leaves > 1)"),
+        (type(worlds) not in (TrueState, Fresh, Fixed), f"worlds {worlds!r} have no compiled form"),
+        (type(worlds) is Fresh and config.determinizer is not default["determinizer"],
+         "ISMCTS worlds from a determinizer other than the game's own (accuracy=, deckmodel=)"),
+        (config.depth is not None and config.evaluator is not default["evaluator"],
+         "an evaluator other than the game's heuristic after a rollout cut short"))) or game_refusal(state)
+    if found is not None:
+        return found
+    model = model_of(state)
+    return first_reason((
+        (config.pruning is not None and heuristics_of(model, config.pruning) is None,
+         "the compiled model cannot score the pruning heuristics"),
+        (type(worlds) is Fresh and model.determinize is None, "the compiled model has no determinize"),
+        (config.prune and model.sensible_actions is None, "the compiled model has no sensible_actions"),
+        (state.info.chance == "explicit" and model.sample_chance is None, "the compiled model has no sample_chance")))
+
+
+def call_refusal(rng: np.random.Generator, root: Node | None) -> str | None:
+    """Why one search cannot run compiled whatever its configuration (None: it can)."""
+    if root is not None:
+        return "a tree to continue (root=)"
+    if type(rng) is not np.random.Generator or type(rng.bit_generator) not in REPLAYABLE:
+        return f"a generator whose draws the loop cannot replay ({type(getattr(rng, 'bit_generator', rng)).__name__})"
+    return None
+
+
+def heuristics_of(model: CompiledModel, pruning: HardPruning) -> np.ndarray | None:
     """The model's indices of ``pruning``'s heuristics, or None when it cannot score them compiled."""
     if model.evaluations_after is None or model.evaluation_index is None:
         return None
@@ -144,68 +175,85 @@ def _which(model: CompiledModel, pruning: HardPruning) -> np.ndarray | None:
         return None
 
 
-# ---- the search -------------------------------------------------------------------------------------------
-def prepare(engine: TreeSearch, state: GameState, rng: np.random.Generator) -> tuple[CompiledModel, _Runner] | None:
-    """``model_for``'s model and its loop (``_runner``: compiled or read from numba's cache at its first use in a
-    process, ~0.4 s to minutes), or None: the caller gets them before a time budget's clock starts."""
-    model = model_for(engine, state, rng)
-    return None if model is None else (model, _runner(model))
+# ---- the driver -------------------------------------------------------------------------------------------
+class LeafMode(Protocol):
+    """The leaf mode's part of a search (``compiled_network.NetworkLeaves``): the leaves in flight kept with a
+    tree, whether they fill a batch, and their settlement (the evaluator's answers expanded and backed up)."""
+
+    def leaves_of(self, tree: FlatTree, info: GameInfo) -> Any: ...
+
+    def full(self, tree: FlatTree) -> bool: ...
+
+    def settled(self, tree: FlatTree, leaves: Any) -> Steps[None]: ...
 
 
-def search(engine: TreeSearch, prepared: tuple[CompiledModel, _Runner], state: GameState, rng: np.random.Generator,
-           iterations: int | None, start: float) -> SearchResult:
-    """``engine.steps``' search of ``state`` compiled (``iterations`` and ``start`` as there), with ``prepare``'s
-    model and loop."""
-    model, run = prepared
-    cfg, info, me = engine.config, state.info, state.current_player
-    target = iterations if iterations is not None else cfg.iterations
-    seconds = None if iterations is not None else cfg.seconds
-    pruning = cfg.pruning
-    which = np.empty(0, dtype=np.int64) if pruning is None else _which(model, pruning)
-    judge_words = 0 if pruning is None else 2 * (1 + pruning.extrapolate)  # a guess: two judgements an iteration
-    chance = info.chance == "explicit"
-    tree = FlatTree.of(engine, me, info.num_players + chance, info.num_actions, target, pruning is not None,  # + CHANCE
-                       table=KeyTable(info.num_action_keys), num_keys=max(info.num_action_keys, model.num_outcomes),
-                       chance=chance)
-    if engine.worlds == "duct":  # drawn as the Python path draws them, before its tree's uniforms
-        fixed = [cfg.determinizer(state, me, rng) for _ in range(engine.num_worlds)] if iterations != 0 else [state]
-        worlds = np.stack([getattr(world, COMPILED_MODEL)().state for world in fixed])
-    else:
-        worlds = model.state[None].copy()
-    head = run.head(model, worlds, me, engine.worlds == "ismcts", cfg, info, which, tree.num_keys, 0,
-                    root_prior_of(cfg, state, tree.table) if iterations != 0 else NO_ROOT_PRIOR)
-    bits = rng.bit_generator
-    saved = bits.state
-    words = np.empty(0, dtype=np.uint64)
-    used = 0
-    done = 0
-    sliced = seconds is not None or stop.current() is not None  # a clock or a stop to check between kernel calls
-    batch = 16 if sliced else target  # then slices of about SLICE seconds (the same tree: the words run on)
-    try:
-        while (target is None or done < target) and (seconds is None or time.perf_counter() - start < seconds):
-            stop.stop_point()
-            if target is not None:
-                batch = min(batch, target - done)
-            tree.make_room()
-            want = max(int(tree.counters[NEED_WORDS]), BLOCK + batch * (
-                model.determinize_draws * (engine.worlds == "ismcts") + 1 + STEP_GUESS + judge_words))
-            if len(words) - tree.counters[POS] < want:
-                used += int(tree.counters[POS])
-                words = np.concatenate((words[tree.counters[POS]:], bits.random_raw(want)))
-                tree.counters[POS] = 0
-            began = time.perf_counter()
-            ran = run.loop(*head, done, float(engine._stamp + done), batch, *tree.arrays(), tree.block, words,
-                           *NO_LEAVES)
-            done += ran
-            if sliced and ran:
-                batch = max(1, int(ran * SLICE / max(time.perf_counter() - began, 1e-6)))
-    finally:
-        _rewind(bits, saved, used + int(tree.counters[POS]))
-    engine._stamp += done
-    return engine._result(Node(tree), state, rng, done, time.perf_counter() - start)
+class CompiledLoop:
+    """The compiled driver (``config.Driver``; module docstring): a search's iterations in kernel calls of
+    ``_iterate``, in the rollout mode or, with a ``leaf`` mode, the leaf mode; the same tree, statistics and
+    generator state as the Python loop. Its loop is loaded when the driver is made (before any clock)."""
+
+    def __init__(self, config: SearchConfig, worlds: Worlds, model: CompiledModel, leaf: LeafMode | None = None):
+        self.config, self.worlds, self.leaf = config, worlds, leaf
+        self.name = "compiled" if leaf is None else "compiled, network leaves"
+        self.flat_tree: FlatTree | None = None  # kept from search to search (``FlatTree.of``)
+        runner_for(model)
+
+    def steps(self, run: Run) -> Steps[SearchResult]:
+        """The iterations of ``run`` compiled (``config.Driver``)."""
+        cfg, state, rng, me, leaf = self.config, run.state, run.rng, run.me, self.leaf
+        info, model = state.info, model_of(state)
+        runner = runner_for(model)
+        target = run.iterations if run.iterations is not None else cfg.iterations
+        seconds = None if run.iterations is not None else cfg.seconds
+        pruning, ismcts = cfg.pruning, type(self.worlds) is Fresh
+        which = np.empty(0, dtype=np.int64) if pruning is None else heuristics_of(model, pruning)
+        judge_words = 0 if pruning is None else 2 * (1 + pruning.extrapolate)  # a guess: two judgements an iteration
+        chance = info.chance == "explicit"
+        tree = FlatTree.of(self, me, info.num_players + chance, info.num_actions, target, pruning is not None,
+                           table=KeyTable(info.num_action_keys), chance=chance,  # + CHANCE
+                           num_keys=info.num_action_keys if leaf else max(info.num_action_keys, model.num_outcomes))
+        fixed = self.worlds.draw(state, me, rng, cfg.determinizer) if run.iterations != 0 else []  # as Python draws
+        worlds = np.stack([model_of(world).state for world in fixed]) if fixed else model.state[None].copy()
+        leaves = None if leaf is None else leaf.leaves_of(tree, info)
+        head = runner.head(model, worlds, me, ismcts, cfg, info, which, tree.num_keys, 0 if leaf is None else cfg.leaves,
+                           root_prior_of(cfg, state, tree.table) if run.iterations != 0 else NO_ROOT_PRIOR)
+        per_iteration = model.determinize_draws * ismcts + 1 + STEP_GUESS + judge_words
+        bits = rng.bit_generator
+        saved = bits.state
+        words = np.empty(0, dtype=np.uint64)
+        used = done = 0
+        sliced = seconds is not None or stop.current() is not None  # a clock or a stop to check between kernel calls
+        batch = 16 if sliced else target  # then slices of about SLICE seconds (the same tree: the words run on)
+        try:
+            while (target is None or done < target) and (seconds is None or time.perf_counter() - run.start < seconds):
+                stop.stop_point()
+                if target is not None:
+                    batch = min(batch, target - done)
+                tree.make_room()
+                if leaves is not None:
+                    leaves.make_room(int(tree.counters[MAX_DEPTH]) + 2)
+                want = max(int(tree.counters[NEED_WORDS]), BLOCK + batch * per_iteration)
+                if len(words) - tree.counters[POS] < want:
+                    used += int(tree.counters[POS])
+                    words = np.concatenate((words[tree.counters[POS]:], bits.random_raw(want)))
+                    tree.counters[POS] = 0
+                began = time.perf_counter()
+                ran = runner.loop(*head, (*tree.arrays(), tree.block, words),
+                                  NO_LEAVES if leaves is None else leaves.loop_arrays(), done, float(run.stamp + done),
+                                  batch)
+                done += ran
+                if sliced and ran:
+                    batch = max(1, int(ran * SLICE / max(time.perf_counter() - began, 1e-6)))
+                if leaves is not None and leaf.full(tree):
+                    yield from leaf.settled(tree, leaves)
+            if leaves is not None and tree.counters[WAITING]:
+                yield from leaf.settled(tree, leaves)
+        finally:
+            rewind(bits, saved, used + int(tree.counters[POS]))
+        return decide(Node(tree), state, cfg.final, rng, done, time.perf_counter() - run.start)
 
 
-def _rewind(bits: np.random.BitGenerator, saved: dict, words: int) -> None:
+def rewind(bits: np.random.BitGenerator, saved: dict, words: int) -> None:
     """Put ``bits`` where ``saved`` plus ``words`` raw draws leave it (PCG64's jump-ahead keeps its buffered half
     word, which ``advance`` clears and a raw draw does not touch)."""
     bits.state = saved
@@ -231,11 +279,18 @@ class Kernels(NamedTuple):
         return (self.addresses, *self.types)
 
 
+_C_WRAPPERS: dict[tuple, Any] = {}  # the ``numba.cfunc`` of each kernel and argument types: they own the code
+
+
 def _compiled_kernel(dispatcher: Any, args: tuple) -> tuple[int, Any]:
-    """The address of ``dispatcher``'s C wrapper for ``args`` and its first-class function type."""
-    dispatcher.compile(args)  # from numba's cache once the game's module has run it
+    """The address of a C wrapper of ``dispatcher``'s function for ``args`` (``numba.cfunc``, compiled once, then read
+    from its cache) and its first-class function type."""
+    dispatcher.compile(args)  # from numba's cache once the game's module has run it: its signature gives the result
     sig = dispatcher.overloads[args].signature
-    return _get_wrapper_address(dispatcher, sig), types.FunctionType(sig)
+    wrapper = _C_WRAPPERS.get((dispatcher, args))
+    if wrapper is None:
+        wrapper = _C_WRAPPERS[dispatcher, args] = numba.cfunc(sig, cache=True)(dispatcher.py_func)
+    return wrapper.address, types.FunctionType(sig)
 
 
 @intrinsic
@@ -254,9 +309,9 @@ def bind(typingctx, address, kernel_type):
     return function_type(address, kernel_type), codegen
 
 
-class _Runner(NamedTuple):
-    """``_iterate`` compiled for a model's kernels: ``loop(*head(...), first, stamp0, iterations, *tree.arrays(),
-    tree.block, words, *leaf arrays)`` runs a kernel call of a search (``_iterate``'s arguments)."""
+class Runner(NamedTuple):
+    """``_iterate`` compiled for a model's kernels: ``loop(*head(...), (*tree.arrays(), tree.block, words), leaves,
+    first, stamp0, iterations)`` runs a kernel call of a search (``_iterate``'s arguments)."""
 
     kernels: Kernels
     loop: Any  # the compiled loop's entry point
@@ -264,18 +319,21 @@ class _Runner(NamedTuple):
     def head(self, model: CompiledModel, worlds: np.ndarray, me: int, ismcts: bool, cfg: SearchConfig,
              info: GameInfo, which: np.ndarray, num_keys: int, leaves: int,
              root_prior: np.ndarray = NO_ROOT_PRIOR) -> tuple:
-        """The loop's arguments that a search fixes: from ``worlds`` for ``me``, pruned by the heuristics ``which``
-        when there are any, over a tree of key space ``num_keys``, ``leaves`` leaves in flight (0: the rollout
-        mode), the root's prior ``root_prior`` by key id (empty: none)."""
+        """The loop's arguments that a search fixes: the kernels, the ``model`` record (from ``worlds``, over a tree of
+        key space ``num_keys``) and the ``search`` record (for ``me``, pruned by the heuristics ``which`` when there
+        are any, ``leaves`` leaves in flight (0: the rollout mode), the root's prior ``root_prior`` by key id (empty:
+        none))."""
         pruning = cfg.pruning
-        return (*self.kernels.arguments(), worlds, model.table, model.buffer_len, model.determinize_draws, me, ismcts,
-                cfg.prune, MAX_CHANCE_RUN if info.chance == "explicit" else 0, -1 if cfg.depth is None else cfg.depth,
-                info.max_turns, num_keys, info.num_actions, info.num_players, float(cfg.selection.constant(cfg)),
-                root_prior, float(cfg.root_cpuct), float(info.min_return), float(info.max_return), which,
-                0 if pruning is None else pruning.limit, pruning is not None and pruning.extrapolate, leaves)
+        model_record = (worlds, model.table, model.buffer_len, model.determinize_draws,
+                        MAX_CHANCE_RUN if info.chance == "explicit" else 0, info.max_turns, num_keys, info.num_actions,
+                        info.num_players, float(info.min_return), float(info.max_return))
+        search = (me, ismcts, bool(cfg.prune), -1 if cfg.depth is None else cfg.depth,
+                  float(cfg.selection.constant(cfg)), root_prior, float(cfg.root_cpuct), which,
+                  0 if pruning is None else pruning.limit, bool(pruning is not None and pruning.extrapolate), leaves)
+        return (*self.kernels.arguments(), model_record, search)
 
 
-_RUNNERS: dict[tuple, _Runner] = {}
+_RUNNERS: dict[tuple, Runner] = {}
 
 
 def _shape_of(value: Any) -> Any:
@@ -309,7 +367,7 @@ def kernel_arguments(kernels: Kernels) -> tuple:
     return (types.int64[::1], *(types.TypeRef(t) for t in kernels.types))
 
 
-def _runner(model: CompiledModel) -> _Runner:
+def runner_for(model: CompiledModel) -> Runner:
     """The loop compiled for ``model``'s kernels and argument types (built once per process and game)."""
     key = (tuple(getattr(model, name) for name in KERNELS), _shape_of(model.state), _shape_of(model.table))
     found = _RUNNERS.get(key)
@@ -317,11 +375,12 @@ def _runner(model: CompiledModel) -> _Runner:
         kernels, s, table = typed_kernels(model, KERNELS)
         i64, i64s, f64, boolean = types.int64, types.int64[::1], types.float64, types.boolean
         worlds = types.Array(s.dtype, 2, "C")
-        loop_args = kernel_arguments(kernels) + (
-            worlds, table, i64, i64, i64, boolean, boolean, i64, i64, i64, i64, i64, i64, f64, types.float64[::1], f64,
-            f64, f64, i64s, i64, boolean, i64, i64, f64, i64, *TREE_TYPES, types.float64[::1], types.uint64[::1],
-            *LEAF_TYPES)
-        found = _RUNNERS[key] = _Runner(kernels, _iterate.compile(loop_args))
+        model_types = types.Tuple((worlds, table, i64, i64, i64, i64, i64, i64, i64, f64, f64))
+        search_types = types.Tuple((i64, boolean, boolean, i64, f64, types.float64[::1], f64, i64s, i64, boolean, i64))
+        tree_types = types.Tuple((*TREE_TYPES, types.float64[::1], types.uint64[::1]))
+        loop_args = kernel_arguments(kernels) + (model_types, search_types, tree_types, types.Tuple(LEAF_TYPES), i64,
+                                                 f64, i64)
+        found = _RUNNERS[key] = Runner(kernels, _iterate.compile(loop_args))
     return found
 
 
@@ -459,14 +518,13 @@ def next_uniform(block, words, pos, counters):
 
 @njit(cache=True, nogil=True)
 def _iterate(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, playout_t, player_t, turn_t, returns_t,
-             heuristic_t, evaluations_after_t, sample_chance_t, sensible_actions_t, observation_t, worlds, table,
-             buffer_len, determinize_draws, me, ismcts, prune, chance_run, depth, max_turns, num_keys, max_legal,
-             num_players, c, root_prior, c_root, lo, hi, which, limit, extrapolate, leaves, first, stamp0, iterations,
-             node_player, node_size, edge_node, edge_key, stat, edge_child, hash_key, hash_edge, judge_key, judge_kept,
-             counters, block, words, leaf_node, leaf_depth, leaf_path_node, leaf_path_edge, leaf_n, leaf_actions,
-             leaf_keys, observations, masks):
-    """Up to ``iterations`` iterations for player ``me`` (``mcts.TreeSearch._descend``, the rollout, the backup),
-    stopping before one that might run out of raw ``words`` or of room in the tree (what it needs is left in
+             heuristic_t, evaluations_after_t, sample_chance_t, sensible_actions_t, observation_t, model, search, tree,
+             in_flight, first, stamp0, iterations):
+    """Up to ``iterations`` iterations for player ``me`` (``loop.PythonLoop``'s iteration: ``descend``, the rollout,
+    the backup), by the model's kernels (their addresses ``kernels`` bound to the types ``*_t``) over four records:
+    ``model`` (the worlds and the game's sizes), ``search`` (whose search and its strategy: ``Runner.head`` builds
+    both), ``tree`` (``FlatTree.arrays()``, the block of uniforms and the raw ``words``) and ``in_flight`` (the
+    leaves in flight, ``LEAF_TYPES``). It stops before an iteration that might run out of raw ``words`` or of room in the tree (what it needs is left in
     ``counters``); returns the number run. Iteration ``first + i`` starts from ``worlds[(first + i) % len(worlds)]``
     (UCT and ISMCTS: one, the state; DUCT: its fixed worlds), determinized under ``ismcts``. ``depth`` -1: rollouts
     to the end. ``prune``: tree steps over the sensible actions. ``chance_run``: the most chance nodes in a row the
@@ -476,6 +534,11 @@ def _iterate(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, pl
     keeps the top ``limit`` at every decision node.
     ``leaves`` > 0: the leaf mode (module docstring), which stops once ``leaves`` leaves wait or the root is one, or
     before an iteration whose leaf path might not fit ``leaf_path_node``."""
+    worlds, table, buffer_len, determinize_draws, chance_run, max_turns, num_keys, max_legal, num_players, lo, hi = model
+    me, ismcts, prune, depth, c, root_prior, c_root, which, limit, extrapolate, leaves = search
+    (node_player, node_size, edge_node, edge_key, stat, edge_child, hash_key, hash_edge, judge_key, judge_kept, counters,
+     block, words) = tree
+    leaf_node, leaf_depth, leaf_path_node, leaf_path_edge, leaf_n, leaf_actions, leaf_keys, observations, masks = in_flight
     determinize, legal_actions = bind(kernels[0], determinize_t), bind(kernels[1], legal_actions_t)
     action_keys, apply, playout = bind(kernels[2], action_keys_t), bind(kernels[3], apply_t), bind(kernels[4], playout_t)
     player_of, turn_of, returns = bind(kernels[5], player_t), bind(kernels[6], turn_t), bind(kernels[7], returns_t)

@@ -30,12 +30,14 @@ import numpy as np
 from numba import njit
 
 from ..envs.errors import InvalidParameterError
-from ..envs.protocol import CHANCE, TERMINAL, GameState
-from ..envs.stop import stop_point
+from ..envs.protocol import GameState
 from .batching import Steps
+from .config import Run, SearchConfig, SearchResult
 from .core import PRIOR, TOTAL, VISITS, FlatTree, edge_of, flat_edges, has_room, mark_available
-from .mcts import Leaf, SearchConfig, SearchResult, TreeSearch
-from .tree import Node, chance_edge, legal_ids, moves, new_root
+from .loop import Leaf, PythonLoop
+from .mcts import TreeSearch
+from .tree import Node, legal_ids, moves
+from .worlds import Worlds
 
 C_VISIT = 50.0  # σ's visit offset c_visit (Danihelka et al. 2022, σ's definition; mctx's maxvisit_init)
 C_SCALE = 1.0  # σ's scale c_scale (Danihelka et al. 2022, σ's definition; mctx's default value_scale is 0.1)
@@ -47,9 +49,10 @@ SPAN = 1e-8  # the smallest Q range min-max rescaling divides by (mctx's epsilon
 
 @dataclass(frozen=True)
 class Gumbel:
-    """Gumbel search's selection (module docstring): ``m`` root candidates, σ's ``c_visit`` and ``c_scale``. Set as
-    ``SearchConfig.selection`` of a ``GumbelSearch``, which steps the tree itself (``kernel`` None: ``TreeSearch``
-    refuses it); nodes are expanded whole, as PUCT's."""
+    """Gumbel search's selection (module docstring): ``m`` root candidates, σ's ``c_visit`` and ``c_scale``. As
+    ``SearchConfig.selection`` it steps the Python loop's tree by its ``rule`` (``GumbelRule``; ``kernel`` None: no
+    compiled loop takes it); nodes are expanded whole, as PUCT's. Not with tree reuse, hard pruning or chance-node
+    bucketing (``check``)."""
 
     m: int = CANDIDATES
     c_visit: float = C_VISIT
@@ -63,6 +66,17 @@ class Gumbel:
             raise InvalidParameterError(f"m must be an int >= 1 (root candidates), got {self.m!r}")
         if not (self.c_visit >= 0 and self.c_scale > 0):
             raise InvalidParameterError(f"need c_visit >= 0 and c_scale > 0, got {self.c_visit}, {self.c_scale}")
+
+    def check(self, config: SearchConfig, reuse: bool) -> None:
+        """Refuse what Gumbel search does not take."""
+        clash = [knob for knob, on in (("reuse", reuse), ("pruning", config.pruning is not None),
+                                       ("bucketing", config.bucketing is not None)) if on]
+        if clash:
+            raise InvalidParameterError(f"Gumbel search does not take {clash[0]}")
+
+    def rule(self, config: SearchConfig, run: Run) -> GumbelRule:
+        """The rule of one search (``loop.Rule``)."""
+        return GumbelRule(self, config, run)
 
 
 # ---- the formulas (each one compiled once, called from Python and from the tree step) ------------------------
@@ -266,125 +280,86 @@ class RootCandidates:
         return int(np.argmax(root_scores(visits.max(), self.noise, self.logits, sig, visits))), pi, visits, q
 
 
-class GumbelSearch(TreeSearch):
-    """Tree search with Gumbel policy improvement (module docstring): ``config.selection`` is a ``Gumbel``, ``worlds``
-    'uct', 'ismcts' or 'duct'. The budget: ``iterations`` simulations split by sequential halving; with ``seconds``,
-    the simulations that fit, planned from the time the first ones took (one per candidate: every schedule starts
-    so), ``iterations`` then a cap. ``prune`` searches the game's ``sensible_actions`` instead of all legal ones. Not
-    with tree reuse, hard pruning or chance-node bucketing (refused)."""
+class GumbelRule:
+    """Gumbel search over the Python loop (``loop.Rule``, module docstring): ``begin`` evaluates the root (not
+    counted as a simulation) and draws the candidates; the root's step takes the candidate the halving schedule
+    says (``RootCandidates.next``), every other step is ``select_gumbel``; each node's raw value is its first
+    evaluation's. The budget: ``iterations`` simulations split by sequential halving; with ``seconds``, the
+    simulations that fit, planned from the time the first ones took (one per candidate: every schedule starts so),
+    ``iterations`` then a cap. The result carries π′ (``SearchResult.policy``)."""
 
-    def __init__(self, config: SearchConfig, worlds: str = "ismcts", num_worlds: int = 1):
-        if not isinstance(config.selection, Gumbel):
-            raise InvalidParameterError(f"GumbelSearch needs selection=Gumbel(...), got {config.selection!r}")
-        clash = [knob for knob, on in (("pruning", config.pruning is not None),
-                                       ("bucketing", config.bucketing is not None)) if on]
-        if clash:
-            raise InvalidParameterError(f"Gumbel search does not take {clash[0]}")
-        super().__init__(config, worlds, num_worlds)
+    expands_nodes = True
+    offset = 1  # simulation i plays world i + 1: the root's evaluation played world 0
+    holds_backups = True  # the leaves of a batch are backed up together, when it is settled
 
-    def untimed(self, config: SearchConfig) -> GumbelSearch:
-        return GumbelSearch(config, self.worlds, self.num_worlds)
-
-    def steps(self, state: GameState, rng: np.random.Generator, iterations: int | None = None,
-              root: Node | None = None) -> Steps[SearchResult]:
-        """``TreeSearch.steps`` with Gumbel's root and interior steps: the root is evaluated first (not counted as a
-        simulation), then ``iterations`` (default: the configured budget) simulations."""
-        me = state.current_player
-        if me < 0:
-            raise InvalidParameterError(f"search needs a decision node, current_player is {me}")
-        if root is not None:
+    def __init__(self, gumbel: Gumbel, config: SearchConfig, run: Run):
+        if run.root is not None:
             raise InvalidParameterError("Gumbel search starts a new tree every decision (no root=)")
-        if iterations is None:
-            self.warm_up(state)
-        cfg = self.config
-        n = iterations if iterations is not None else cfg.iterations
-        seconds = None if iterations is not None else cfg.seconds
-        start = time.perf_counter()
-        tree = new_root(state, n).tree
-        fixed = [cfg.determinizer(state, me, rng) for _ in range(self.num_worlds)] if self.worlds == "duct" else []
-        resumable = getattr(cfg.rollout, "steps", None) if cfg.depth != 0 else None
-        raw: dict[int, float] = {}
-        world = self._world(state, me, rng, fixed, 0)
-        yield from self._finish([self._leaf(tree, [], 0, world, moves(world, cfg.prune), rng, resumable)], raw)
-        candidates = RootCandidates(tree, state, cfg.selection, n, rng, cfg.prune)
-        planned, began = seconds is None, time.perf_counter()
-        done, waiting = 0, []
-        while (done < len(candidates.schedule) or not planned) and not (
-                seconds is not None and time.perf_counter() - start >= seconds):
-            stop_point()
-            world = self._world(state, me, rng, fixed, done + 1)
-            legal = moves(world, cfg.prune)
-            ids = legal_ids(tree.table, world, legal, not cfg.prune)
-            j = candidates.next(raw[0], done, np.isin(candidates.ids, ids))
-            stamp = self._stamp + done + 1
-            _, edge = tree.step(visit_edge, 1, 0, int(candidates.ids[j]), stamp, 1.0)
-            world.apply(int(legal[np.flatnonzero(ids == candidates.ids[j])[0]]))
-            done += 1
-            waiting.append(self._simulate(tree, [(0, edge)], edge, world, rng, raw, stamp, resumable))
-            if len(waiting) >= cfg.leaves or (not planned and done == candidates.first):
-                yield from self._finish(waiting, raw)
-                waiting = []
-            if not planned and done == candidates.first:  # the time the first round took plans the rest
-                now = time.perf_counter()
-                fits = done + int((seconds - (now - start)) * done / max(now - began, 1e-9))
-                candidates.plan(max(done, fits if n is None else min(n, fits)))
-                planned = True
-        if waiting:
-            yield from self._finish(waiting, raw)
-        self._stamp += done
-        pick, pi, visits, q = candidates.decision(raw[0])
+        self.gumbel, self.config = gumbel, config
+        self.n = run.iterations if run.iterations is not None else config.iterations
+        self.seconds = None if run.iterations is not None else config.seconds
+        self.raw: dict[int, float] = {}
+        self.planned = self.seconds is None
+        self.first_stamp, self.start = run.stamp + 1, run.start
+        self.candidates: RootCandidates | None = None
+
+    def begin(self, loop: PythonLoop, tree: FlatTree, run: Run, fixed: list[GameState]) -> Steps[None]:
+        state, rng, cfg = run.state, run.rng, self.config
+        world = loop.worlds.world(state, run.me, rng, cfg.determinizer, fixed, 0)
+        legal = moves(world, cfg.prune)
+        ids = legal_ids(tree.table, world, legal, not cfg.prune)
+        yield from loop.finish([loop.expansion(Leaf(tree, [], 0, ids.copy(), np.array(legal)), world, rng)], self, 0)
+        self.candidates = RootCandidates(tree, state, self.gumbel, self.n, rng, cfg.prune)
+        self.began = time.perf_counter()
+
+    def step(self, tree: FlatTree, node: int, link: int, player: int, ids: np.ndarray, stamp: float, visits: float,
+             at_root: bool) -> tuple[int, int, int, bool]:
+        if not at_root:
+            return tree.step(select_gumbel, len(ids), node, player, ids, self.gumbel.c_visit, self.gumbel.c_scale,
+                             self.raw[node], stamp, visits)
+        candidates = self.candidates
+        j = candidates.next(self.raw[0], int(stamp - self.first_stamp), np.isin(candidates.ids, ids))
+        _, edge = tree.step(visit_edge, 1, node, int(candidates.ids[j]), stamp, visits)
+        return node, int(np.flatnonzero(ids == candidates.ids[j])[0]), edge, False
+
+    def more(self, done: int, start: float) -> bool:
+        return (done < len(self.candidates.schedule) or not self.planned) and not (
+                self.seconds is not None and time.perf_counter() - start >= self.seconds)
+
+    def flush(self, waiting: list[Leaf], leaf: Leaf, done: int) -> bool:
+        return len(waiting) >= self.config.leaves or (not self.planned and done == self.candidates.first)
+
+    def settled(self, leaves: list[Leaf], done: int) -> None:
+        """Keep each expanded node's raw value for its player (its first evaluation counts); after the first round
+        under a clock, plan the simulations that fit from the time it took."""
+        for leaf in leaves:
+            if leaf.node >= 0 and leaf.node not in self.raw:
+                self.raw[leaf.node] = float(leaf.values[leaf.tree.node_player[leaf.node]])
+        if not self.planned and self.candidates is not None and done == self.candidates.first:
+            now = time.perf_counter()
+            fits = done + int((self.seconds - (now - self.start)) * done / max(now - self.began, 1e-9))
+            self.candidates.plan(max(done, fits if self.n is None else min(self.n, fits)))
+            self.planned = True
+
+    def result(self, root: Node, run: Run, done: int) -> SearchResult:
+        candidates, tree = self.candidates, root.tree
+        pick, pi, visits, q = candidates.decision(self.raw[0])
         keys = [tree.table.key(int(k)) for k in candidates.ids]
         total = visits.sum()
         return SearchResult(int(candidates.actions[pick]), {k: int(v) for k, v in zip(keys, visits) if v > 0}, done,
-                            time.perf_counter() - start, Node(tree), policy=dict(zip(keys, pi.tolist())),
-                            value=float((visits * q).sum() / total) if total else raw[0])
+                            time.perf_counter() - run.start, root, policy=dict(zip(keys, pi.tolist())),
+                            value=float((visits * q).sum() / total) if total else self.raw[0])
 
-    def _world(self, state: GameState, me: int, rng: np.random.Generator, fixed: list[GameState],
-               simulation: int) -> GameState:
-        if self.worlds == "uct":
-            return state.clone()
-        if self.worlds == "ismcts":
-            return self.config.determinizer(state, me, rng)
-        return fixed[simulation % self.num_worlds].clone()
 
-    def _simulate(self, tree: FlatTree, path: list[tuple[int, int]], link: int, world: GameState, rng: np.random.Generator,
-                  raw: dict[int, float], stamp: float, resumable) -> Leaf:
-        """One simulation below the root's edge ``link`` in ``world`` (played along): chance by the configured
-        sampler, decisions by ``select_gumbel``, to a node never expanded (the leaf) or the end of the game."""
-        cfg, gumbel = self.config, self.config.selection
-        node = 0
-        while (player := world.current_player) != TERMINAL:
-            if player == CHANCE:
-                outcome = int(cfg.chance_sampler(world, rng))
-                node, link = tree.step(chance_edge, 1, node, link, outcome)
-                world.apply(outcome)
-                continue
-            legal = moves(world, cfg.prune)
-            if link >= 0:
-                node, link = tree.child(link, player), -1
-            if tree.node_size[node] == 0:
-                return self._leaf(tree, path, node, world, legal, rng, resumable)
-            ids = legal_ids(tree.table, world, legal, not cfg.prune)
-            node, i, link, _ = tree.step(select_gumbel, len(ids), node, player, ids, gumbel.c_visit, gumbel.c_scale,
-                                         raw[node], stamp, 1.0)
-            world.apply(int(legal[i]))
-            path.append((node, link))
-        return self._rolled_out(Leaf(tree, path), world, rng, resumable)
+class GumbelSearch(TreeSearch):
+    """A ``TreeSearch`` whose selection is a ``Gumbel`` (module docstring; ``GumbelRule``), ``worlds`` 'uct', 'ismcts'
+    or 'duct'. ``prune`` searches the game's ``sensible_actions`` instead of all legal ones. Not with tree reuse, hard
+    pruning or chance-node bucketing (refused)."""
 
-    def _leaf(self, tree: FlatTree, path: list[tuple[int, int]], node: int, world: GameState, legal: np.ndarray,
-              rng: np.random.Generator, resumable) -> Leaf:
-        ids = legal_ids(tree.table, world, legal, not self.config.prune)
-        return self._expansion(Leaf(tree, path, node, ids.copy(), np.array(legal)), world, rng, resumable)
+    def __init__(self, config: SearchConfig, worlds: str | Worlds = "ismcts", num_worlds: int = 1):
+        if not isinstance(config.selection, Gumbel):
+            raise InvalidParameterError(f"GumbelSearch needs selection=Gumbel(...), got {config.selection!r}")
+        super().__init__(config, worlds, num_worlds)
 
-    def _finish(self, leaves: list[Leaf], raw: dict[int, float]) -> Steps[None]:
-        """Settle ``leaves`` (``TreeSearch._settle``: evaluate, expand, back up), then keep each expanded node's raw
-        value for its player (the first evaluation of a node counts)."""
-        pending = [leaf for leaf in leaves if leaf.asks or leaf.rollout is not None]
-        for leaf in leaves:
-            if not (leaf.asks or leaf.rollout is not None):
-                leaf.backup()
-        if pending:
-            yield from self._settle(list(pending))
-        for leaf in leaves:
-            if leaf.node >= 0 and leaf.node not in raw:
-                raw[leaf.node] = float(leaf.values[leaf.tree.node_player[leaf.node]])
+    def untimed(self, config: SearchConfig) -> GumbelSearch:
+        return GumbelSearch(config, self.worlds)

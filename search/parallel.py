@@ -36,7 +36,7 @@ rebalanced when one finishes early.
 
 Virtual loss (``vl``, tree and leaf): a simulation in flight counts ``vl`` visits with reward 0 on every edge of
 its path; backup adds its reward and ``1 - vl`` visits, so a finished iteration counts exactly one visit.
-``TreeSearch._descend`` counts an edge's visit when it is selected and its reward at backup: that IS the
+``loop.descend`` counts an edge's visit when it is selected and its reward at backup: that IS the
 thesis's virtual loss of one visit with zero reward, invisible in a sequential search (nothing selects while
 an iteration is in flight) and visible here and with ``leaves=K``. ``vl=1`` is therefore the engine's own
 bookkeeping (the thesis's Tree + VL); ``vl=0`` counts the visit at backup (the thesis's plain Tree, whose
@@ -82,10 +82,12 @@ import numpy as np
 from ..envs.errors import InvalidParameterError
 from ..envs import stop
 from ..envs.protocol import GameState
-from .mcts import (NO_LOCK, SearchConfig, SearchResult, TreeSearch, back_up, budget_spent, decide, descend, rewards,
-                   rollout)
+from .config import SearchConfig, SearchResult, budget_spent, decide
+from .loop import NO_LOCK, KernelRule, back_up, descend, rewards, rollout
+from .mcts import TreeSearch
 from .tree import AVAIL, TOTAL, VISITS, Node, Uniforms, expand, new_root
 from .warm_up import WARM_UP_ITERATIONS, WarmUp
+from .worlds import Worlds, worlds_of
 
 MODES = ("none", "root", "tree", "leaf")
 START_METHOD = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
@@ -102,8 +104,8 @@ def check_parallel(mode: str, workers: int, vl: int) -> None:
         raise InvalidParameterError(f"vl (virtual loss, in visits) must be an int >= 0, got {vl!r}")
 
 
-def parallel_search(mode: str, config: SearchConfig, worlds: str = "ismcts", num_worlds: int = 1, workers: int = 2,
-                    vl: int = 1) -> RootParallel | TreeParallel | LeafParallel:
+def parallel_search(mode: str, config: SearchConfig, worlds: str | Worlds = "ismcts", num_worlds: int = 1,
+                    workers: int = 2, vl: int = 1) -> RootParallel | TreeParallel | LeafParallel:
     """The searcher of ``mode`` (``root``, ``tree`` or ``leaf``; ``vl`` is used by tree and leaf only)."""
     check_parallel(mode, workers, vl)
     if mode == "root":
@@ -166,7 +168,7 @@ def _decision_node(state: GameState) -> int:
 
 # ---- root parallelisation: worker processes -------------------------------------------------------------
 def _serve(pipe: Connection) -> None:
-    """A root-parallel worker process: for each ``(config, worlds, num_worlds, state, seed)`` received, one
+    """A root-parallel worker process: for each ``(config, worlds, state, seed)`` received, one
     ``TreeSearch`` seeded with ``seed``; sends back ``(root statistics, iterations)``, or the error's traceback
     as a string. Stops at None or when the caller is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's: it stops the workers
@@ -178,8 +180,8 @@ def _serve(pipe: Connection) -> None:
         if task is None:
             return
         try:
-            config, worlds, num_worlds, state, seed = task
-            result = TreeSearch(config, worlds, num_worlds).search(state, np.random.default_rng(seed))
+            config, worlds, state, seed = task
+            result = TreeSearch(config, worlds).search(state, np.random.default_rng(seed))
             pipe.send((root_statistics(result.root), result.iterations))
         except Exception:
             pipe.send(traceback.format_exc())
@@ -239,7 +241,8 @@ class RootParallel:
     ``workers``: processes (and trees); ``trees``: the last decision's root statistics of each tree, in tree
     order; ``processes``: the pool's processes (empty until the first decision and after ``close()``)."""
 
-    def __init__(self, config: SearchConfig, worlds: str = "ismcts", num_worlds: int = 1, workers: int = 2):
+    def __init__(self, config: SearchConfig, worlds: str | Worlds = "ismcts", num_worlds: int = 1,
+                 workers: int = 2):
         TreeSearch(config, worlds, num_worlds)  # validates worlds and num_worlds
         check_parallel("root", workers, 1)
         try:
@@ -247,7 +250,7 @@ class RootParallel:
         except Exception as error:
             raise InvalidParameterError(f"parallel=root sends the search config to worker processes, but it does "
                                         f"not pickle ({error})") from None
-        self.config, self.worlds, self.num_worlds, self.workers = config, worlds, num_worlds, workers
+        self.config, self.worlds, self.workers = config, worlds_of(worlds, num_worlds), workers
         self.trees: list[Statistics] = []
         self._pool: _Workers | None = None
         self._finalizer: weakref.finalize | None = None
@@ -263,7 +266,7 @@ class RootParallel:
             self._start(state)
         start = time.perf_counter()
         shares = static_split(self.config.iterations, self.workers)
-        tasks = [(i, (replace(self.config, iterations=share), self.worlds, self.num_worlds, state, seed))
+        tasks = [(i, (replace(self.config, iterations=share), self.worlds, state, seed))
                  for i, (share, seed) in enumerate(zip(shares, tree_seeds(rng, self.workers))) if share != 0]
         try:
             replies = self._pool.run(tasks)
@@ -280,7 +283,7 @@ class RootParallel:
         self._pool, self._finalizer = pool, weakref.finalize(self, pool.close)  # holds the pool, not the searcher
         warm = replace(self.config, iterations=WARM_UP_ITERATIONS, seconds=None)
         try:
-            pool.run([(i, (warm, self.worlds, self.num_worlds, state, 0)) for i in range(self.workers)])
+            pool.run([(i, (warm, self.worlds, state, 0)) for i in range(self.workers)])
         except BaseException:
             self.close()
             raise
@@ -297,22 +300,21 @@ class RootParallel:
 
 # ---- tree and leaf parallelisation: threads on one tree -------------------------------------------------
 class SharedTree:
-    """One search tree and what the iterations on it share: the tree step (``TreeSearch._descend``'s UCB1 step
+    """One search tree and what the iterations on it share: the tree step (``loop.descend``'s UCB1 step
     with availability, one expansion per iteration) with a virtual loss of ``vl`` visits, the iteration stamps,
     and with ``locked`` (several threads select on it) the tree's lock."""
 
     def __init__(self, root: Node, config: SearchConfig, vl: int, locked: bool):
         self.root, self.config, self.vl = root, config, vl
-        self.select, self.c = config.selection.kernel, config.selection.constant(config)
         self.lock: AbstractContextManager = threading.Lock() if locked else NO_LOCK
         self.stamps = itertools.count(1)  # availability stamps, one per iteration (next() is atomic)
 
-    def descend(self, state: GameState, rng: np.random.Generator, uniforms: Uniforms,
+    def descend(self, state: GameState, rng: np.random.Generator, rule: KernelRule,
                 stamp: int) -> list[tuple[int, int]]:
-        """Selection and one expansion from the root in the world ``state`` (played along, in place; ``mcts.descend``
-        with this tree's lock): the path of (node, edge) taken, each edge already holding ``vl`` virtual visits."""
-        return descend(self.root.tree, self.root.index, state, rng, self.config, self.select, self.c, False, uniforms,
-                       stamp, self.lock, self.vl)[0]
+        """Selection and one expansion from the root in the world ``state`` (played along, in place; ``loop.descend``
+        by the thread's ``rule``, with this tree's lock): the path of (node, edge) taken, each edge already holding
+        ``vl`` virtual visits."""
+        return descend(self.root.tree, self.root.index, state, rng, self.config, rule, stamp, self.lock, self.vl)[0]
 
     def backup(self, path: list[tuple[int, int]], values: np.ndarray) -> None:
         """Add the simulation's reward to every edge of ``path`` for the player who chose it, and turn its ``vl``
@@ -340,34 +342,18 @@ def check_threaded(config: SearchConfig) -> None:
 class _Threaded(WarmUp):
     """What tree and leaf parallelisation share: the config, worlds, workers, virtual loss, where worlds come from."""
 
-    def __init__(self, config: SearchConfig, worlds: str = "ismcts", num_worlds: int = 1, workers: int = 2,
-                 vl: int = 1):
+    def __init__(self, config: SearchConfig, worlds: str | Worlds = "ismcts", num_worlds: int = 1,
+                 workers: int = 2, vl: int = 1):
         TreeSearch(config, worlds, num_worlds)  # validates worlds and num_worlds
         check_parallel("tree", workers, vl)
         check_threaded(config)
-        self.config, self.worlds, self.num_worlds, self.workers, self.vl = config, worlds, num_worlds, workers, vl
+        self.config, self.worlds, self.workers, self.vl = config, worlds_of(worlds, num_worlds), workers, vl
 
     def reset(self) -> None:
         """Nothing is kept between decisions (tree reuse is not supported)."""
 
     def untimed(self, config: SearchConfig) -> _Threaded:
-        return type(self)(config, self.worlds, self.num_worlds, self.workers, self.vl)
-
-    def _fixed(self, state: GameState, me: int, rng: np.random.Generator) -> list[GameState]:
-        """DUCT's worlds of this decision (none for the other worlds)."""
-        return [self.config.determinizer(state, me, rng) for _ in range(self.num_worlds)] if self.worlds == "duct" \
-            else []
-
-    def _world(self, state: GameState, me: int, fixed: list[GameState], rng: np.random.Generator,
-               stamp: int) -> GameState:
-        """Iteration ``stamp``'s world, as ``TreeSearch`` draws it: the true state, a fresh determinization, or
-        DUCT's fixed worlds round-robin."""
-        if self.worlds == "uct":
-            return state.clone()
-        if self.worlds == "ismcts":
-            return self.config.determinizer(state, me, rng)
-        return fixed[(stamp - 1) % len(fixed)].clone()
-
+        return type(self)(config, self.worlds, 1, self.workers, self.vl)
 
 class TreeParallel(_Threaded):
     """Tree parallelisation: ``workers`` threads iterate on one tree, with the tree's lock and virtual loss ``vl``
@@ -378,7 +364,7 @@ class TreeParallel(_Threaded):
         self.warm_up(state)
         start = time.perf_counter()
         tree = SharedTree(new_root(state), self.config, self.vl, locked=True)
-        fixed = self._fixed(state, me, rng)
+        fixed = self.worlds.draw(state, me, rng, self.config.determinizer)
         deadline = None if self.config.seconds is None else start + self.config.seconds
         shares = static_split(self.config.iterations, self.workers)
         jobs = [(tree, state.clone(), [w.clone() for w in fixed], np.random.default_rng(seed), share, deadline)
@@ -390,12 +376,12 @@ class TreeParallel(_Threaded):
                  share: int | None, deadline: float | None) -> int:
         """One worker's iterations on ``tree`` (its own copies of the root state and worlds, its own rng) until its
         ``share`` is done or the deadline passes; returns how many it ran."""
-        me, uniforms, done = state.current_player, Uniforms(rng), 0
+        me, rule, done = state.current_player, KernelRule(self.config, Uniforms(rng)), 0
         while (share is None or done < share) and (deadline is None or time.perf_counter() < deadline):
             stop.stop_point()
             stamp = next(tree.stamps)
-            world = self._world(state, me, fixed, rng, stamp)
-            path = tree.descend(world, rng, uniforms, stamp)
+            world = self.worlds.world(state, me, rng, self.config.determinizer, fixed, stamp - 1)
+            path = tree.descend(world, rng, rule, stamp)
             tree.backup(path, rollout(world, rng, self.config))
             done += 1
         return done
@@ -436,7 +422,7 @@ class LeafParallel(_Threaded):
         self.warm_up(state)
         start = time.perf_counter()
         tree = SharedTree(new_root(state), self.config, self.vl, locked=False)
-        fixed = self._fixed(state, me, rng)
+        fixed = self.worlds.draw(state, me, rng, self.config.determinizer)
         tasks: queue.SimpleQueue = queue.SimpleQueue()
         results: queue.SimpleQueue = queue.SimpleQueue()
         threads = [threading.Thread(target=_simulate, args=(tasks, results, np.random.default_rng(seed), self.config),
@@ -444,15 +430,15 @@ class LeafParallel(_Threaded):
                    for i, seed in enumerate(tree_seeds(rng, self.workers))]
         for thread in threads:
             thread.start()
-        uniforms, busy, done = Uniforms(rng), 0, 0
+        rule, busy, done = KernelRule(self.config, Uniforms(rng)), 0, 0
         try:
             while not budget_spent(self.config, done, start):
                 while busy and (busy == self.workers or not results.empty()):  # wait only when all are busy
                     busy -= 1
                     tree.backup(*_arrived(results))
                 stamp = next(tree.stamps)
-                world = self._world(state, me, fixed, rng, stamp)
-                path = tree.descend(world, rng, uniforms, stamp)
+                world = self.worlds.world(state, me, rng, self.config.determinizer, fixed, stamp - 1)
+                path = tree.descend(world, rng, rule, stamp)
                 done += 1
                 if world.is_terminal():
                     tree.backup(path, rewards(world))

@@ -23,7 +23,7 @@ from .strategies import evaluation
 from .tree import legal_ids, moves
 
 if TYPE_CHECKING:
-    from .mcts import SearchConfig
+    from .config import SearchConfig
 
 
 def root_prior_of(config: SearchConfig, state: GameState, table: KeyTable) -> np.ndarray:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, NamedTuple, Protocol
+from typing import ClassVar, NamedTuple, Protocol
 
 import numpy as np
 
@@ -26,11 +26,17 @@ from ..envs.protocol import CHANCE, HOOKS, GameState, sample_chance
 from .core import prior_over
 from .tree import select_edge, select_puct
 
-if TYPE_CHECKING:
-    from .mcts import SearchConfig
-
 RANDOM_PLAYOUT = HOOKS["random_playout"].name  # the declared optional hook rollouts use (looked up every rollout)
 RolloutPolicy = Callable[[GameState, np.random.Generator], int]
+ChanceSampler = Callable[[GameState, np.random.Generator], int]
+
+
+class Settings(Protocol):
+    """What a strategy reads of the search's ``config.SearchConfig`` (typed here: strategies sit below it)."""
+
+    c: float  # UCB1's exploration constant
+    depth: int | None  # rollout depth in player turns (None: to the end)
+    chance_sampler: ChanceSampler
 
 
 # ---- selection ---------------------------------------------------------------------------------------
@@ -42,7 +48,7 @@ class UCB1:
     kernel: ClassVar = staticmethod(select_edge)
     expands_nodes: ClassVar[bool] = False
 
-    def constant(self, config: SearchConfig) -> float:
+    def constant(self, config: Settings) -> float:
         return config.c
 
 
@@ -65,7 +71,7 @@ class PUCT:
         if not self.c_puct >= 0:
             raise InvalidParameterError(f"c_puct must be >= 0, got {self.c_puct}")
 
-    def constant(self, config: SearchConfig) -> float:
+    def constant(self, config: Settings) -> float:
         return self.c_puct
 
 
@@ -76,7 +82,7 @@ class Selection(Protocol):
     kernel: Callable
     expands_nodes: bool
 
-    def constant(self, config: SearchConfig) -> float: ...
+    def constant(self, config: Settings) -> float: ...
 
 
 # ---- leaf evaluation -----------------------------------------------------------------------------------
@@ -155,7 +161,7 @@ class PolicyRollout:
 
     policy: RolloutPolicy = uniform_policy
 
-    def __call__(self, state: GameState, rng: np.random.Generator, config: SearchConfig) -> None:
+    def __call__(self, state: GameState, rng: np.random.Generator, config: Settings) -> None:
         limit = None if config.depth is None else state.turn + config.depth
         while not state.is_terminal() and (limit is None or state.turn < limit):
             if state.current_player == CHANCE:
@@ -172,7 +178,7 @@ class GameRollout:
     """The game's compiled ``random_playout`` (and its documented rollout policy) when it has one and the
     chance sampler is the default; else uniformly random moves (``PolicyRollout()``)."""
 
-    def __call__(self, state: GameState, rng: np.random.Generator, config: SearchConfig) -> None:
+    def __call__(self, state: GameState, rng: np.random.Generator, config: Settings) -> None:
         depth = config.depth
         # the game's compiled playout samples chance itself: used only with the default chance sampler
         playout = getattr(state, RANDOM_PLAYOUT, None) if config.chance_sampler is sample_chance else None
@@ -182,4 +188,4 @@ class GameRollout:
             UNIFORM_ROLLOUT(state, rng, config)
 
 
-Rollout = Callable[[GameState, np.random.Generator, "SearchConfig"], None]
+Rollout = Callable[[GameState, np.random.Generator, "Settings"], None]

@@ -19,7 +19,7 @@ from .core import load_growth
 
 if TYPE_CHECKING:
     from ..envs.protocol import GameState
-    from .mcts import SearchConfig
+    from .config import SearchConfig
 
 WARM_UP_ITERATIONS = 16
 

@@ -6,8 +6,14 @@ import numpy as np
 
 from cardboard.envs.protocol import CHANCE
 from cardboard.search.core import N_EDGES, N_NODES, FlatTree
+from cardboard.search.compiled import call_refusal
 from cardboard.search.mcts import SearchConfig, TreeSearch
 from cardboard.search.tree import STAMP, Node
+
+
+def runs_compiled(engine, state, rng):
+    """Whether ``engine`` searches ``state`` with ``rng`` in the compiled loop (its plan, and this search)."""
+    return engine.plan(state).why is None and call_refusal(rng, None) is None
 
 
 def as_lists(value):

@@ -144,18 +144,20 @@ def kit() -> SimpleNamespace:
 
 @pytest.fixture
 def compiled_runs(monkeypatch):
-    """A list that gets one entry per search the compiled loop (``compiled.search``) ran (tests/test_compiled_*.py)."""
+    """A list that gets the iterations of each search the compiled loop ran in its rollout mode
+    (``compiled.CompiledLoop``; tests/test_compiled_*.py)."""
     runs = []
     from cardboard.search import compiled
 
-    search = compiled.search
+    steps = compiled.CompiledLoop.steps
 
-    def counted(*args):
-        result = search(*args)
-        runs.append(result.iterations)
+    def counted(self, run):
+        result = yield from steps(self, run)
+        if self.leaf is None:
+            runs.append(result.iterations)
         return result
 
-    monkeypatch.setattr(compiled, "search", counted)
+    monkeypatch.setattr(compiled.CompiledLoop, "steps", counted)
     return runs
 
 

@@ -15,10 +15,9 @@ import cardboard
 from cardboard.envs.hearth.positions import build_position
 from cardboard.envs.hearth.state import HearthState
 from cardboard.envs.protocol import CHANCE, sample_chance
-from cardboard.search import compiled
 from cardboard.search.agents import GAME_CNB
 from cardboard.search.mcts import InferenceAccuracy, SearchConfig, TreeSearch
-from tests.compiled_paths import assert_same, start_tiny, summary
+from tests.compiled_paths import assert_same, runs_compiled, start_tiny, summary
 
 
 def played_to(deck, turn, seed=3):
@@ -109,27 +108,27 @@ def plain(**changes):
 
 
 def eligible(config, worlds):
-    return compiled.model_for(TreeSearch(config, worlds, 10), POSITIONS["mech_mage"](), np.random.default_rng(0))
+    return runs_compiled(TreeSearch(config, worlds, 10), POSITIONS["mech_mage"](), np.random.default_rng(0))
 
 
 @pytest.mark.parametrize("config, worlds", [(plain(), "duct"), (plain(prune=True), "duct"), (plain(), "uct"),
                                             (plain(prune=True, depth=None), "uct")],
                          ids=["duct", "duct-prune", "uct", "uct-prune-to-the-end"])
 def test_eligible_configurations(config, worlds):
-    assert eligible(config, worlds) is not None
+    assert eligible(config, worlds)
 
 
 @pytest.mark.parametrize("config, worlds", [(plain(), "ismcts"), (plain(bucketing=GAME_CNB), "duct"),
                                             (plain(compiled=False), "duct")],
                          ids=["ismcts-without-a-compiled-determinize", "cnb", "compiled-off"])
 def test_configurations_the_loop_does_not_reproduce_go_to_python(config, worlds):
-    assert eligible(config, worlds) is None
+    assert not eligible(config, worlds)
 
 
 @pytest.mark.parametrize("kernel, config", [("sample_chance", plain()), ("sensible_actions", plain(prune=True))])
 def test_a_model_without_an_optional_kernel_goes_to_python(kernel, config, monkeypatch):
     """A game with chance nodes needs ``sample_chance``; ``prune`` needs ``sensible_actions``."""
     model = HearthState.compiled_model
-    assert eligible(config, "duct") is not None
+    assert eligible(config, "duct")
     monkeypatch.setattr(HearthState, "compiled_model", lambda self: model(self)._replace(**{kernel: None}))
-    assert eligible(config, "duct") is None
+    assert not eligible(config, "duct")

@@ -13,7 +13,7 @@ import cardboard
 from cardboard.envs.protocol import sample_chance
 from cardboard.policies.net_agent import NetworkEvaluator, untrained_evaluator
 from cardboard.policies.tickets import TicketQueue
-from cardboard.search import compiled_network
+from cardboard.search import compiled, compiled_network
 from cardboard.search.batching import ArrayRequest, run_together
 from cardboard.search.mcts import SearchConfig, TreeSearch
 from cardboard.search.pruning import HardPruning
@@ -52,15 +52,16 @@ def network():
 
 @pytest.fixture
 def compiled_runs(monkeypatch):
-    """A list that gets one entry per search the compiled network driver ran."""
+    """A list that gets one entry per search the compiled loop ran in its leaf mode (``compiled_network``)."""
     runs = []
-    search = compiled_network.search
+    steps = compiled.CompiledLoop.steps
 
-    def counted(*args):
-        runs.append(True)
-        return (yield from search(*args))
+    def counted(self, run):
+        if self.leaf is not None:
+            runs.append(True)
+        return (yield from steps(self, run))
 
-    monkeypatch.setattr(compiled_network, "search", counted)
+    monkeypatch.setattr(compiled.CompiledLoop, "steps", counted)
     return runs
 
 
@@ -91,14 +92,14 @@ def test_the_compiled_driver_grows_the_python_tree(network, worlds, position, le
 def test_the_flat_tree_and_the_leaf_paths_grow_between_kernel_calls(network, monkeypatch, compiled_runs):
     """From arrays too small for one iteration (tree, hash table, leaf paths), every kind of room is made between
     kernel calls, and the search is still the Python path's."""
-    leaves_made = compiled_network._Leaves.__init__
+    leaves_made = compiled_network.Leaves.__init__
 
     def shallow(self, *args):
         leaves_made(self, *args)
         self.path_node, self.path_edge = self.path_node[:, :1].copy(), self.path_edge[:, :1].copy()
 
     start_tiny(monkeypatch, pruning_memory=False)
-    monkeypatch.setattr(compiled_network._Leaves, "__init__", shallow)
+    monkeypatch.setattr(compiled_network.Leaves, "__init__", shallow)
     state = POSITIONS["mid"]()
     fast = summary(state, "ismcts", 5, config(network, 400, 8))
     assert compiled_runs
@@ -116,7 +117,7 @@ def test_an_engine_keeps_its_flat_tree_from_search_to_search(network, network_gu
         for seed, position in enumerate(["mid", "start", "end"]):
             result = engine.search(POSITIONS[position](), np.random.default_rng(seed))
             out.append((result.action, list(result.visits.items()), tree_summary(result.root.tree, PRIOR + 1)))
-            trees.append(engine.flat_tree)
+            trees.append(getattr(engine.plan(POSITIONS[position]()).driver, "flat_tree", None))
         return out, trees
 
     fast, trees = searches(True)

@@ -19,11 +19,10 @@ from cardboard.envs.pandemic import layout as L
 from cardboard.envs.pandemic.macro import NUM_MACROS
 from cardboard.envs.pandemic.state import PandemicState
 from cardboard.envs.protocol import CHANCE, sample_chance
-from cardboard.search import compiled
 from cardboard.search.agents import GAME_CNB
 from cardboard.search.mcts import SearchConfig, TreeSearch
 from cardboard.search.pruning import HardPruning
-from tests.compiled_paths import assert_same, start_tiny, summary
+from tests.compiled_paths import assert_same, runs_compiled, start_tiny, summary
 
 
 def macro_game(setup="S01", **options):
@@ -63,7 +62,7 @@ POSITIONS = {
 @pytest.mark.parametrize("iterations", [1, 7, 300])
 @pytest.mark.parametrize("position", list(POSITIONS))
 def test_ismcts_d5_grows_the_python_tree(position, iterations, compiled_runs):
-    """RESULTS.md's ISMCTS over macro-actions (c = 0.7, rollouts of 5 turns by the game's policy, then the
+    """p003_pandemic/RESULTS.md's ISMCTS over macro-actions (c = 0.7, rollouts of 5 turns by the game's policy, then the
     heuristic), a fresh structured determinization every iteration."""
     state = POSITIONS[position]()
     for seed in (0, 7):
@@ -106,7 +105,7 @@ def test_the_tree_grows_between_kernel_calls(monkeypatch, compiled_runs):
 
 
 def test_the_agent_runs_compiled(compiled_runs):
-    """``ismcts:iterations=600,depth=5`` (RESULTS.md's Pandemic ISMCTS, benchmarks/pandemic.py) takes the loop."""
+    """``ismcts:iterations=600,depth=5`` (p003_pandemic/RESULTS.md's ISMCTS, benchmarks/pandemic.py) takes the loop."""
     agent = cardboard.make_agent("ismcts:iterations=50,depth=5", macro_game())
     agent.act(POSITIONS["later"](), np.random.default_rng(0))
     assert compiled_runs == [50]
@@ -188,31 +187,31 @@ def plain(**changes):
 
 
 def eligible(config, worlds, rng=None):
-    return compiled.model_for(TreeSearch(config, worlds, 4), POSITIONS["start"](), rng or np.random.default_rng(0))
+    return runs_compiled(TreeSearch(config, worlds, 4), POSITIONS["start"](), rng or np.random.default_rng(0))
 
 
 @pytest.mark.parametrize("config, worlds", [(plain(), "ismcts"), (plain(), "uct"), (plain(), "duct"),
                                             (plain(depth=None), "ismcts")],
                          ids=["ismcts", "uct", "duct", "ismcts-to-the-end"])
 def test_eligible_configurations(config, worlds):
-    assert eligible(config, worlds) is not None
+    assert eligible(config, worlds)
 
 
 @pytest.mark.parametrize("config, worlds", [(plain(bucketing=GAME_CNB), "ismcts"), (plain(compiled=False), "ismcts"),
                                             (plain(pruning=HardPruning(("oa",), 3)), "ismcts")],
                          ids=["cnb", "compiled-off", "hard-pruning-without-evaluations_after"])
 def test_configurations_the_loop_does_not_reproduce_go_to_python(config, worlds):
-    assert eligible(config, worlds) is None
+    assert not eligible(config, worlds)
 
 
 def test_a_generator_it_cannot_replay_goes_to_python():
-    assert eligible(plain(), "ismcts", np.random.Generator(np.random.MT19937(0))) is None
+    assert not eligible(plain(), "ismcts", np.random.Generator(np.random.MT19937(0)))
 
 
 @pytest.mark.parametrize("kernel, worlds", [("sample_chance", "uct"), ("determinize", "ismcts")])
 def test_a_model_without_a_kernel_goes_to_python(kernel, worlds, monkeypatch):
     """A game with chance nodes needs ``sample_chance``; ISMCTS needs ``determinize``."""
     model = PandemicState.compiled_model
-    assert eligible(plain(), worlds) is not None
+    assert eligible(plain(), worlds)
     monkeypatch.setattr(PandemicState, "compiled_model", lambda self: model(self)._replace(**{kernel: None}))
-    assert eligible(plain(), worlds) is None
+    assert not eligible(plain(), worlds)

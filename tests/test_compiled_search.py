@@ -22,7 +22,7 @@ from cardboard.search.mcts import SearchConfig, TreeSearch
 from cardboard.search.pruning import HardPruning
 from cardboard.search.strategies import PUCT, PolicyRollout
 from cardboard.search.tree import STAMP
-from tests.compiled_paths import assert_same, start_tiny, summary
+from tests.compiled_paths import assert_same, runs_compiled, start_tiny, summary
 from tests.trees import edge_stats
 
 
@@ -232,7 +232,7 @@ INELIGIBLE = {
 def test_configurations_the_loop_does_not_reproduce_go_to_python(name):
     config, worlds, reuse = INELIGIBLE[name]
     engine = TreeSearch(config, worlds, reuse=reuse)
-    assert compiled.model_for(engine, POSITIONS["mid"](), np.random.default_rng(0)) is None
+    assert not runs_compiled(engine, POSITIONS["mid"](), np.random.default_rng(0))
 
 
 ELIGIBLE = {"plain": (plain(), "ismcts"), "depth": (plain(depth=3), "ismcts"), "seconds": (plain(seconds=1.0), "uct"),
@@ -243,14 +243,14 @@ ELIGIBLE = {"plain": (plain(), "ismcts"), "depth": (plain(depth=3), "ismcts"), "
 @pytest.mark.parametrize("config, worlds", list(ELIGIBLE.values()), ids=list(ELIGIBLE))
 def test_eligible_configurations(config, worlds):
     engine = TreeSearch(config, worlds)
-    assert compiled.model_for(engine, POSITIONS["mid"](), np.random.default_rng(0)) is not None
+    assert runs_compiled(engine, POSITIONS["mid"](), np.random.default_rng(0))
 
 
 def test_a_game_without_the_hook_goes_to_python():
     state = cardboard.new_state("fifth_aeon", seed=0)
     assert not HOOKS["compiled_model"].offered_by(state)
     engine = TreeSearch(plain(), "ismcts")
-    assert compiled.model_for(engine, state, np.random.default_rng(0)) is None
+    assert not runs_compiled(engine, state, np.random.default_rng(0))
 
 
 def test_pruning_without_the_scoring_kernel_goes_to_python(monkeypatch):
@@ -258,8 +258,8 @@ def test_pruning_without_the_scoring_kernel_goes_to_python(monkeypatch):
     monkeypatch.setattr(LordsOfWarState, "compiled_model",
                         lambda self: model(self)._replace(evaluations_after=None, evaluation_index=None))
     state, rng = POSITIONS["mid"](), np.random.default_rng(0)
-    assert compiled.model_for(TreeSearch(plain(), "uct"), state, rng) is not None
-    assert compiled.model_for(TreeSearch(plain(pruning=HardPruning(("h4",))), "uct"), state, rng) is None
+    assert runs_compiled(TreeSearch(plain(), "uct"), state, rng)
+    assert not runs_compiled(TreeSearch(plain(pruning=HardPruning(("h4",))), "uct"), state, rng)
 
 
 @pytest.mark.parametrize("bit_generator", compiled.REPLAYABLE)

@@ -194,9 +194,19 @@ def test_same_seed_same_search():
     assert (first.action, first.visits, first.policy) == (second.action, second.visits, second.policy)
 
 
-def test_the_tree_search_refuses_gumbel_and_gumbel_refuses_what_it_cannot_do():
-    with pytest.raises(InvalidParameterError, match="GumbelSearch"):
-        TreeSearch(SearchConfig(selection=Gumbel()))
+def test_gumbel_is_a_selection_rule_of_the_tree_search_and_refuses_what_it_cannot_do():
+    """A plain ``TreeSearch`` with ``Gumbel`` selection runs Gumbel search over the one Python loop: the same search
+    as ``GumbelSearch``'s, π′ included; its rule refuses tree reuse and a tree to continue."""
+    state = nim.NimGame((2, 3, 4)).new_state()
+    config = SearchConfig(iterations=24, depth=None, selection=Gumbel(4))
+    plain, named = (engine.search(state, np.random.default_rng(5))
+                    for engine in (TreeSearch(config, "ismcts"), GumbelSearch(config, "ismcts")))
+    assert plain.policy and (plain.action, plain.visits, plain.policy) == (named.action, named.visits, named.policy)
+    assert plain.driver.startswith("python (Gumbel selection has no compiled step")
+    with pytest.raises(InvalidParameterError, match="reuse"):
+        TreeSearch(config, reuse=True)
+    with pytest.raises(InvalidParameterError, match="root="):
+        TreeSearch(config).search(state, np.random.default_rng(0), root=plain.root)
     with pytest.raises(InvalidParameterError, match="m must be"):
         Gumbel(0)
 

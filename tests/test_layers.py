@@ -23,6 +23,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 LAYOUT = {"envs": "cardboard.envs", "search": "cardboard.search", "policies": "cardboard.policies",
           "training": "cardboard.training", "evaluation": "cardboard.evaluation", "jobs": "cardboard.jobs",
@@ -292,3 +294,36 @@ def test_the_plugin_check_flags_private_cardboard_and_other_packages():
                             "from cardboard.api import GameInfo\nimport operator\n", "demo.game", "x.py"))
     assert [v.split(" imports ")[1].split(" ")[0] for v in plugin_violations(found)] == [
         "cardboard.envs.protocol", "torch"]
+
+
+def module_graph(found: list[Import], modules: set[str]) -> dict[str, set[str]]:
+    """Module -> the other modules of ``modules`` it imports (any import: at the top, under ``TYPE_CHECKING`` or in
+    a function). ``from X import y`` counts ``X.y`` where that is a module, else ``X``; a module's own packages,
+    which Python has initialised before it, are not counted."""
+    submodules = {(i.module, i.line, i.target.rpartition(".")[0]) for i in found
+                  if i.statement == "name" and i.target in modules}
+    edges: dict[str, set[str]] = {}
+    for imp in found:
+        if imp.statement == "from" and (imp.module, imp.line, imp.target) in submodules:
+            continue  # ``from package import submodule``: the submodule counts
+        target = imp.target
+        if target in modules and target != imp.module and not imp.module.startswith(target + "."):
+            edges.setdefault(imp.module, set()).add(target)
+    return edges
+
+
+@pytest.mark.parametrize("folder", ["search", "envs"])
+def test_no_import_cycle_between_the_modules_of(folder):
+    found = read_tree(ROOT / folder, LAYOUT[folder], skip=("tests",))
+    modules = {imp.module for imp in found} | {LAYOUT[folder]}
+    loop = cycle(module_graph(found, modules))
+    assert loop is None, f"import cycle in {folder}/: " + " -> ".join(loop)
+
+
+def test_the_module_graph_sees_each_kind_of_import():
+    source = ("from __future__ import annotations\nfrom typing import TYPE_CHECKING\nfrom . import b\n"
+              "if TYPE_CHECKING:\n    from .c import C\ndef f():\n    from pkg.d import g\n")
+    found = list(imports_of(source, "pkg.a", "a.py"))
+    graph = module_graph(found, {"pkg", "pkg.a", "pkg.b", "pkg.c", "pkg.d"})
+    assert graph == {"pkg.a": {"pkg.b", "pkg.c", "pkg.d"}}
+    assert cycle({**graph, "pkg.c": {"pkg.a"}}) == ["pkg.a", "pkg.c", "pkg.a"]

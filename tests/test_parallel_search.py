@@ -124,10 +124,11 @@ def test_tree_and_leaf_duct_iterate_on_their_worlds_round_robin(position):
     for kind in (TreeParallel, LeafParallel):
         searcher = kind(SearchConfig(iterations=10), "duct", num_worlds=3)
         me, rng = position.current_player, np.random.default_rng(0)
-        fixed = searcher._fixed(position, me, rng)
+        fixed = searcher.worlds.draw(position, me, rng, searcher.config.determinizer)
         assert len(fixed) == 3 and len({w.s.tobytes() for w in fixed}) == 3
-        for stamp in range(1, 7):
-            assert np.array_equal(searcher._world(position, me, fixed, rng, stamp).s, fixed[(stamp - 1) % 3].s)
+        for i in range(6):
+            world = searcher.worlds.world(position, me, rng, searcher.config.determinizer, fixed, i)
+            assert np.array_equal(world.s, fixed[i % 3].s)
 
 
 @pytest.mark.parametrize("kind", [TreeParallel, LeafParallel])

@@ -7,14 +7,13 @@ import pytest
 
 import cardboard
 from cardboard.envs.errors import InvalidParameterError
-from cardboard.search import compiled
 from cardboard.search.core import AVAIL, PRIOR, VISITS, KeyTable, set_root_prior
 from cardboard.search.mcts import SearchConfig, TreeSearch
 from cardboard.search.pruning import HardPruning
 from cardboard.search.root_prior import root_prior_of
 from cardboard.search.strategies import PUCT, Evaluation
 from cardboard.search.tree import legal_ids
-from tests.compiled_paths import assert_same
+from tests.compiled_paths import assert_same, runs_compiled
 from tests.test_compiled_search import POSITIONS
 from tests.trees import nodes_of
 
@@ -143,7 +142,7 @@ def test_a_root_prior_keeps_the_search_compiled():
     state = POSITIONS["mid"]()
     engine = TreeSearch(SearchConfig(iterations=10, root_prior=random_prior(state), pruning=HardPruning(("h4",))),
                         "ismcts")
-    assert compiled.model_for(engine, state, np.random.default_rng(0)) is not None
+    assert runs_compiled(engine, state, np.random.default_rng(0))
 
 
 @pytest.mark.parametrize("changes, match", [({"selection": PUCT()}, "UCB1"), ({"depth": 0}, "depth"),
@@ -160,7 +159,7 @@ def test_the_agent_knob():
     assert config.root_prior is not None and config.root_cpuct == 0.5 and config.prior is None
     assert type(config.selection).__name__ == "UCB1" and config.depth is None
     state = POSITIONS["mid"]()
-    assert compiled.model_for(agent.searcher, state, np.random.default_rng(0)) is not None
+    assert runs_compiled(agent.searcher, state, np.random.default_rng(0))
     assert agent.act(state, np.random.default_rng(0)) in state.legal_actions()
 
 

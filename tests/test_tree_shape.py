@@ -1,4 +1,4 @@
-"""The tree-shape measurement behind RESULTS.md's CNB reading (``evaluation.tree_shape``)."""
+"""The tree-shape measurement (``evaluation.tree_shape``) behind paper 001's CNB reading (its RESULTS.md)."""
 import numpy as np
 import pytest
 

@@ -9,15 +9,11 @@ burned by a full hand. Hand cards, minions and mulligan choices are named by car
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from ..flat_state import FlatState
 from ..view import Card, Seat, View, Zone, doer, numbered, status_line
 from . import layout as L
 from .cards import CARD_TEXT, SPARE_PART_TEXT
 from .render import render_text
-
-if TYPE_CHECKING:
-    from .state import HearthState
 
 _TYPES = ("minion", "spell", "weapon", "hero", "hero power")
 _RACES = {code: race.lower() for race, code in L.RACES.items() if race is not None}
@@ -28,7 +24,7 @@ _MINION_TAGS = (("taunt", "taunt"), ("divine_shield", "divine shield"), ("stealt
 
 
 # ---- the view --------------------------------------------------------------------------------------------
-def view(state: HearthState, perspective: int | None) -> View:
+def view(state: FlatState, perspective: int | None) -> View:
     """What ``perspective`` (a seat, or None: a spectator) sees: a panel per hero, each side's hand and board
     (and the cards a mulligan set aside, while it waits for the replacements), the game's text board."""
     if perspective is not None:
@@ -47,7 +43,7 @@ def view(state: HearthState, perspective: int | None) -> View:
                 counters={"turn": state.turn, "phase": state.phase})
 
 
-def _seat(state: HearthState, p: int) -> Seat:
+def _seat(state: FlatState, p: int) -> Seat:
     hero, names = state.hero(p), state.game.names
     counters: dict[str, int | str] = {
         "hero": "Lord Jaraxxus" if hero["jaraxxus"] else state.game.decks[p].player_class,
@@ -67,7 +63,7 @@ def _seat(state: HearthState, p: int) -> Seat:
     return Seat(f"player {p} ({state.game.decks[p].name})", counters)
 
 
-def _face(state: HearthState, card: int, cost: int | None = None, tags: tuple[str, ...] = ()) -> Card:
+def _face(state: FlatState, card: int, cost: int | None = None, tags: tuple[str, ...] = ()) -> Card:
     """Card id ``card`` as printed (``cost``: what it costs now, in a hand), with its type, race and keywords."""
     row = state.game.cards[card]
     kind = int(row[L.F_TYPE])
@@ -79,7 +75,7 @@ def _face(state: HearthState, card: int, cost: int | None = None, tags: tuple[st
                 stats, (_TYPES[kind], *race, *keywords, *tags))
 
 
-def _hand(state: HearthState, p: int, perspective: int | None) -> tuple[Card, ...]:
+def _hand(state: FlatState, p: int, perspective: int | None) -> tuple[Card, ...]:
     """p's hand, slot by slot: every card for p, else the public ones (a Spare Part by its kind only)."""
     costs = state.hand_costs(p)
     out = []
@@ -93,13 +89,13 @@ def _hand(state: HearthState, p: int, perspective: int | None) -> tuple[Card, ..
     return tuple(out)
 
 
-def _aside(state: HearthState, p: int, perspective: int | None) -> tuple[Card, ...]:
+def _aside(state: FlatState, p: int, perspective: int | None) -> tuple[Card, ...]:
     b = L.player_base(p)
     cards = state.s[b + L.P_ASIDE:b + L.P_ASIDE + int(state.s[b + L.P_NASIDE])]
     return tuple(_face(state, int(c)) if perspective == p else Card.unseen() for c in cards)
 
 
-def _minion(state: HearthState, m: dict) -> Card:
+def _minion(state: FlatState, m: dict) -> Card:
     """A minion on the board (``HearthState.minions``): its current stats and states."""
     card = _face(state, m["card"])
     return Card(card.name, card.cost, card.text,
@@ -108,16 +104,16 @@ def _minion(state: HearthState, m: dict) -> Card:
 
 
 # ---- naming characters, cards and positions ------------------------------------------------------------------
-def _minion_labels(state: HearthState, side: int) -> list[str]:
+def _minion_labels(state: FlatState, side: int) -> list[str]:
     return numbered([m["name"] for m in state.minions(side)])
 
 
-def _hand_label(state: HearthState, p: int, slot: int) -> str:
+def _hand_label(state: FlatState, p: int, slot: int) -> str:
     labels = numbered([state.game.names[c] for c in state.hand(p)])
     return labels[slot] if slot < len(labels) else f"empty hand position {slot + 1}"
 
 
-def _name(state: HearthState, side: int, k: int) -> str:
+def _name(state: FlatState, side: int, k: int) -> str:
     """Character ``k`` of ``side``: 0 its hero, 1..7 its minions from the left."""
     if k == 0:
         return "hero"
@@ -125,7 +121,7 @@ def _name(state: HearthState, side: int, k: int) -> str:
     return labels[k - 1] if k <= len(labels) else f"empty position {k}"
 
 
-def _character(state: HearthState, side: int, k: int, whose: str) -> str:
+def _character(state: FlatState, side: int, k: int, whose: str) -> str:
     return f"{whose} {_name(state, side, k)}"
 
 
@@ -133,12 +129,12 @@ def _whose(side: int, viewer: int | None) -> str:
     return "your" if side == viewer else f"player {side}'s"
 
 
-def _pending(state: HearthState) -> str:
+def _pending(state: FlatState) -> str:
     card = int(state.s[L.G_PENDING_CARD])
     return state.game.names[card] if card >= 0 else "the card"
 
 
-def _position(state: HearthState, p: int, q: int) -> str:
+def _position(state: FlatState, p: int, q: int) -> str:
     """Where position ``q`` (0 .. p's minion count) puts a minion on p's board."""
     labels = _minion_labels(state, p)
     if not labels:
@@ -150,13 +146,13 @@ def _position(state: HearthState, p: int, q: int) -> str:
     return f"between {labels[q - 1]} and {labels[q]}"
 
 
-def _mulligan(state: HearthState, p: int, mask: int) -> str:
+def _mulligan(state: FlatState, p: int, mask: int) -> str:
     replaced = [_hand_label(state, p, i) for i in range(L.HAND_LIMIT) if mask >> i & 1]
     return "replace " + ", ".join(replaced) if replaced else "keep every card"
 
 
 # ---- the menu and the log ------------------------------------------------------------------------------------
-def action_path(state: HearthState, a: int) -> tuple[str, ...]:
+def action_path(state: FlatState, a: int) -> tuple[str, ...]:
     """The menu path of decision ``a`` of the player to move (``action_to_string`` joins it with ": "):
     ("play", card), ("target for Fireball", "enemy hero"), ("place Defender of Argus", "left of Wisp"),
     ("attack", "Chillwind Yeti", "enemy Boulderfist Ogre"), ("hero power", "Fireblast"), ("end turn",),
@@ -181,7 +177,7 @@ def action_path(state: HearthState, a: int) -> tuple[str, ...]:
     return "mulligan", _mulligan(state, p, a - L.MULLIGAN)
 
 
-def action_seen(state: HearthState, a: int, perspective: int | None) -> str:
+def action_seen(state: FlatState, a: int, perspective: int | None) -> str:
     """How ``perspective`` sees ``a`` applied here: a decision in words, a chance outcome as far as it is public
     (the opponent's draw: "player 1 draws a card"; one's own: "you draw Fireball")."""
     op = state.pending_op()
@@ -211,7 +207,7 @@ def action_seen(state: HearthState, a: int, perspective: int | None) -> str:
     return f"{does('replace')} {bin(mask).count('1')} cards" if mask else f"{does('keep')} every card"
 
 
-def outcome_seen(state: HearthState, op: tuple[int, int, int, int], x: int, perspective: int | None,
+def outcome_seen(state: FlatState, op: tuple[int, int, int, int], x: int, perspective: int | None,
                   everything: bool = False) -> str:
     """Chance outcome ``x`` of the pending ``op`` (kind, player, a, b) as ``perspective`` sees it (``everything``:
     as one who sees every card, ``action_to_string``'s)."""

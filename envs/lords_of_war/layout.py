@@ -103,3 +103,9 @@ DEAD_SQ = NUM_ACTIONS  # NSQ: squares eliminated by a combat (see rules.resolve_
 COUNTS = NUM_ACTIONS  # HAND_SIZE (the same space): number of squares of each hand card (see rules._random_placement)
 MODE = DEAD_SQ + NSQ  # the deploy mode found by the last legal_actions (see rules._deployment)
 BUFFER_LEN = MODE + 1
+
+
+def square_name(sq: int) -> str:
+    """Absolute square as 'a1'..'f7': column letter from player 0's left, row number from player 0's edge."""
+    row, col = divmod(int(sq), COLS)
+    return f"{'abcdef'[col]}{row + 1}"

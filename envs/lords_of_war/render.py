@@ -11,21 +11,21 @@ from collections.abc import Collection
 
 import numpy as np
 
+from ..flat_state import FlatState
 from . import layout as L
 from . import rules as R
-from .layout import ARMY_SIZE, COLS, HAND_SIZE, ROWS
-from .state import LordsOfWarState, square_name
+from .layout import ARMY_SIZE, COLS, HAND_SIZE, ROWS, square_name
 
 CELL = 48  # pixels per square in rgb_array
 PLAYER_RGB = (np.array([200, 60, 50]), np.array([50, 90, 200]))
 
 
-def _tag_letters(state: LordsOfWarState) -> tuple[str, str]:
+def _tag_letters(state: FlatState) -> tuple[str, str]:
     a, b = (army.name[0].upper() for army in state.game.armies)
     return ("0", "1") if a == b else (a, b)
 
 
-def card_codes(state: LordsOfWarState) -> dict[int, str]:
+def card_codes(state: FlatState) -> dict[int, str]:
     """A two-letter code per card, unique within each army (e.g. Orc Ravager -> 'Ra')."""
     codes: dict[int, str] = {}
     for p in range(2):
@@ -40,12 +40,12 @@ def card_codes(state: LordsOfWarState) -> dict[int, str]:
     return codes
 
 
-def render_ansi(state: LordsOfWarState, perspective: int | None = None) -> str:
+def render_ansi(state: FlatState, perspective: int | None = None) -> str:
     """The board, legend and zones; hands are shown for ``perspective`` (None: both)."""
     return render_text(state, range(2) if perspective is None else (perspective,))
 
 
-def render_text(state: LordsOfWarState, shown: Collection[int]) -> str:
+def render_text(state: FlatState, shown: Collection[int]) -> str:
     """The board, legend and zones, with the hands of the players in ``shown`` (a spectator's view: none)."""
     s, cards, names = state.s, state.cards, state.game.card_names
     letters = _tag_letters(state)
@@ -90,7 +90,7 @@ def render_text(state: LordsOfWarState, shown: Collection[int]) -> str:
     return "\n".join(lines)
 
 
-def render_rgb(state: LordsOfWarState) -> np.ndarray:
+def render_rgb(state: FlatState) -> np.ndarray:
     """An H x W x 3 uint8 image: owner colour (brighter = more defence), arrows as bars, Command gold rim."""
     s, cards = state.s, state.cards
     img = np.full((ROWS * CELL, COLS * CELL, 3), 235, dtype=np.uint8)

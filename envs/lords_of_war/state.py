@@ -28,6 +28,7 @@ from . import heuristics as H
 from . import layout as L
 from . import rules as R
 from .cards import Army, build_card_table, builtin_armies, load_army
+from .layout import square_name  # noqa: F401 (re-exported)
 from .layout import (
     A_DEPLOY,
     A_DRAW,
@@ -51,12 +52,6 @@ from .observation import OBS_LEN, STRUCTURE, observe
 H4_SCALE = 24.0  # h4 differences beyond +-24 cards are clipped
 H4 = H.heuristic_index("h4")  # the heuristic ``heuristic`` scales
 DETERMINIZE_DRAWS = 2 * ARMY_SIZE  # uniforms one determinize draws (``_resample``)
-
-
-def square_name(sq: int) -> str:
-    """Absolute square as 'a1'..'f7': column letter from player 0's left, row number from player 0's edge."""
-    row, col = divmod(int(sq), COLS)
-    return f"{'abcdef'[col]}{row + 1}"
 
 
 class LordsOfWarGame:

@@ -8,18 +8,13 @@ and a hand card's arrows are printed in the card's own frame (N = toward its ene
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from ..flat_state import FlatState
 from ..view import Card, Cell, Seat, View, Zone, doer, numbered, status_line
 from . import layout as L
 from . import rules as R
 from .cards import CardType
-from .layout import ARMY_SIZE, COLS, DIRECTION_NAMES, HAND_SIZE, ROWS, WIN_COMMAND, WIN_ELIMINATED
+from .layout import ARMY_SIZE, COLS, DIRECTION_NAMES, HAND_SIZE, ROWS, WIN_COMMAND, WIN_ELIMINATED, square_name
 from .render import render_text
-from .state import square_name
-
-if TYPE_CHECKING:
-    from .state import LordsOfWarState
 
 
 # ---- cards -----------------------------------------------------------------------------------------------
@@ -59,7 +54,7 @@ def _card(t: CardType, turn: int = 0, tags: tuple[str, ...] = ()) -> Card:
 
 
 # ---- the view --------------------------------------------------------------------------------------------
-def view(state: LordsOfWarState, perspective: int | None) -> View:
+def view(state: FlatState, perspective: int | None) -> View:
     """What ``perspective`` (a seat, or None: a spectator) sees: a panel per player, each hand and eliminated
     pile, the 7x6 mat as a grid (``Cell.text``: the square's name), the game's text board."""
     if perspective is not None:
@@ -94,14 +89,14 @@ def view(state: LordsOfWarState, perspective: int | None) -> View:
 
 
 # ---- the menu and the log ------------------------------------------------------------------------------------
-def _on(state: LordsOfWarState, e: int) -> tuple[str, str]:
+def _on(state: FlatState, e: int) -> tuple[str, str]:
     """The card name and absolute square name of square ``e`` in the mover's frame."""
     sq = R.ego(e, int(state.s[L.PLAYER]))
     c = int(state.s[L.BOARD + sq])
     return (state.game.card_names[c] if c >= 0 else "nothing"), square_name(sq)
 
 
-def action_path(state: LordsOfWarState, a: int) -> tuple[str, ...]:
+def action_path(state: FlatState, a: int) -> tuple[str, ...]:
     """The menu path of legal action ``a``: ("deploy", card, square) (copies told apart: "Orc Grunts #2"),
     ("shoot", "Dwarf Warriors on d5"), ("hold fire",), ("draw",), ("recall", "Orc Grunts on c3")."""
     p = int(state.s[L.PLAYER])
@@ -118,7 +113,7 @@ def action_path(state: LordsOfWarState, a: int) -> tuple[str, ...]:
     return "recall", "{} on {}".format(*_on(state, a - L.A_RECALL))
 
 
-def action_seen(state: LordsOfWarState, a: int, perspective: int | None) -> str:
+def action_seen(state: FlatState, a: int, perspective: int | None) -> str:
     """How ``perspective`` sees legal action ``a`` applied here: every move is public but a draw's card."""
     p = int(state.s[L.PLAYER])
     you, does = perspective == p, doer(perspective, p)

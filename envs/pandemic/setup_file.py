@@ -41,6 +41,7 @@ import numpy as np
 from ..errors import InvalidParameterError
 from ..files import errors_as, quoted, read_json, unknown_fields
 from . import layout as L
+from .arrays import add_cubes, blank_state, set_infection_deck, set_player_deck
 from .board import CITY_INDEX, CITY_NAMES
 
 VERSION = 1
@@ -116,8 +117,6 @@ def load_setup(path: str | Path) -> Setup:
 
 def parse_setup(data: Any, source: str = "<dict>") -> Setup:
     """Check a set-up given as parsed JSON and build its state array."""
-    from .state import add_cubes, blank_state, set_infection_deck, set_player_deck
-
     r = _Reader(source)
     if not isinstance(data, dict):
         raise r.fail("the top level must be a JSON object")

@@ -5,7 +5,7 @@
     python -m cardboard.evaluation.papers.p001_hearthstone.card_play_data runs/tcs/handlock          # build (and cache) the samples
 
 The thesis's generator is open-hand DUCT self-play; here it is ``uct`` (search on the true state; deck order
-stays chance, explicit in the tree), with the configuration RESULTS.md found strongest for DUCT on these decks
+stays chance, explicit in the tree), with the configuration p001_hearthstone/RESULTS.md found strongest for DUCT on these decks
 (1,000 iterations, d = 5, ``prune=1``). The records of a ``cardboard selfplay`` run hold every decision's action,
 so each game is replayed (``selfplay.replay_game``) and
 

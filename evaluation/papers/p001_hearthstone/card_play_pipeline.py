@@ -7,7 +7,7 @@ networks, Table 4.2 (issue 18).
 Steps, each resumable (run the same command again after a kill: finished games, models and tables are kept):
 
 1. ``cardboard selfplay hearth --agents GENERATOR --games G --seed SEED --option decks=D --out OUT/D`` for each
-   mirror D (the generator: open-hand search, ``uct`` on the true state with RESULTS.md's strongest DUCT
+   mirror D (the generator: open-hand search, ``uct`` on the true state with p001_hearthstone/RESULTS.md's strongest DUCT
    configuration, ``GENERATOR``);
 2. ``cardboard train-card-play OUT/D --preset P`` for each preset (skipped when ``OUT/D/P/model.safetensors``
    exists; a folder holding only an older ``model.pt``, a ``torch.save`` file no longer read, is trained again);

@@ -9,7 +9,7 @@ Every pair of agents plays, every game twice (each agent once in the first seat)
   agent; each builds a 40-card deck from its own copy of the pool with DefaultAI's builder (a distinct card of what
   is left, uniformly, until 40; no copy limit), then each pair plays ``games`` times (BTK: 100). With ``pools=P``
   repetition ``k`` uses pool ``k mod P`` (BTK: one pool for the whole tournament); more pools average out the luck
-  of the builds, which one pool leaves in every game of a pair (RESULTS.md measures how much).
+  of the builds, which one pool leaves in every game of a pair (p004_fifth_aeon/RESULTS.md measures how much).
 - **preconstructed**: every standard AI deck against every one (mirror match-ups included), the same decks for both
   agents, ``games`` times a pairing (BTK: 10 = 2,000 games an agent pair).
 

@@ -7,7 +7,7 @@ DEFAULT_OBSERVED = 5  # 000 §2.8: the identity plus 5 random cards, "roughly tw
 OBSERVED_RANGE = tuple(range(11))  # 000 §3.8: 0..10 observed cards, plus the identity
 # 000 §5.1 item 8: minsup about 5..25, absolute counts (not fractions), on 5,800 training decks of 600+ cards.
 # Ours per game: our pools are small (Fifth Aeon 137 cards, Hearth 55) and our decks dense, so the same counts
-# fire nearly every rule; the grids reach where the rules separate the cards (measured: RESULTS.md, issue 37).
+# fire nearly every rule; the grids reach where the rules separate the cards (measured: p000_play_style/RESULTS.md, issue 37).
 MIN_SUPPORTS = {"fifth_aeon": (10, 20, 40, 80, 160), "hearth": (20, 50, 100, 200, 400)}
 PAPER_MIN_SUPPORT = 15  # 000 §3.8: a1 best at minsup ≈15, a4, a6, a7 at 15-20 (a corpus of another game: ours)
 DEFAULT_MIN_SUPPORT = {"fifth_aeon": 80, "hearth": 100}  # ours: where the variants peak in our support curves
