@@ -1,10 +1,12 @@
 """Search over the forward-model protocol: UCT, SO-ISMCTS, DUCT, PIMC, flat Monte Carlo and a rolling horizon EA.
 
-``mcts`` holds the engine (one tree loop, pluggable worlds, chance sampler and
-final-move selection); ``final`` the final-move selections of paper 000's play styles, their online
-tuner and the per-decision log; ``strategies`` the tree step (UCB1, PUCT), leaf evaluation and
-rollout objects it takes; ``tree`` its nodes, soft-key table and compiled tree steps; ``compiled``
-whole UCT / ISMCTS iterations in compiled code for games with a ``compiled_model``;
+``mcts`` holds the engine (``TreeSearch``: one tree policy over pluggable ``worlds``, chance sampler and
+final-move selection; PIMC, flat Monte Carlo); ``config`` what a search is asked and hands back; ``plan`` which of
+the two loops runs it, chosen once per engine and game: ``loop``'s Python descent or ``compiled``'s whole
+iterations (``compiled_network``: its leaf mode for networks); ``final`` the final-move selections of paper 000's
+play styles, their online tuner and the per-decision log; ``strategies`` the tree step (UCB1, PUCT), leaf
+evaluation and rollout objects it takes (``gumbel``: Gumbel's selection rule); ``core`` and ``tree`` the flat tree,
+its soft-key table and compiled tree steps;
 ``chance`` chance-node bucketing (CNB); ``pruning`` paper 002's hard pruning by the game's
 heuristics; ``turn_budget`` 001 §3.3's per-turn time
 policies (one-search, multiple-search); ``agents`` wraps each algorithm as an agent;

@@ -50,6 +50,10 @@ def answer(requests: list[Request | ArrayRequest]) -> list:
     flushed once (one forward pass for all the requests that share it), then each collects its own answers;
     other evaluators are called once per state. The array requests of one queue are answered together by one
     ``queue.evaluate`` over their rows, each getting its slice of ``(priors, values)``."""
+    if len(requests) == 1 and type(requests[0]) is Request:  # one search's leaves, asked of one plain evaluator
+        evaluators, states = requests[0]
+        if evaluators and all(e is evaluators[0] for e in evaluators) and not batches(evaluators[0]):
+            return [[evaluators[0](state) for state in states]]
     out: list = [None] * len(requests)
     if len(requests) == 1 and isinstance(requests[0], ArrayRequest):  # one compiled search's batch
         _answer_arrays(requests, [0], out)

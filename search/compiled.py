@@ -123,9 +123,9 @@ def model_of(state: GameState) -> CompiledModel | None:
 
 def game_refusal(state: GameState) -> str | None:
     """Why no compiled loop can search ``state``'s game at all (None: its game offers one)."""
-    if state.info.num_action_keys is None:
-        return "the game declares no num_action_keys"
-    return "the game offers no compiled_model" if model_of(state) is None else None
+    if model_of(state) is None:
+        return "the game offers no compiled_model"
+    return "the game declares no num_action_keys" if state.info.num_action_keys is None else None
 
 
 def refusal(config: SearchConfig, worlds: Worlds, state: GameState) -> str | None:
@@ -190,19 +190,19 @@ class LeafMode(Protocol):
 class CompiledLoop:
     """The compiled driver (``config.Driver``; module docstring): a search's iterations in kernel calls of
     ``_iterate``, in the rollout mode or, with a ``leaf`` mode, the leaf mode; the same tree, statistics and
-    generator state as the Python loop. Its loop is loaded when the driver is made (before any clock)."""
+    generator state as the Python loop. The clock of a time budget starts once its loop is loaded."""
 
-    def __init__(self, config: SearchConfig, worlds: Worlds, model: CompiledModel, leaf: LeafMode | None = None):
+    def __init__(self, config: SearchConfig, worlds: Worlds, leaf: LeafMode | None = None):
         self.config, self.worlds, self.leaf = config, worlds, leaf
         self.name = "compiled" if leaf is None else "compiled, network leaves"
         self.flat_tree: FlatTree | None = None  # kept from search to search (``FlatTree.of``)
-        runner_for(model)
 
     def steps(self, run: Run) -> Steps[SearchResult]:
         """The iterations of ``run`` compiled (``config.Driver``)."""
         cfg, state, rng, me, leaf = self.config, run.state, run.rng, run.me, self.leaf
         info, model = state.info, model_of(state)
-        runner = runner_for(model)
+        runner = runner_for(model)  # compiled, or read from numba's cache, at its first use in a process
+        run.start = time.perf_counter()
         target = run.iterations if run.iterations is not None else cfg.iterations
         seconds = None if run.iterations is not None else cfg.seconds
         pruning, ismcts = cfg.pruning, type(self.worlds) is Fresh
@@ -216,7 +216,8 @@ class CompiledLoop:
         worlds = np.stack([model_of(world).state for world in fixed]) if fixed else model.state[None].copy()
         leaves = None if leaf is None else leaf.leaves_of(tree, info)
         head = runner.head(model, worlds, me, ismcts, cfg, info, which, tree.num_keys, 0 if leaf is None else cfg.leaves,
-                           root_prior_of(cfg, state, tree.table) if run.iterations != 0 else NO_ROOT_PRIOR)
+                           root_prior_of(cfg, state, tree.table) if run.iterations != 0 and cfg.root_prior is not None
+                           else NO_ROOT_PRIOR)
         per_iteration = model.determinize_draws * ismcts + 1 + STEP_GUESS + judge_words
         bits = rng.bit_generator
         saved = bits.state

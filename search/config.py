@@ -137,21 +137,18 @@ def decide(root: Node, state: GameState, final: FinalSelection, rng: np.random.G
 
 @dataclass
 class Run:
-    """One search as the engine hands it to a driver: from ``state`` for its player ``me`` with ``rng``;
+    """One search as the engine hands it to a driver: from ``state`` for its player to move ``me`` with ``rng``;
     ``iterations`` replaces the configured budget (None: the config's iterations and seconds; 0: decide from the
-    tree as it is); the clock started at ``start``; ``stamp`` counts the engine's earlier iterations (availability
+    tree as it is); ``stamp`` counts the engine's earlier iterations (availability
     stamps stay unique across kept trees); ``root`` is a tree to continue (None: a new one)."""
 
     state: GameState
+    me: int
     rng: np.random.Generator
     iterations: int | None
-    start: float
     stamp: float
     root: Node | None = None
-
-    @property
-    def me(self) -> int:
-        return self.state.current_player
+    start: float = 0.0  # set by the driver once it has loaded what it runs: the clock starts there
 
 
 class Driver(Protocol):

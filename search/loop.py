@@ -197,12 +197,13 @@ class PythonLoop:
         waits for (``config.leaves`` leaves, more when a PUCT leaf also needs values after a rollout), is sent the
         evaluator's answers for them in order, and returns the result. A search that never needs the evaluator
         (rollouts to the end) runs through without yielding."""
+        run.start = time.perf_counter()
         cfg, state, rng, iterations, me = self.config, run.state, run.rng, run.iterations, run.me
         uniforms = Uniforms(rng)
         rule = self.rule(run, uniforms)
         root = run.root or new_root(state, iterations or cfg.iterations)
         tree, at = root._live(), root.index
-        if iterations != 0:
+        if iterations != 0 and cfg.root_prior is not None:
             tree.root_prior = root_prior_of(cfg, state, tree.table)
         fixed = self.worlds.draw(state, me, rng, cfg.determinizer) if iterations != 0 or rule.offset else []
         yield from rule.begin(self, tree, run, fixed)

@@ -120,12 +120,11 @@ class TreeSearch(WarmUp):
         me = state.current_player
         if me < 0:
             raise InvalidParameterError(f"search needs a decision node, current_player is {me}")
-        if iterations is None:
+        if iterations is None and self.warm_up_due():
             self.warm_up(state)
         why = call_refusal(rng, root)  # this search's reason for the Python loop, whatever the plan
-        chosen = Plan(self.python, why) if why is not None else self.plan(state)  # loads a compiled loop: no clock yet
-        start = time.perf_counter()
-        result = yield from chosen.driver.steps(Run(state, rng, iterations, start, self._stamp,
+        chosen = Plan(self.python, why) if why is not None else self.plan(state)
+        result = yield from chosen.driver.steps(Run(state, me, rng, iterations, self._stamp,
                                                     root or self.take_kept(state)))
         self._stamp += result.iterations
         result.driver = chosen.describe()

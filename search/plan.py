@@ -36,14 +36,12 @@ class Plan:
 def plan(config: SearchConfig, worlds: Worlds, state: GameState, reuse: bool = False,
          python: PythonLoop | None = None) -> Plan:
     """The plan of an engine with ``config``, ``worlds`` and tree ``reuse`` for ``state``'s game: its compiled loop
-    where it reproduces the configuration (loaded now, before any clock), else the Python loop (``python``, or a new
-    one) and why."""
+    where it reproduces the configuration, else the Python loop (``python``, or a new one) and why."""
     python = python or PythonLoop(config, worlds)
     leaf_mode = type(config.selection) is PUCT
     refusal = compiled_network.refusal if leaf_mode else compiled.refusal
     why = "reuse=1 (a kept subtree continues in Python)" if reuse and config.compiled else refusal(config, worlds, state)
     if why is not None:
         return Plan(python, why)
-    model = compiled.model_of(state)
     leaf = compiled_network.NetworkLeaves(config) if leaf_mode else None
-    return Plan(compiled.CompiledLoop(config, worlds, model, leaf))
+    return Plan(compiled.CompiledLoop(config, worlds, leaf))

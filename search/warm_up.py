@@ -34,9 +34,13 @@ class WarmUp:
         """A fresh searcher of this kind with ``config`` (which has an iteration budget and no clock)."""
         raise NotImplementedError
 
+    def warm_up_due(self) -> bool:
+        """Whether the next time-budgeted search is the first: a warm-up is due."""
+        return self.config.seconds is not None and not self._warm
+
     def warm_up(self, state: GameState) -> None:
         """The throw-away search from ``state``, once, when the budget is in seconds."""
-        if self.config.seconds is not None and not self._warm:
+        if self.warm_up_due():
             self._warm = True
             warm = replace(self.config, iterations=WARM_UP_ITERATIONS, seconds=None)
             self.untimed(warm).search(state, np.random.default_rng(0))

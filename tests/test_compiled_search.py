@@ -374,3 +374,27 @@ def test_lords_of_war_scores_moves_as_its_state_does():
             expected = state.evaluations_after(buf[:n], heuristics.NAMES, extrapolate, np.random.default_rng(n))
             assert np.array_equal(out[:, :n], expected)
         assert np.array_equal(s, state.s)
+
+
+@pytest.mark.parametrize("spec, game, driver", [
+    ("ismcts:iterations=20", "lords_of_war", "compiled"),
+    ("ismcts:iterations=20,compiled=0", "lords_of_war", "python (compiled=0)"),
+    ("ismcts:iterations=20,reuse=1", "lords_of_war", "python (reuse=1 (a kept subtree continues in Python))"),
+    ("ismcts:iterations=20,accuracy=0.5", "hearth",
+     "python (ISMCTS worlds from a determinizer other than the game's own (accuracy=, deckmodel=))"),
+    ("duct:iterations=20,cnb=1", "hearth", "python (chance-node bucketing (cnb=1))"),
+    ("ismcts:iterations=20", "fifth_aeon", "python (the game offers no compiled_model)")])
+def test_the_result_names_the_loop_and_why_it_is_the_slower_one(spec, game, driver):
+    game = cardboard.make_game(game)
+    agent = cardboard.make_agent(spec, game)
+    state = game.new_state(2)
+    assert agent.act(state, np.random.default_rng(0)) in state.legal_actions()
+    assert agent.last.driver == driver
+    assert agent.searcher.plan(state).describe() == driver
+
+
+def test_a_generator_the_loop_cannot_replay_is_named_in_the_result():
+    engine = TreeSearch(plain(), "ismcts")
+    result = engine.search(POSITIONS["mid"](), np.random.Generator(np.random.MT19937(0)))
+    assert result.driver == "python (a generator whose draws the loop cannot replay (MT19937))"
+    assert engine.plan(POSITIONS["mid"]()).describe() == "compiled"
