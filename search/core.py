@@ -48,6 +48,7 @@ included). Edges are numbered as they are made. Arrays grow by doubling between 
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable
 
 import numpy as np
@@ -120,6 +121,96 @@ def pick_puct(stat, edges, n, c):
             best = i
             best_value = value
     return best
+
+
+# ---- Gumbel's interior step (Danihelka, Guez, Schrittwieser and Silver 2022; ``gumbel``'s docstring) ----------
+TINY = 1e-30  # the prior of an action the evaluator gave none: its logit stays finite
+SPAN = 1e-8  # the smallest Q range min-max rescaling divides by (mctx's epsilon)
+
+
+@njit(cache=True, nogil=True)
+def mixed_value(raw_value, q, visits, prior):
+    """v_mix = (v̂ + ΣN · Σ_{N(a)>0} π(a) q(a) / Σ_{N(a)>0} π(a)) / (1 + ΣN): the node's raw value ``raw_value`` mixed
+    with the prior-weighted mean Q of its visited actions (mctx's ``_compute_mixed_value``)."""
+    total = 0.0
+    mass = 0.0
+    weighted = 0.0
+    for i in range(len(q)):
+        total += visits[i]
+        if visits[i] > 0:
+            p = max(prior[i], TINY)
+            mass += p
+            weighted += p * q[i]
+    if mass > 0:
+        weighted /= mass
+    return (raw_value + total * weighted) / (total + 1.0)
+
+
+@njit(cache=True, nogil=True)
+def sigma(q, visits, v_mix, c_visit, c_scale, out):
+    """σ(q̂) into ``out``: the completed Q (``q`` where visited, else ``v_mix``), min-max rescaled to [0, 1] over the
+    actions, times (c_visit + max N) · c_scale."""
+    lo, hi, top = np.inf, -np.inf, 0.0
+    for i in range(len(q)):
+        out[i] = q[i] if visits[i] > 0 else v_mix
+        lo, hi, top = min(lo, out[i]), max(hi, out[i]), max(top, visits[i])
+    scale = (c_visit + top) * c_scale / max(hi - lo, SPAN)
+    for i in range(len(q)):
+        out[i] = (out[i] - lo) * scale
+
+
+@njit(cache=True, nogil=True)
+def improved_policy(logits, sig, out):
+    """π′ = softmax(logits + σ) into ``out``."""
+    top = -np.inf
+    for i in range(len(logits)):
+        out[i] = logits[i] + sig[i]
+        top = max(top, out[i])
+    mass = 0.0
+    for i in range(len(logits)):
+        out[i] = math.exp(out[i] - top)
+        mass += out[i]
+    for i in range(len(logits)):
+        out[i] /= mass
+
+
+@njit(cache=True, nogil=True)
+def interior_choice(pi, visits):
+    """argmax[π′(a) − N(a) / (1 + ΣN)], the first on a tie: the action whose visit share lags π′ the most."""
+    total = 1.0 + visits.sum()
+    best, found = 0, -np.inf
+    for i in range(len(pi)):
+        score = pi[i] - visits[i] / total
+        if score > found:
+            best, found = i, score
+    return best
+
+
+@njit(cache=True, nogil=True)
+def pick_gumbel(stat, edges, n, raw_value, c_visit, c_scale):
+    """Gumbel's interior choice over the edges ``edges[:n]``: ``interior_choice`` over π′ of their distinct edges (two
+    legal ids of one key: one edge), priors renormalised over them, ``raw_value`` the node's evaluated value; the
+    index of the first legal id of the edge chosen."""
+    first = np.empty(n, dtype=np.int64)  # legal index of each distinct edge (two copies of a card: one key)
+    k = 0
+    for i in range(n):
+        seen = False
+        for j in range(k):
+            seen = seen or edges[first[j]] == edges[i]
+        if not seen:
+            first[k] = i
+            k += 1
+    prior, q, count = np.empty(k), np.empty(k), np.empty(k)
+    for j in range(k):
+        e = edges[first[j]]
+        prior[j], count[j] = stat[PRIOR, e], stat[VISITS, e]
+        q[j] = stat[TOTAL, e] / count[j] if count[j] > 0 else 0.0
+    prior /= max(prior.sum(), TINY)
+    logits = np.log(np.maximum(prior, TINY))
+    sig, pi = np.empty(k), np.empty(k)
+    sigma(q, count, mixed_value(raw_value, q, count, prior), c_visit, c_scale, sig)
+    improved_policy(logits, sig, pi)
+    return first[interior_choice(pi, count)]
 
 
 NO_ROOT_PRIOR = np.empty(0)  # a search without a root prior (``set_root_prior``)
@@ -287,6 +378,35 @@ def has_room(n, node_player, edge_key, hash_key, counters):
     """Whether the tree has room for a new node and ``n`` new edges (the hash table at most half full)."""
     need = counters[N_EDGES] + n
     return need <= len(edge_key) and 2 * need <= len(hash_key) and counters[N_NODES] < len(node_player)
+
+
+UCB1_STEP, PUCT_STEP, ROOTED_STEP, GUMBEL_STEP = range(4)  # how ``take_edge`` picks
+
+
+@njit(cache=True, nogil=True)
+def take_edge(node, ids, n, how, c, u, stamp, visits, root_prior, raw_value, c_scale, edges, num_keys, node_size,
+              edge_node, edge_key, stat, edge_child, hash_key, hash_edge, counters):
+    """The tree step at ``node`` over the legal key ids ``ids[:n]``, written once for every driver: each edge made when
+    missing and counted available (``flat_edges``; a new edge's prior ``1 / n`` where the pick reads priors), the
+    pick (``UCB1_STEP``: ``pick_ucb1`` with the uniform ``u``; ``PUCT_STEP``: ``pick_puct``; ``ROOTED_STEP``: UCB1's
+    edges, their ``PRIOR`` from ``root_prior`` (``set_root_prior``), then ``pick_puct``; ``GUMBEL_STEP``:
+    ``pick_gumbel`` with ``raw_value``, ``c`` as c_visit and ``c_scale``), then ``visits`` visits counted on the edge
+    taken (the virtual loss of an iteration in flight). Returns ``(i, edge, fresh)``: the legal index to play, its
+    edge, whether it was never visited. The caller has made room (``has_room``) and the node (``child_of``)."""
+    n_fresh = flat_edges(node, ids, n, num_keys, stamp, 1.0 / n if how == PUCT_STEP or how == GUMBEL_STEP else -1.0,
+                         edges, node_size, edge_node, edge_key, stat, edge_child, hash_key, hash_edge, counters)
+    if how == UCB1_STEP:
+        i = pick_ucb1(stat, edges, n, n_fresh, c, u)
+    elif how == GUMBEL_STEP:
+        i = pick_gumbel(stat, edges, n, raw_value, c, c_scale)
+    else:
+        if how == ROOTED_STEP:
+            set_root_prior(stat, edges, ids, n, root_prior)
+        i = pick_puct(stat, edges, n, c)
+    e = edges[i]
+    fresh = stat[VISITS, e] == 0.0
+    stat[VISITS, e] += visits
+    return i, e, fresh
 
 
 def grown(a: np.ndarray, size: int, axis: int = 0, order: str = "C") -> np.ndarray:

@@ -33,18 +33,17 @@ from ..envs.errors import InvalidParameterError
 from ..envs.protocol import GameState
 from .batching import Steps
 from .config import Run, SearchConfig, SearchResult
-from .core import PRIOR, TOTAL, VISITS, FlatTree, edge_of, flat_edges, has_room, mark_available
+from .core import (GUMBEL_STEP, NO_ROOT_PRIOR, PRIOR, TINY, TOTAL, VISITS, FlatTree, edge_of, has_room,  # noqa: F401
+                   improved_policy, interior_choice, mark_available, mixed_value, sigma)
 from .loop import Leaf, PythonLoop
 from .mcts import TreeSearch
-from .tree import Node, legal_ids, moves
+from .tree import Node, legal_ids, moves, step_at
 from .worlds import Worlds
 
 C_VISIT = 50.0  # σ's visit offset c_visit (Danihelka et al. 2022, σ's definition; mctx's maxvisit_init)
 C_SCALE = 1.0  # σ's scale c_scale (Danihelka et al. 2022, σ's definition; mctx's default value_scale is 0.1)
 CANDIDATES = 16  # m, the root's sampled actions (Danihelka et al. 2022; mctx's max_num_considered_actions)
 LOW_LOGIT = -1e9  # a floor under a root score (mctx's ``score_considered``)
-TINY = 1e-30  # the prior of an action the evaluator gave none: its logit stays finite
-SPAN = 1e-8  # the smallest Q range min-max rescaling divides by (mctx's epsilon)
 
 
 @dataclass(frozen=True)
@@ -79,65 +78,6 @@ class Gumbel:
         return GumbelRule(self, config, run)
 
 
-# ---- the formulas (each one compiled once, called from Python and from the tree step) ------------------------
-@njit(cache=True, nogil=True)
-def mixed_value(raw_value, q, visits, prior):
-    """v_mix = (v̂ + ΣN · Σ_{N(a)>0} π(a) q(a) / Σ_{N(a)>0} π(a)) / (1 + ΣN): the node's raw value ``raw_value`` mixed
-    with the prior-weighted mean Q of its visited actions (mctx's ``_compute_mixed_value``)."""
-    total = 0.0
-    mass = 0.0
-    weighted = 0.0
-    for i in range(len(q)):
-        total += visits[i]
-        if visits[i] > 0:
-            p = max(prior[i], TINY)
-            mass += p
-            weighted += p * q[i]
-    if mass > 0:
-        weighted /= mass
-    return (raw_value + total * weighted) / (total + 1.0)
-
-
-@njit(cache=True, nogil=True)
-def sigma(q, visits, v_mix, c_visit, c_scale, out):
-    """σ(q̂) into ``out``: the completed Q (``q`` where visited, else ``v_mix``), min-max rescaled to [0, 1] over the
-    actions, times (c_visit + max N) · c_scale."""
-    lo, hi, top = np.inf, -np.inf, 0.0
-    for i in range(len(q)):
-        out[i] = q[i] if visits[i] > 0 else v_mix
-        lo, hi, top = min(lo, out[i]), max(hi, out[i]), max(top, visits[i])
-    scale = (c_visit + top) * c_scale / max(hi - lo, SPAN)
-    for i in range(len(q)):
-        out[i] = (out[i] - lo) * scale
-
-
-@njit(cache=True, nogil=True)
-def improved_policy(logits, sig, out):
-    """π′ = softmax(logits + σ) into ``out``."""
-    top = -np.inf
-    for i in range(len(logits)):
-        out[i] = logits[i] + sig[i]
-        top = max(top, out[i])
-    mass = 0.0
-    for i in range(len(logits)):
-        out[i] = math.exp(out[i] - top)
-        mass += out[i]
-    for i in range(len(logits)):
-        out[i] /= mass
-
-
-@njit(cache=True, nogil=True)
-def interior_choice(pi, visits):
-    """argmax[π′(a) − N(a) / (1 + ΣN)], the first on a tie: the action whose visit share lags π′ the most."""
-    total = 1.0 + visits.sum()
-    best, found = 0, -np.inf
-    for i in range(len(pi)):
-        score = pi[i] - visits[i] / total
-        if score > found:
-            best, found = i, score
-    return best
-
-
 def considered_visits(m: int, n: int) -> tuple[int, ...]:
     """Sequential halving's schedule (mctx's ``get_sequence_of_considered_visits``): for simulation ``i`` of ``n``,
     the visit count a root candidate must have to be taken, with ``m`` candidates halved each round (to two at
@@ -169,41 +109,13 @@ def root_scores(considered: int, gumbel: np.ndarray, logits: np.ndarray, sig: np
 @njit(cache=True, nogil=True)
 def select_gumbel(node, player, ids, c_visit, c_scale, raw_value, stamp, visits, num_keys, node_player, node_size,
                   edge_node, edge_key, stat, edge_child, hash_key, hash_edge, counters):
-    """The interior step at the expanded ``node`` (where ``player`` moves) over the legal key ``ids``: each edge made
-    when missing (a key the node's expansion did not see gets the uniform prior ``1 / len(ids)``, as PUCT's) and
-    counted available, then ``interior_choice`` over π′ of the node's distinct legal keys (priors renormalised over
-    them; ``raw_value``: the node's evaluated value for ``player``); the edge taken counts ``visits`` visits now.
-    Returns ``(node, i, edge, fresh)`` as ``tree.select_edge``; node -1, and nothing changed, without room."""
-    n = len(ids)
-    if not has_room(n, node_player, edge_key, hash_key, counters):
-        return -1, -1, -1, False
-    edges = np.empty(n, dtype=np.int64)
-    flat_edges(node, ids, n, num_keys, stamp, 1.0 / n, edges, node_size, edge_node, edge_key, stat, edge_child,
-               hash_key, hash_edge, counters)
-    first = np.empty(n, dtype=np.int64)  # legal index of each distinct edge (two copies of a card: one key)
-    k = 0
-    for i in range(n):
-        seen = False
-        for j in range(k):
-            seen = seen or edges[first[j]] == edges[i]
-        if not seen:
-            first[k] = i
-            k += 1
-    prior, q, count = np.empty(k), np.empty(k), np.empty(k)
-    for j in range(k):
-        e = edges[first[j]]
-        prior[j], count[j] = stat[PRIOR, e], stat[VISITS, e]
-        q[j] = stat[TOTAL, e] / count[j] if count[j] > 0 else 0.0
-    prior /= max(prior.sum(), TINY)
-    logits = np.log(np.maximum(prior, TINY))
-    sig, pi = np.empty(k), np.empty(k)
-    sigma(q, count, mixed_value(raw_value, q, count, prior), c_visit, c_scale, sig)
-    improved_policy(logits, sig, pi)
-    i = first[interior_choice(pi, count)]
-    e = edges[i]
-    fresh = stat[VISITS, e] == 0.0
-    stat[VISITS, e] += visits
-    return node, i, e, fresh
+    """The interior step at the expanded ``node`` (where ``player`` moves) over the legal key ``ids``: the tree's step
+    (``tree.step_at``) with ``core.pick_gumbel`` (``raw_value``: the node's evaluated value for ``player``); a key
+    the node's expansion did not see gets the uniform prior ``1 / len(ids)``, as PUCT's. Returns ``(node, i, edge,
+    fresh)`` as ``tree.select_edge``; node -1, and nothing changed, without room."""
+    return step_at(GUMBEL_STEP, node, -1, player, ids, c_visit, stamp, 0.0, visits, NO_ROOT_PRIOR, raw_value, c_scale,
+                   num_keys, node_player, node_size, edge_node, edge_key, stat, edge_child, hash_key, hash_edge,
+                   counters)
 
 
 @njit(cache=True, nogil=True)

@@ -17,8 +17,8 @@ from numba import njit
 
 from ..envs.errors import StaleTreeError
 from ..envs.protocol import CHANCE, HOOKS, GameState
-from .core import (AVAIL, NO_ROOT_PRIOR, PRIOR, STAMP, TOTAL, UNIFORMS_BLOCK, VISITS, FlatTree, KeyTable,  # noqa: F401
-                   add_prior, child_of, edge_of, flat_edges, has_room, pick_puct, pick_ucb1, set_root_prior)
+from .core import (AVAIL, NO_ROOT_PRIOR, PRIOR, PUCT_STEP, ROOTED_STEP, STAMP, TOTAL, UCB1_STEP,  # noqa: F401
+                   UNIFORMS_BLOCK, VISITS, FlatTree, KeyTable, add_prior, child_of, edge_of, has_room, take_edge)
 from .pruning import Judged, memory_at
 
 LEGAL_ACTION_KEYS = HOOKS["legal_action_keys"].name  # the declared optional hook the tree step uses
@@ -191,26 +191,19 @@ def chance_edge(node, link, outcome, num_keys, node_player, node_size, edge_node
                          hash_edge, counters)
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _step(puct, node, link, player, ids, c, stamp, u, visits, root_prior, num_keys, node_player, node_size, edge_node,
-          edge_key, stat, edge_child, hash_key, hash_edge, counters):
-    """``select_edge`` (``puct`` False), ``select_puct`` (True) or ``select_rooted`` (a ``root_prior``): what they
-    share, once."""
+@njit(cache=True, nogil=True)
+def step_at(how, node, link, player, ids, c, stamp, u, visits, root_prior, raw_value, c_scale, num_keys, node_player,
+            node_size, edge_node, edge_key, stat, edge_child, hash_key, hash_edge, counters):
+    """A Python driver's tree step: room checked (``core.has_room``), the node below edge ``link`` where ``player``
+    moves (made when missing, ``core.child_of``; ``link`` < 0: ``node``), then ``core.take_edge`` picking ``how``.
+    Returns ``(node, i, edge, fresh)``; node -1, and nothing changed, when the tree needs room first."""
     if not has_room(len(ids), node_player, edge_key, hash_key, counters):
         return -1, -1, -1, False
     if link >= 0:
         node = child_of(link, player, node_player, node_size, edge_child, counters)
     edges = np.empty(len(ids), dtype=np.int64)
-    n_fresh = flat_edges(node, ids, len(ids), num_keys, stamp, 1.0 / len(ids) if puct else -1.0, edges, node_size,
-                         edge_node, edge_key, stat, edge_child, hash_key, hash_edge, counters)
-    if len(root_prior):
-        set_root_prior(stat, edges, ids, len(ids), root_prior)
-        i = pick_puct(stat, edges, len(ids), c)
-    else:
-        i = pick_puct(stat, edges, len(ids), c) if puct else pick_ucb1(stat, edges, len(ids), n_fresh, c, u)
-    e = edges[i]
-    fresh = stat[VISITS, e] == 0.0
-    stat[VISITS, e] += visits
+    i, e, fresh = take_edge(node, ids, len(ids), how, c, u, stamp, visits, root_prior, raw_value, c_scale, edges,
+                            num_keys, node_size, edge_node, edge_key, stat, edge_child, hash_key, hash_edge, counters)
     return node, i, e, fresh
 
 
@@ -224,8 +217,8 @@ def select_edge(node, link, player, ids, c, stamp, u, visits, num_keys, node_pla
     Returns ``(node, i, edge, fresh)``: the node stepped, the legal index to play, its edge, and whether the edge was
     never visited (an expansion). A key offered by two legal ids (two copies of a card) counts as available once.
     ``node`` is -1, and nothing changed, when the tree needs room first (``FlatTree.reserve(len(ids))``)."""
-    return _step(False, node, link, player, ids, c, stamp, u, visits, NO_ROOT_PRIOR, num_keys, node_player, node_size,
-                 edge_node, edge_key, stat, edge_child, hash_key, hash_edge, counters)
+    return step_at(UCB1_STEP, node, link, player, ids, c, stamp, u, visits, NO_ROOT_PRIOR, 0.0, 0.0, num_keys,
+                   node_player, node_size, edge_node, edge_key, stat, edge_child, hash_key, hash_edge, counters)
 
 
 @njit(cache=True, nogil=True)
@@ -234,8 +227,8 @@ def select_puct(node, link, player, ids, c, stamp, u, visits, num_keys, node_pla
     """``select_edge`` with ``core.pick_puct`` (AlphaZero's step; see there). An edge first made here (a key the
     node's expansion did not see: another world offers it) gets the uniform prior ``1 / len(ids)``. ``u`` is unused
     (same signature as ``select_edge``)."""
-    return _step(True, node, link, player, ids, c, stamp, u, visits, NO_ROOT_PRIOR, num_keys, node_player, node_size,
-                 edge_node, edge_key, stat, edge_child, hash_key, hash_edge, counters)
+    return step_at(PUCT_STEP, node, link, player, ids, c, stamp, u, visits, NO_ROOT_PRIOR, 0.0, 0.0, num_keys,
+                   node_player, node_size, edge_node, edge_key, stat, edge_child, hash_key, hash_edge, counters)
 
 
 @njit(cache=True, nogil=True)
@@ -244,5 +237,5 @@ def select_rooted(node, link, player, ids, c, stamp, u, visits, root_prior, num_
     """The root's step under a root prior (``SearchConfig.root_prior``): edges made as ``select_edge`` makes them
     (their expansion, and the rollout below, are UCB1's), their ``PRIOR`` from ``root_prior``
     (``core.set_root_prior``), then ``core.pick_puct`` with ``c``. ``u`` is unused."""
-    return _step(False, node, link, player, ids, c, stamp, u, visits, root_prior, num_keys, node_player, node_size,
-                 edge_node, edge_key, stat, edge_child, hash_key, hash_edge, counters)
+    return step_at(ROOTED_STEP, node, link, player, ids, c, stamp, u, visits, root_prior, 0.0, 0.0, num_keys,
+                   node_player, node_size, edge_node, edge_key, stat, edge_child, hash_key, hash_edge, counters)
