@@ -370,6 +370,16 @@ def cmd_list(names: dict[str, str], entry: Callable[[str], Entry], console: Cons
     return 0
 
 
+def cmd_explain(args: argparse.Namespace, console: Console) -> int:
+    """``agents --explain SPEC``: the agent built for the game, and the loop its search runs (``search.plan``)."""
+    game = registry.make_game(args.game, **registry.parse_game_options(args.option))
+    agent = registry.make_agent(args.explain, game)
+    explain = getattr(getattr(agent, "searcher", None), "explain", None)
+    loop = explain(game.new_state(0)) if explain is not None else "no search loop (it does not search a tree)"
+    console.print(f"{args.explain} on {game.info.name}: {type(agent).__name__}; loop: {loop}", highlight=False)
+    return 0
+
+
 def cmd_zoo(console: Console, verbose: bool) -> int:
     """The shipped models (``cardboard.policies.zoo``): each one's name and game; ``verbose``: also the agent spec
     that ``zoo:NAME`` plays and its model card's file."""
@@ -394,6 +404,10 @@ def build_parser() -> argparse.ArgumentParser:
     for name in ("games", "agents"):
         p = sub.add_parser(name, help=f"list the {name}")
         p.add_argument("-v", "--verbose", action="store_true", help="also their parameters, with defaults")
+    p.add_argument("--explain", metavar="SPEC", help="build agent SPEC for --game and say which search loop it runs, "
+                                                     "and why where it is the slower one")
+    p.add_argument("--game", default="lords_of_war", help="the game --explain builds the agent for")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (repeatable)")
     for name, help_text in (("play", "play a match, one agent per seat"),
                             ("tournament", "round robin between several agents, with ratings and a plot"),
                             ("show", "play one game and print it turn by turn")):
@@ -448,6 +462,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "games":
             return cmd_list(registry.describe_games(), registry.game_entry, console, args.verbose)
+        if args.command == "agents" and args.explain:
+            return cmd_explain(args, console)
         if args.command == "agents":
             cmd_list(registry.describe_agents(), registry.agent_entry, console, args.verbose)
             return cmd_zoo(console, args.verbose)

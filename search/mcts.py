@@ -103,6 +103,10 @@ class TreeSearch(WarmUp):
             found = self._plans[type(state)] = plan(self.config, self.worlds, state, self.reuse, self.python)
         return found
 
+    def explain(self, state: GameState) -> str:
+        """The loop this engine runs on ``state``'s game, and why where it is the slower one."""
+        return self.plan(state).describe()
+
     def search(self, state: GameState, rng: np.random.Generator, iterations: int | None = None,
                root: Node | None = None) -> SearchResult:
         """Search from ``state`` for its player. ``iterations`` replaces the configured budget for this call
@@ -172,6 +176,9 @@ class PIMC:
         self.config = config
         self.num_worlds = num_worlds
 
+    def explain(self, state: GameState) -> str:
+        return f"one UCT tree a world, each: {TreeSearch(self.config, 'uct').explain(state)}"
+
     def search(self, state: GameState, rng: np.random.Generator) -> SearchResult:
         me = state.current_player
         start = time.perf_counter()
@@ -204,6 +211,9 @@ class FlatMonteCarlo(WarmUp):
 
     def untimed(self, config: SearchConfig) -> FlatMonteCarlo:
         return FlatMonteCarlo(config)
+
+    def explain(self, state: GameState) -> str:
+        return "python (flat Monte Carlo: no tree)"
 
     def search(self, state: GameState, rng: np.random.Generator) -> SearchResult:
         me = state.current_player

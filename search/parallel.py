@@ -255,6 +255,10 @@ class RootParallel:
         self._pool: _Workers | None = None
         self._finalizer: weakref.finalize | None = None
 
+    def explain(self, state: GameState) -> str:
+        """Each worker process's loop (a plain ``TreeSearch``'s)."""
+        return f"{self.workers} worker processes, each: {TreeSearch(self.config, self.worlds).explain(state)}"
+
     @property
     def processes(self) -> list[multiprocessing.process.BaseProcess]:
         return list(self._pool.processes) if self._pool is not None else []
@@ -351,6 +355,9 @@ class _Threaded(WarmUp):
 
     def reset(self) -> None:
         """Nothing is kept between decisions (tree reuse is not supported)."""
+
+    def explain(self, state: GameState) -> str:
+        return f"python ({self.workers} threads step one shared tree: no compiled loop takes a shared tree)"
 
     def untimed(self, config: SearchConfig) -> _Threaded:
         return type(self)(config, self.worlds, 1, self.workers, self.vl)

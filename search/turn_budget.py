@@ -67,6 +67,7 @@ class TurnBudget:
             raise InvalidParameterError(f"a turn budget needs at least 1 iteration, got {turn_iterations}")
         engine.reuse = True  # both policies keep the subtree of the move played
         self.engine = engine
+        self.explain = engine.explain  # the engine's loop, whatever the turn's budget
         self.turn_iterations = turn_iterations
         self.policy = policy
         self.owner: tuple[int, int] | None = None  # (player, turn) the remaining budget belongs to

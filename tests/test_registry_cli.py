@@ -270,6 +270,22 @@ def test_cli_lists_games_and_agents(capsys):
     assert all(name in out for name in cardboard.agents())
 
 
+@pytest.mark.parametrize("argv, loop", [
+    (["--explain", "ismcts:iterations=10"], "loop: compiled"),
+    (["--explain", "ismcts:iterations=10,compiled=0"], "loop: python (compiled=0)"),
+    (["--explain", "duct:cnb=1", "--game", "hearth"], "loop: python (chance-node bucketing (cnb=1))"),
+    (["--explain", "uct:parallel=root,workers=2"], "2 worker processes, each: compiled"),
+    (["--explain", "random"], "no search loop")])
+def test_cli_explains_which_loop_an_agent_runs(capsys, argv, loop):
+    assert main(["agents", *argv]) == 0
+    assert loop in " ".join(capsys.readouterr().out.split())
+
+
+def test_cli_explain_refuses_an_unknown_agent(capsys):
+    assert main(["agents", "--explain", "ismcts:nope=1"]) == 2
+    assert "nope" in capsys.readouterr().out
+
+
 def test_cli_usage_errors_exit_2(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["dance"])
