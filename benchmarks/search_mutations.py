@@ -50,7 +50,7 @@ TESTS = ("tests/test_search_behaviour.py", "tests/test_search_wiring.py", "tests
          "tests/test_search_golden.py", "tests/test_hlr.py", "tests/test_pruning.py", "tests/test_final_selection.py",
          "tests/test_parallel_search.py", "tests/test_compiled_search.py", "tests/test_compiled_network.py",
          "tests/test_rhea.py", "tests/test_time_budget.py", "tests/test_compiled_hearth.py",
-         "tests/test_compiled_pandemic.py")
+         "tests/test_compiled_pandemic.py", "tests/test_gumbel.py")
 # runs/: outputs, often large, possibly being written
 IGNORED = shutil.ignore_patterns(".venv", ".git", ".pytest_cache", "*.egg-info", "runs")
 

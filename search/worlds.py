@@ -44,16 +44,21 @@ class Worlds(Protocol):
         ...
 
 
-@dataclass(frozen=True)
-class TrueState:
-    """Every iteration plays the true state."""
+class PerIteration:
+    """Worlds made for each iteration, none fixed for the decision."""
 
-    name: ClassVar[str] = "uct"
     count: ClassVar[int] = 1
 
     def draw(self, state: GameState, me: int, rng: np.random.Generator,
              determinizer: Determinizer) -> list[GameState]:
         return []
+
+
+@dataclass(frozen=True)
+class TrueState(PerIteration):
+    """Every iteration plays the true state."""
+
+    name: ClassVar[str] = "uct"
 
     def world(self, state: GameState, me: int, rng: np.random.Generator, determinizer: Determinizer,
               fixed: list[GameState], i: int) -> GameState:
@@ -61,15 +66,10 @@ class TrueState:
 
 
 @dataclass(frozen=True)
-class Fresh:
+class Fresh(PerIteration):
     """Every iteration plays a fresh determinization for the decider."""
 
     name: ClassVar[str] = "ismcts"
-    count: ClassVar[int] = 1
-
-    def draw(self, state: GameState, me: int, rng: np.random.Generator,
-             determinizer: Determinizer) -> list[GameState]:
-        return []
 
     def world(self, state: GameState, me: int, rng: np.random.Generator, determinizer: Determinizer,
               fixed: list[GameState], i: int) -> GameState:
