@@ -363,10 +363,14 @@ def cmd_list(names: dict[str, str], entry: Callable[[str], Entry], console: Cons
     for name, summary in names.items():
         console.print(f"[bold]{name}[/bold]  {summary}")
         if verbose:
-            meanings = registry.parameter_help(entry(name))
-            for key, default in entry(name).defaults.items():
-                console.print(f"    {key}={_shown(default)}" + (f"  {meanings[key]}" if key in meanings else ""),
-                              highlight=False, markup=False)
+            meanings, defaults = registry.parameter_help(entry(name)), entry(name).defaults
+            groups = getattr(entry(name).factory, "knob_groups", None) or {"": list(defaults)}  # a search's groups
+            for group, keys in groups.items():
+                if group:
+                    console.print(f"  {group}:", highlight=False, markup=False)
+                for key in (k for k in keys if k in defaults):
+                    console.print(f"    {key}={_shown(defaults[key])}" + (f"  {meanings[key]}" if key in meanings
+                                                                          else ""), highlight=False, markup=False)
     return 0
 
 

@@ -69,6 +69,8 @@ hearth-only ``greedy_h``).
 """
 from __future__ import annotations
 
+import functools
+import inspect
 from collections.abc import Callable, Hashable
 from dataclasses import replace
 
@@ -81,6 +83,7 @@ from .chance import ChanceBucketing
 from .deck_models import HOOKS_OF as DECK_MODEL_HOOKS
 from .deck_models import check_deck_worlds, deck_worlds
 from .gumbel import C_SCALE, C_VISIT, CANDIDATES, Gumbel, GumbelSearch
+from .knobs import GROUPS, KNOBS, check
 from .final import Decision, FinalSelection, OnlineTuner, decision, make_final, robust_child
 from .pruning import HardPruning
 from .mcts import PIMC, FlatMonteCarlo, InferenceAccuracy, SearchConfig, SearchResult, TreeSearch, uniform_determinizer
@@ -132,10 +135,6 @@ def search_config(iterations: int, seconds: float, c: float, depth: int, cnb: bo
     values a new leaf by the game's ``heuristic`` with no rollout (``depth`` unused); ``pruning``: hard pruning
     by the game's heuristics (``pruning.HardPruning``); ``deckmodel``: worlds dealt by a deck model
     (``deck_models``; '': the game's own determinize)."""
-    if heuristic and depth:
-        raise InvalidParameterError(f"heuristic=1 evaluates the leaf without a rollout: depth must be 0, got {depth}")
-    if deckmodel and accuracy >= 0:
-        raise InvalidParameterError(f"accuracy={accuracy:g} and deckmodel={deckmodel} both choose the worlds: use one")
     determinizer = (deck_worlds(deckmodel) if deckmodel else uniform_determinizer if accuracy < 0
                     else InferenceAccuracy(accuracy))
     return SearchConfig(iterations=iterations or None, seconds=seconds or None, c=c,
@@ -258,63 +257,27 @@ class SearchAgent:
             self.final.update(entry.mean)
 
 
-PARAMETERS = {  # one line per spec parameter: the search agents' docstrings (``cardboard agents -v``)
-    "worlds": "determinizations sampled once per decision",
-    "iterations": "iterations per decision (0: no limit; then seconds must be set)",
-    "c": "UCB1 exploration constant on rewards in [0, 1]",
-    "depth": "rollout length in player turns, then the game's heuristic (0: to the end of the game)",
-    "heuristic": "value a new leaf by the game's heuristic, no rollout (1: on; depth must be 0)",
-    "seconds": "time limit per decision (0: none)",
-    "reuse": "keep the chosen action's subtree for the next decision of the same turn",
-    "cnb": "chance-node bucketing with pre-sampling, paper 001 2.6 (games with chance_bucket / chance_samples)",
-    "prune": "0: none; 1: step the tree over the game's sensible_actions (paper 001 2.5); h4 or h1+h4: hard pruning "
-             "to the top hpl moves by each of the game's evaluations named (paper 002)",
-    "hpl": "with prune=NAMES: the hard pruning limit, moves kept per heuristic at each node",
-    "extrapolate": "with prune=NAMES: score a move after the mover's rest of the turn played at random (paper 002)",
-    "final": "final-move selection, paper 000 2.6: robust, max, robust_rand, max_rand, robust_roulette, max_roulette",
-    "n": "with final=*_rand / *_roulette: choose among the top n children (0: all, roulettes only)",
-    "k": "with final=*_roulette: the exponent of visits or w/v",
-    "tune": "with a top-n final: 000 5.3.7's online tuner, n + 1 after a move of w/v > 0.5, else - 1, in [1, 10]",
-    "accuracy": "inference accuracy of the worlds, paper 001 3.6.1 (-1: off; games whose determinize takes it)",
-    "deckmodel": "hidden decklists: the worlds deal the opponent's unseen cards by uniform (the game's model), oracle "
-                 "(the true list) or predict[:VARIANT] (a deck predictor's list); '': the game's determinize",
-    "turn": "iterations per turn spent with 001 3.3's policy (0: off; iterations and seconds unused)",
-    "policy": "turn-budget policy: one (one-search) or multiple (multiple-search)",
-    "net": "PolicyValueNet checkpoint guiding the search ('': none; then prior, value, netrollout, cpuct unused)",
-    "prior": "with net: PUCT selection over the network's prior (with value=0: PUCT over rollouts)",
-    "value": "with net: the network's value of the leaf, no rollout (depth must be 0; 0: rollouts value it)",
-    "netrollout": "with net and value=0: rollouts sample the network's policy",
-    "cpuct": "with net and prior=1 (or root=1): PUCT's exploration constant",
-    "root": "with net: the network's prior at the root only (PUCT there, UCB1 and rollouts below: search.root_prior; "
-            "prior and value unused)",
-    "leaves": "leaves in flight per evaluator call, with virtual loss (1: one iteration after another)",
-    "hlr": "card-play network checkpoint for paper 001's multi-level rollouts (Algorithm 5; '': none)",
-    "chi": "with hlr: chance of a low-level action when both kinds are available (001: 0.5)",
-    "device": "with net or hlr: the torch device the network runs on (cpu, cuda, cuda:N; with net, server: this "
-              "machine's inference server, a Ray actor: policies.inference_server)",
-    "parallel": "parallel search, paper 000 ch. 4: none, root (worker processes, root statistics summed), tree "
-                "(threads on one tree), leaf (threads run the rollouts)",
-    "workers": "with parallel: processes (root) or threads (tree, leaf); iterations are split statically among them",
-    "vl": "with parallel=tree / leaf: virtual loss, visits counted while a simulation is in flight (0: none)",
-    "compiled": "run whole iterations compiled where the game offers compiled_model and the settings allow "
-                "(search.compiled: the same trees as 0, faster)",
-    "gumbel": "Gumbel policy improvement (search.gumbel; Danihelka et al. 2022): Gumbel-top-m root candidates, "
-              "sequential halving of the iterations, completed-Q interior steps; the result's policy is the "
-              "improved policy (1: on; with seconds, the simulations that fit are planned from the first round)",
-    "m": "with gumbel=1: root candidates sampled by Gumbel-top-k",
-    "cvisit": "with gumbel=1: sigma's visit offset c_visit",
-    "cscale": "with gumbel=1: sigma's scale c_scale",
-}
 GUMBEL_KNOBS = ("gumbel", "m", "cvisit", "cscale")
 PARALLEL_KNOBS = ("parallel", "workers", "vl")
 NET_KNOBS = ("net", "prior", "value", "netrollout", "cpuct", "root", "leaves", "hlr", "chi", "device")
 
 
 def _documented(summary: str, *names: str):
-    """Give a factory the docstring ``summary`` plus a ``name: meaning`` line per parameter."""
+    """Make a factory of knobs ``names`` (``knobs.KNOBS``): its docstring ``summary`` plus a ``name: meaning`` line per
+    knob, its ``knob_groups`` (``cardboard agents -v`` prints them by group), and a check of every spec against the
+    knobs' declarations (``knobs.check``) before it builds anything."""
     def document(factory):
-        factory.__doc__ = "\n".join([summary, ""] + [f"{n}: {PARAMETERS[n]}" for n in names])
-        return factory
+        defaults = {k: p.default for k, p in inspect.signature(factory).parameters.items()}
+
+        @functools.wraps(factory)
+        def checked(*args, **values):
+            check(inspect.signature(factory).bind(*args, **values).arguments, defaults)
+            return factory(*args, **values)
+
+        checked.__doc__ = "\n".join([summary, ""] + [f"{n}: {KNOBS[n].meaning}" for n in names])
+        checked.knob_groups = {group: [n for n in names if KNOBS[n].group == group] for group in GROUPS
+                               if any(KNOBS[n].group == group for n in names)}
+        return checked
     return document
 
 
@@ -327,9 +290,6 @@ def _tree_agent(game: Game | None, worlds: str, num_worlds: int, iterations: int
                 vl: int = 1, compiled: bool = True, device: str = "cpu", gumbel: bool = False, m: int = CANDIDATES,
                 cvisit: float = C_VISIT, cscale: float = C_SCALE, deckmodel: str = "",
                 root: bool = False) -> SearchAgent:
-    if heuristic and (net or hlr):
-        raise InvalidParameterError("heuristic=1 values leaves by the game's heuristic: it cannot be used with net= "
-                                    "or hlr=")
     sensible, pruning = prune_knobs(prune, hpl, extrapolate)
     if pruning is not None and game is not None:
         require_hooks(game, knob_hooks(pruning=pruning))
@@ -350,18 +310,9 @@ def _tree_agent(game: Game | None, worlds: str, num_worlds: int, iterations: int
                                         "(the registry does)")
         config = _network_strategies(config, game=game, path=net, prior=prior, value=value,
                                      netrollout=netrollout, c_puct=cpuct, depth=depth, device=device, root=root)
-    elif netrollout or root:
-        raise InvalidParameterError(f"{'netrollout' if netrollout else 'root'}=1 needs net=PATH")
-    if device != "cpu" and not (net or hlr):
-        raise InvalidParameterError(f"device={device} needs a network: net=PATH or hlr=PATH")
     check_policy(policy)  # also when turn=0: a misspelt option is refused, not ignored
     check_parallel(parallel, workers, vl)  # also when parallel=none
     if gumbel:
-        clash = [knob for knob, on in ((f"turn={turn}", turn), ("reuse=1", reuse), (f"parallel={parallel}",
-                                       parallel != "none"), ("cnb=1", cnb), (f"prune={prune}", pruning),
-                                       ("root=1", root)) if on]
-        if clash:
-            raise InvalidParameterError(f"gumbel=1 cannot be combined with {clash[0]}")
         config = replace(config, selection=Gumbel(m, cvisit, cscale))
         return SearchAgent(GumbelSearch(config, worlds, num_worlds), worlds,
                            knob_hooks(prune=sensible, accuracy=accuracy, deckmodel=deckmodel), game,
@@ -369,11 +320,6 @@ def _tree_agent(game: Game | None, worlds: str, num_worlds: int, iterations: int
     engine = TreeSearch(replace(config, final=final, compiled=compiled), worlds, num_worlds, reuse)
     searcher = TurnBudget(engine, turn, policy) if turn else engine
     if parallel != "none":
-        clash = [knob for knob, on in ((f"turn={turn}", turn), ("reuse=1", reuse), (f"net={net}", net),
-                                       (f"hlr={hlr}", hlr)) if on]
-        if clash:
-            raise InvalidParameterError(f"parallel={parallel} cannot be combined with {clash[0]} (tree reuse, turn "
-                                        "budgets and networks are not parallelised)")
         searcher = parallel_search(parallel, engine.config, worlds, num_worlds, workers, vl)
     return SearchAgent(searcher, worlds, knob_hooks(cnb, sensible, accuracy, hlr, pruning, deckmodel), game, final,
                        from_information_set(worlds, accuracy, deckmodel))
