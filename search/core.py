@@ -383,7 +383,7 @@ def has_room(n, node_player, edge_key, hash_key, counters):
 UCB1_STEP, PUCT_STEP, ROOTED_STEP, GUMBEL_STEP = range(4)  # how ``take_edge`` picks
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")  # inlined: the compiled loop runs it as its own code
 def take_edge(node, ids, n, how, c, u, stamp, visits, root_prior, raw_value, c_scale, edges, num_keys, node_size,
               edge_node, edge_key, stat, edge_child, hash_key, hash_edge, counters):
     """The tree step at ``node`` over the legal key ids ``ids[:n]``, written once for every driver: each edge made when
