@@ -378,8 +378,8 @@ def cmd_explain(args: argparse.Namespace, console: Console) -> int:
     """``agents --explain SPEC``: the agent built for the game, and the loop its search runs (``search.plan``)."""
     game = registry.make_game(args.game, **registry.parse_game_options(args.option))
     agent = registry.make_agent(args.explain, game)
-    explain = getattr(getattr(agent, "searcher", None), "explain", None)
-    loop = explain(game.new_state(0)) if explain is not None else "no search loop (it does not search a tree)"
+    explain = getattr(agent, "explain", None)  # a search agent's (search.agents.SearchAgent.explain)
+    loop = explain() if explain is not None else "no search loop (it does not search a tree)"
     console.print(f"{args.explain} on {game.info.name}: {type(agent).__name__}; loop: {loop}", highlight=False)
     return 0
 

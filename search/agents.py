@@ -190,7 +190,8 @@ class SearchAgent:
     ``decisions``: a ``final.Decision`` per decision searched with a tree since ``reset()``; ``final``: the tree
     search's final selection, whose n they record and which, an ``OnlineTuner``, is stepped after each one.
     ``information_set``: whether the search reads only what the decider knows (``from_information_set``), so that
-    its statistics may be shown to whoever sees the decider's options (``cardboard serve``)."""
+    its statistics may be shown to whoever sees the decider's options (``cardboard serve``). Built for a game, a tree
+    search plans its loop for it then (``search.plan``; ``explain``, the repr)."""
 
     def __init__(self, searcher: TreeSearch | TurnBudget | PIMC | FlatMonteCarlo | RootParallel | TreeParallel
                  | LeafParallel, name: str,
@@ -203,8 +204,20 @@ class SearchAgent:
         self.final = final
         self.last: SearchResult | None = None
         self.decisions: list[Decision] = []
+        self.game = game
         if game is not None:
             require_hooks(game, self.needs)
+            self.explain()
+
+    def __repr__(self) -> str:
+        return f"SearchAgent({self.name!r}, loop: {self.explain()})" if self.game is not None else \
+            f"SearchAgent({self.name!r}, {self.searcher!r})"
+
+    def explain(self) -> str:
+        """The loop the search runs on the game the agent was built for (planned once: ``search.plan``), and why
+        where it is the slower one."""
+        explain = getattr(self.searcher, "explain", None)
+        return explain(self.game.new_state(0)) if explain is not None else "no tree loop"
 
     def reset(self) -> None:
         """Drop what the last game left: the kept subtree of tree reuse, the last result, the decision log; the
