@@ -127,21 +127,27 @@ def game_refusal(state: GameState) -> str | None:
     return "the game declares no num_action_keys" if state.info.num_action_keys is None else None
 
 
+def either_mode(config: SearchConfig, worlds: Worlds) -> tuple[tuple[bool, str], ...]:
+    """The checks both modes of the loop make (``refusal``, ``compiled_network.refusal``), first."""
+    default = defaults(type(config))
+    return ((not config.compiled, "compiled=0"),
+            (config.chance_sampler is not default["chance_sampler"], "a chance sampler other than the default"),
+            (config.bucketing is not None, "chance-node bucketing (cnb=1)"),
+            (type(worlds) is Fresh and config.determinizer is not default["determinizer"],
+             "ISMCTS worlds from a determinizer other than the game's own (accuracy=, deckmodel=)"))
+
+
 def refusal(config: SearchConfig, worlds: Worlds, state: GameState) -> str | None:
     """Why this loop's rollout mode cannot reproduce ``config`` with ``worlds`` on ``state``'s game (None: it can)."""
     default = defaults(type(config))
     found = first_reason((
-        (not config.compiled, "compiled=0"),
+        *either_mode(config, worlds),
         (type(config.selection) is not UCB1, f"{type(config.selection).__name__} selection has no compiled step"),
         (type(config.rollout) is not GameRollout, "a rollout other than the game's (GameRollout)"),
-        (config.chance_sampler is not default["chance_sampler"], "a chance sampler other than the default"),
-        (config.bucketing is not None, "chance-node bucketing (cnb=1)"),
         (config.pruning is not None and type(config.pruning) is not HardPruning, "a pruning other than HardPruning"),
         (config.prune and config.pruning is not None, "prune=1 with hard pruning"),
         (config.leaves != 1, "leaves in flight (leaves > 1)"),
         (type(worlds) not in (TrueState, Fresh, Fixed), f"worlds {worlds!r} have no compiled form"),
-        (type(worlds) is Fresh and config.determinizer is not default["determinizer"],
-         "ISMCTS worlds from a determinizer other than the game's own (accuracy=, deckmodel=)"),
         (config.depth is not None and config.evaluator is not default["evaluator"],
          "an evaluator other than the game's heuristic after a rollout cut short"))) or game_refusal(state)
     if found is not None:

@@ -28,7 +28,7 @@ from numba import njit, types
 
 from ..envs.protocol import GameInfo, GameState
 from .batching import ArrayRequest, Steps
-from .compiled import LEAF_TYPES, defaults, first_reason, game_refusal, model_of
+from .compiled import LEAF_TYPES, either_mode, first_reason, game_refusal, model_of
 from .config import SearchConfig
 from .core import (N_EDGES, NEED_EDGES, TREE_TYPES, WAITING, FlatTree, add_prior, backup, grown, prior_over,
                    unit_values)
@@ -38,18 +38,13 @@ from .worlds import Fresh, TrueState, Worlds
 
 def refusal(config: SearchConfig, worlds: Worlds, state: GameState) -> str | None:
     """Why the leaf mode cannot reproduce ``config`` with ``worlds`` on ``state``'s game (None: it can)."""
-    default = defaults(type(config))
     found = first_reason((
-        (not config.compiled, "compiled=0"),
+        *either_mode(config, worlds),
         (type(config.selection) is not PUCT, f"{type(config.selection).__name__} selection (the leaf mode's is PUCT)"),
         (config.depth != 0, "rollouts below PUCT leaves (the leaf mode values leaves by the network: depth=0)"),
         (not answers_arrays(config.evaluator), "an evaluator that answers no arrays (a network's does)"),
         (type(worlds) not in (TrueState, Fresh), f"{worlds.name} worlds (the leaf mode takes uct and ismcts)"),
-        (config.chance_sampler is not default["chance_sampler"], "a chance sampler other than the default"),
-        (config.bucketing is not None, "chance-node bucketing (cnb=1)"),
-        (config.prune or config.pruning is not None, "pruning"),
-        (type(worlds) is Fresh and config.determinizer is not default["determinizer"],
-         "ISMCTS worlds from a determinizer other than the game's own (accuracy=, deckmodel=)"))) or game_refusal(state)
+        (config.prune or config.pruning is not None, "pruning"))) or game_refusal(state)
     if found is not None:
         return found
     if state.info.chance == "explicit":
