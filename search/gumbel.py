@@ -33,8 +33,8 @@ from ..envs.errors import InvalidParameterError
 from ..envs.protocol import GameState
 from .batching import Steps
 from .config import Run, SearchConfig, SearchResult
-from .core import (GUMBEL_STEP, NO_ROOT_PRIOR, PRIOR, TINY, TOTAL, VISITS, FlatTree, edge_of, has_room,  # noqa: F401
-                   improved_policy, interior_choice, mark_available, mixed_value, sigma)
+from .core import (GUMBEL_STEP, NO_ROOT_PRIOR, PRIOR, TINY, TOTAL, UCB1_STEP, VISITS, FlatTree,  # noqa: F401
+                   improved_policy, interior_choice, mixed_value, sigma)
 from .loop import Leaf, PythonLoop
 from .mcts import TreeSearch
 from .tree import Node, legal_ids, moves, step_at
@@ -116,19 +116,6 @@ def select_gumbel(node, player, ids, c_visit, c_scale, raw_value, stamp, visits,
     return step_at(GUMBEL_STEP, node, -1, player, ids, c_visit, stamp, 0.0, visits, NO_ROOT_PRIOR, raw_value, c_scale,
                    num_keys, node_player, node_size, edge_node, edge_key, stat, edge_child, hash_key, hash_edge,
                    counters)
-
-
-@njit(cache=True, nogil=True)
-def visit_edge(node, k, stamp, visits, num_keys, node_player, node_size, edge_node, edge_key, stat, edge_child,
-               hash_key, hash_edge, counters):
-    """The root's step to the candidate of key ``k``: its edge (made when missing) counted available and visited
-    ``visits`` times, as ``(node, edge)``; ``(-1, -1)``, nothing changed, without room."""
-    if not has_room(1, node_player, edge_key, hash_key, counters):
-        return -1, -1
-    e = edge_of(node, k, num_keys, node_size, edge_node, edge_key, stat, edge_child, hash_key, hash_edge, counters)
-    mark_available(stat, e, stamp)
-    stat[VISITS, e] += visits
-    return node, e
 
 
 # ---- the search ---------------------------------------------------------------------------------------------
@@ -231,8 +218,10 @@ class GumbelRule:
                              self.raw[node], stamp, visits)
         candidates = self.candidates
         j = candidates.next(self.raw[0], int(stamp - self.first_stamp), np.isin(candidates.ids, ids))
-        _, edge = tree.step(visit_edge, 1, node, int(candidates.ids[j]), stamp, visits)
-        return node, int(np.flatnonzero(ids == candidates.ids[j])[0]), edge, False
+        only = candidates.ids[j:j + 1]  # the one key the step offers: the tree's step, its pick forced
+        _, _, edge, fresh = tree.step(step_at, 1, UCB1_STEP, node, -1, player, only, 0.0, stamp, 0.0, visits,
+                                      NO_ROOT_PRIOR, 0.0, 0.0)
+        return node, int(np.flatnonzero(ids == candidates.ids[j])[0]), edge, fresh
 
     def more(self, done: int, start: float) -> bool:
         return (done < len(self.candidates.schedule) or not self.planned) and not (
