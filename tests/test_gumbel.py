@@ -238,3 +238,31 @@ def test_the_root_node_records_the_visits():
     root = result.root
     assert root.stat[VISITS, root.edges].sum() == 8
     assert (root.stat[PRIOR, root.edges] > 0).all() and np.isfinite(root.stat[TOTAL, root.edges]).all()
+
+
+def test_a_nodes_raw_value_is_its_first_evaluation():
+    """Two leaves in flight that reached one node: the node's v̂ (the interior steps' v_mix) is the first one's."""
+    from cardboard.search.config import Run
+    from cardboard.search.gumbel import GumbelRule
+    from cardboard.search.loop import Leaf
+    from cardboard.search.tree import new_root
+
+    state = nim.NimGame((3,)).new_state()
+    config = SearchConfig(iterations=4, depth=0, selection=Gumbel(2))
+    rule = GumbelRule(config.selection, config, Run(state, 0, np.random.default_rng(0), None, 0.0))
+    tree = new_root(state).tree
+    first, second = Leaf(tree, [], 0), Leaf(tree, [], 0)
+    first.values, second.values = np.array([0.9, 0.1]), np.array([0.2, 0.8])
+    rule.settled([first, second], 0)
+    assert rule.raw == {0: 0.9}
+
+
+def test_duct_gumbel_takes_the_fixed_worlds_in_turn_after_the_roots_own(monkeypatch):
+    """The root's evaluation plays world 0, simulation i world i + 1: the fixed worlds in turn, none twice running."""
+    from cardboard.search.worlds import Fixed
+
+    asked, world = [], Fixed.world
+    monkeypatch.setattr(Fixed, "world", lambda self, *args: asked.append(args[-1]) or world(self, *args))
+    engine = GumbelSearch(SearchConfig(iterations=6, depth=None, selection=Gumbel(4)), "duct", 3)
+    engine.search(nim.NimGame((2, 3, 4)).new_state(), np.random.default_rng(0))
+    assert asked == list(range(7))
