@@ -20,11 +20,11 @@ from cardboard.envs.errors import (CardboardError, CardDataError, IllegalActionE
 from cardboard.envs.files import read_bytes, read_json, read_text
 from cardboard.envs.protocol import (CHANCE, HOOKS, TERMINAL, Agent, Game, GameInfo, GameState, Hook, determinize,
                                      hook, require_hooks, sample_chance)
-from cardboard.envs.registration import register_agent, register_command, register_game
+from cardboard.envs.registration import Extensions, register_agent, register_command, register_game
 from cardboard.envs.structure import Attached, Globals, Graph, ObservationStructure, Planes, Tokens, structure_of
 
 __all__ = ["CHANCE", "HOOKS", "TERMINAL", "Agent", "Attached", "CardDataError", "CardboardError", "CompiledModel",
-           "Game", "GameInfo", "GameState", "Globals", "Graph", "Hook", "IllegalActionError", "InputFileError",
+           "Extensions", "Game", "GameInfo", "GameState", "Globals", "Graph", "Hook", "IllegalActionError", "InputFileError",
            "InvalidParameterError", "ObservationStructure", "Planes", "ProtocolError", "ResultsFileError", "Tokens",
            "UnknownNameError", "determinize", "hook", "read_bytes", "read_json", "read_text", "register_agent",
            "register_command", "register_game", "require_hooks", "sample_chance", "structure_of"]

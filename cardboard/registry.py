@@ -30,6 +30,7 @@ of ``BUNDLED``.
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import pickle
@@ -47,8 +48,8 @@ from cardboard.envs.aec import CardboardAECEnv, wrap
 from cardboard.envs.errors import CardboardError, InvalidParameterError, UnknownNameError
 from cardboard.envs.gym_wrappers import Opponent, SeatEnv, SelfPlayEnv
 from cardboard.envs.protocol import Agent, Game, GameState
-from cardboard.envs.registration import (AGENTS, COMMANDS, GAMES, CommandEntry, Entry, register_agent, register_command,
-                                         register_game, set_agent_builder)
+from cardboard.envs.registration import (AGENTS, COMMANDS, GAMES, CommandEntry, Entry, Extensions, register_agent,
+                                         register_command, register_game)
 
 BUNDLED = (  # packages whose import registers bundled games and agents
     "cardboard.policies",
@@ -57,8 +58,7 @@ BUNDLED = (  # packages whose import registers bundled games and agents
     "cardboard.envs.hearth",
     "cardboard.envs.pandemic",
     "cardboard.envs.fifth_aeon",
-    "cardboard.evaluation.papers.p001_hearthstone",  # paper 001's agent (cardplay) and the hlr= knob
-    "cardboard.evaluation.papers.p000_play_style.deck_model",  # paper 000 ch. 6: the deckmodel=predict knob
+    "cardboard.evaluation.papers.p001_hearthstone",  # paper 001's agent (cardplay)
 )
 ENTRY_POINT_GROUPS = {"cardboard.games": register_game, "cardboard.agents": register_agent}
 _GAME_CACHE: dict[tuple, Game] = {}
@@ -301,6 +301,8 @@ def make_agent(spec: str, game: Game | None = None) -> Agent:
     params = {k: _convert(v, entry.defaults[k], f"agent {name!r} parameter {k!r}") for k, v in raw.items()}
     if entry.takes_game:
         params["game"] = game
+    if entry.takes_extensions:
+        params["extensions"] = extensions()
     try:
         agent = entry.factory(**params)
     except ValueError as exc:
@@ -313,7 +315,19 @@ def make_agent(spec: str, game: Game | None = None) -> Agent:
     return agent
 
 
-set_agent_builder(make_agent)  # agents built by spec below the registry (rhea's seed=net:model=NAME)
+EXTENSIONS = {  # Extensions' builders: the modules above search that hold them, imported on the first agent that asks
+    "network": ("cardboard.policies.net_agent", "network_strategies"),
+    "hlr": ("cardboard.evaluation.papers.p001_hearthstone", "hlr_strategies"),
+    "deck_predictor": ("cardboard.evaluation.papers.p000_play_style.deck_model", "predictor"),
+}
+
+
+@functools.cache
+def extensions() -> Extensions:
+    """What the registry hands an agent factory's ``extensions`` parameter: the knob builders of ``EXTENSIONS`` and
+    ``make_agent`` itself (agents built by spec below the registry: rhea's ``seed=net:model=NAME``)."""
+    found = {field: getattr(importlib.import_module(module), name) for field, (module, name) in EXTENSIONS.items()}
+    return Extensions(**found, build_agent=make_agent)
 
 
 def zoo_agent(model: str = "", game: Game | None = None) -> Agent:

@@ -36,6 +36,7 @@ class Entry:
     defaults: dict[str, Any] = field(default_factory=dict)
     takes_game: bool = False  # an agent factory with a ``game`` parameter is handed the Game
     values: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    takes_extensions: bool = False  # one with an ``extensions`` parameter is handed the registry's ``Extensions``
 
     @classmethod
     def of(cls, name: str, factory: Callable[..., Any], summary: str | None) -> "Entry":
@@ -44,14 +45,15 @@ class Entry:
             raise InvalidParameterError(f"{name!r}: the factory must be callable, got {factory!r}")
         params = inspect.signature(factory).parameters
         defaults = {k: p.default for k, p in params.items()
-                    if p.default is not inspect.Parameter.empty and k != "game"}
+                    if p.default is not inspect.Parameter.empty and k not in ("game", "extensions")}
         declared = getattr(factory, "OPTION_VALUES", {})
         if set(declared) - set(defaults):
             raise InvalidParameterError(f"{name!r}: OPTION_VALUES names {sorted(set(declared) - set(defaults))}, "
                                         f"which are not options of the factory ({', '.join(defaults)})")
         values = {k: tuple(str(v) for v in declared[k]) for k in defaults if k in declared}
         doc = (inspect.getdoc(factory) or "").strip().splitlines()
-        return cls(name, factory, summary or (doc[0] if doc else ""), defaults, "game" in params, values)
+        return cls(name, factory, summary or (doc[0] if doc else ""), defaults, "game" in params, values,
+                   "extensions" in params)
 
 
 def _check_name(name: object) -> None:
@@ -88,27 +90,27 @@ def register_game(name: str, factory: Callable[..., Any], summary: str | None = 
 def register_agent(name: str, factory: Callable[..., Any], summary: str | None = None) -> None:
     """Register agent ``name``: ``factory(**params)`` returns an ``Agent``; its keyword defaults are the spec's
     parameters (``name:key=value,...``, converted to the defaults' types). A factory parameter named ``game``
-    is handed the ``Game`` the agent will play (its ``info``, and the hooks its knobs need)."""
+    is handed the ``Game`` the agent will play (its ``info``, and the hooks its knobs need); one named
+    ``extensions`` the builders the layers above search supply (``Extensions``: networks, deck predictors, agents
+    by spec)."""
     _register(AGENTS, "agent", Entry.of(name, factory, summary))
 
 
-_agent_builder: Callable[[str, Any], Any] | None = None  # cardboard.registry.make_agent, installed at its import
+@dataclass(frozen=True)
+class Extensions:
+    """What the layers above search supply to the agents built below them: the builders of the knobs ``net=``
+    (``network``: ``cardboard.policies``), ``hlr=`` (``hlr``: paper 001's home) and ``deckmodel=predict``
+    (``deck_predictor``: paper 000's home), and of agents by spec (``build_agent``: ``rhea``'s ``seed=net:...``).
+    The registry hands them to every agent factory with an ``extensions`` parameter, as it hands ``game``; nothing is
+    installed globally, so what an agent uses does not depend on what its process happened to import."""
+
+    network: Callable[..., Any] | None = None
+    hlr: Callable[..., Any] | None = None
+    deck_predictor: Callable[..., Any] | None = None
+    build_agent: Callable[[str, Any], Any] | None = None
 
 
-def set_agent_builder(build: Callable[[str, Any], Any] | None) -> Callable[[str, Any], Any] | None:
-    """Install what builds an agent from its spec string for a game (``cardboard.registry`` installs its
-    ``make_agent``); returns the one it replaces. Layers below the registry build agents by spec through
-    ``build_agent`` (``rhea``'s policies: ``seed=net:model=NAME``)."""
-    global _agent_builder
-    old, _agent_builder = _agent_builder, build
-    return old
-
-
-def build_agent(spec: str, game: Any = None) -> Any:
-    """The agent of ``spec`` (``'net:model=NAME'``) for ``game``, by the installed builder."""
-    if _agent_builder is None:
-        raise InvalidParameterError(f"agent spec {spec!r}: no agent builder is installed (import cardboard)")
-    return _agent_builder(spec, game)
+NO_EXTENSIONS = Extensions()  # a factory called directly: the knobs above search are refused
 
 
 @dataclass(frozen=True)

@@ -3,8 +3,8 @@
 ``agents``     ``RandomAgent`` (``random``) and ``GreedyAgent`` (``greedy``);
 ``lookahead``  ``LookaheadAgent`` (``lookahead``), a Silverfish-style turn-level search on the heuristic;
 ``human``      ``HumanAgent`` (``human``), a person typing move numbers at the terminal;
-``net_agent``  ``NetAgent`` (``net``), a ``PolicyValueNet``'s raw policy, and the ``net=`` knobs of ``ismcts`` /
-               ``duct`` (installed into ``cardboard.search.agents`` here; torch only when built).
+``net_agent``  ``NetAgent`` (``net``), a ``PolicyValueNet``'s raw policy, and the builder of the ``net=`` knobs of
+               ``ismcts`` / ``duct`` (``network_strategies``: the registry hands it to them; torch only when built).
 ``checkpoints``  the networks' checkpoint files: safetensors with JSON metadata, nothing unpickled (torch-free);
 ``zoo``        the shipped models by name: listing, loading, ``model_card`` / ``ship`` (``net:model=NAME``,
                ``net=zoo:NAME``; the ``zoo`` agent is registered by ``cardboard.registry``, which builds its spec).
@@ -14,11 +14,10 @@ and feature encoders live in its folder (``cardboard.envs.hearth.greedy``); pape
 HLR rollouts live in that paper's home (``cardboard.evaluation.papers.p001_hearthstone``).
 """
 from ..envs.registration import register_agent
-from ..search.agents import set_network_strategies
 from .agents import GreedyAgent, RandomAgent
 from .human import human_agent
 from .lookahead import LookaheadAgent
-from .net_agent import NetAgent, network_strategies
+from .net_agent import NetAgent
 from .sb3_agent import SB3Agent
 
 register_agent("random", RandomAgent, "uniformly random legal action")
@@ -30,5 +29,4 @@ register_agent("sb3", SB3Agent, "a PPO / MaskablePPO checkpoint (model.zip of tr
                                 "sb3:path=PATH")
 register_agent("net", NetAgent, "a PolicyValueNet checkpoint's raw policy on the player's own observation: "
                                "net:path=PATH,mode=greedy|sample (a shipped model: net:model=NAME)")
-set_network_strategies(network_strategies)  # the net= knobs of ismcts / duct
 

@@ -59,9 +59,8 @@ move. Agents built in one process from the same checkpoint file and device share
 are copied once, by ``flush`` into the evaluator's staging memory: games hand out new arrays from
 ``observation`` and ``action_mask``, which nothing changes before the flush.
 
-search stays torch-free: ``cardboard.search.agents`` holds only a hook (``set_network_strategies``) that
-importing ``cardboard.policies`` fills with ``network_strategies``; torch is imported only when an agent with a
-network is built (``import cardboard; cardboard.agents()`` imports none of it). Match workers rebuild agents
+search stays torch-free: the registry hands ``network_strategies`` to the search factories (their ``extensions``,
+``envs.registration.Extensions``); torch is imported only when an agent with a network is built (``import cardboard; cardboard.agents()`` imports none of it). Match workers rebuild agents
 from their specs, so each worker process loads the checkpoint itself.
 """
 from __future__ import annotations

@@ -32,7 +32,7 @@ the worlds with 001 §3.6.1's inference-accuracy knob from the true state (a res
 truth), for games whose ``determinize`` takes ``accuracy``. ``deckmodel=uniform|oracle|predict[:VARIANT]`` (ismcts, duct,
 pimc; '' = off) deals the opponent's unseen cards of each world from a deck model, for games whose ``determinize``
 takes ``deck_model`` and whose decklists are hidden (``deck_models``; fifth_aeon ``--option decklists=hidden``):
-the game's uniform model, the true list (the ceiling) or a deck predictor's list (installed by paper 000's home).
+the game's uniform model, the true list (the ceiling) or a deck predictor's list (paper 000's, handed in by the registry).
 ``turn=T`` (duct; 0 = off) gives each of the agent's
 turns T iterations, spent with 001 §3.3's ``policy``: ``one`` (one-search) or ``multiple`` (multiple-search)
 (``turn_budget``); ``iterations`` and ``seconds`` are then unused.
@@ -60,9 +60,9 @@ Network knobs (ismcts, duct): ``net=PATH,prior=1,value=1,netrollout=0,cpuct=1.25
 compiled where it can be (``search.root_prior``; ``prior`` and ``value`` unused);
 ``leaves=K`` keeps K leaves in flight per evaluator call, with virtual loss, with or without a network);
 ``device=cuda`` (or ``cuda:N``) runs the ``net`` / ``hlr`` network there (default ``cpu``; refused without one).
-This module stays torch-free and imports nothing above search: the network strategies are built by a hook that
-``cardboard.policies`` installs when imported (``set_network_strategies``; the registry always imports it);
-without it ``net=`` is refused. What the knobs mean is documented in ``cardboard.policies.net_agent``.
+This module stays torch-free and imports nothing above search: the builders of ``net=``, ``hlr=`` and
+``deckmodel=predict`` come in as the factories' ``extensions`` (``envs.registration.Extensions``, handed by the
+registry: ``cardboard.make_agent``); a factory called without them refuses those knobs. What the knobs mean is documented in ``cardboard.policies.net_agent``.
 
 Other agents built on the forward model live in ``cardboard.policies`` (``lookahead``, ``net``, and the
 hearth-only ``greedy_h``).
@@ -78,6 +78,7 @@ import numpy as np
 
 from ..envs.errors import InvalidParameterError
 from ..envs.protocol import Game, GameState, require_hooks
+from ..envs.registration import NO_EXTENSIONS, Extensions
 from .batching import Steps
 from .chance import ChanceBucketing
 from .deck_models import HOOKS_OF as DECK_MODEL_HOOKS
@@ -90,28 +91,13 @@ from .mcts import PIMC, FlatMonteCarlo, InferenceAccuracy, SearchConfig, SearchR
 from .parallel import LeafParallel, RootParallel, TreeParallel, check_parallel, parallel_search
 from .turn_budget import TurnBudget, check_policy
 
-NetworkStrategies = Callable[..., SearchConfig]
-"""``build(config, game=, path=, prior=, value=, netrollout=, c_puct=, depth=, device=, root=) -> SearchConfig``:
-``config`` with the network's selection / evaluator / rollout (``depth`` is the spec's, ``device`` the torch device the network
-runs on); installed by ``cardboard.policies``."""
-_network_strategies: NetworkStrategies | None = None
-_hlr_strategies: Callable[..., SearchConfig] | None = None  # ``build(config, game=, path=, chi=, device=)``: hlr=
-
-
-def set_hlr_strategies(build: Callable[..., SearchConfig] | None) -> Callable[..., SearchConfig] | None:
-    """Install the builder of the ``hlr=`` knob (paper 001's network-guided rollouts; None removes it); returns the
-    one it replaces."""
-    global _hlr_strategies
-    old, _hlr_strategies = _hlr_strategies, build
-    return old
-
-
-def set_network_strategies(build: NetworkStrategies | None) -> NetworkStrategies | None:
-    """Install the builder of the ``net=`` knobs (None removes it); returns the one it replaces. A generic hook:
-    search never imports the module that builds networks."""
-    global _network_strategies
-    old, _network_strategies = _network_strategies, build
-    return old
+def handed(build: Callable[..., SearchConfig] | None, knob: str) -> Callable[..., SearchConfig]:
+    """The builder of ``knob`` the agent was handed (``Extensions``), or ``InvalidParameterError`` saying how to get
+    it."""
+    if build is None:
+        raise InvalidParameterError(f"{knob}: no builder of this knob was handed to the factory: build the agent "
+                                    "through cardboard.make_agent, which hands it the networks' and papers' builders")
+    return build
 
 
 def _game_bucket(state: GameState, outcome: int) -> Hashable:
@@ -127,7 +113,8 @@ GAME_CNB = ChanceBucketing(bucket=_game_bucket, samples=_game_samples)  # the ga
 
 def search_config(iterations: int, seconds: float, c: float, depth: int, cnb: bool = False, prune: bool = False,
                   accuracy: float = -1.0, leaves: int = 1, heuristic: bool = False,
-                  pruning: HardPruning | None = None, deckmodel: str = "") -> SearchConfig:
+                  pruning: HardPruning | None = None, deckmodel: str = "",
+                  extensions: Extensions = NO_EXTENSIONS) -> SearchConfig:
     """A ``SearchConfig`` from spec values, where 0 means 'no limit' for iterations, seconds and depth;
     ``cnb`` buckets tree chance nodes with the game's ``chance_bucket`` / ``chance_samples``; ``prune`` steps
     over the game's ``sensible_actions``; ``accuracy`` in [0, 1] draws worlds with 001's inference-accuracy
@@ -135,8 +122,8 @@ def search_config(iterations: int, seconds: float, c: float, depth: int, cnb: bo
     values a new leaf by the game's ``heuristic`` with no rollout (``depth`` unused); ``pruning``: hard pruning
     by the game's heuristics (``pruning.HardPruning``); ``deckmodel``: worlds dealt by a deck model
     (``deck_models``; '': the game's own determinize)."""
-    determinizer = (deck_worlds(deckmodel) if deckmodel else uniform_determinizer if accuracy < 0
-                    else InferenceAccuracy(accuracy))
+    determinizer = (deck_worlds(deckmodel, extensions.deck_predictor) if deckmodel
+                    else uniform_determinizer if accuracy < 0 else InferenceAccuracy(accuracy))
     return SearchConfig(iterations=iterations or None, seconds=seconds or None, c=c,
                         depth=0 if heuristic else depth or None,
                         bucketing=GAME_CNB if cnb else None, prune=prune, pruning=pruning, leaves=leaves,
@@ -302,27 +289,22 @@ def _tree_agent(game: Game | None, worlds: str, num_worlds: int, iterations: int
                 final: FinalSelection = robust_child, parallel: str = "none", workers: int = 2,
                 vl: int = 1, compiled: bool = True, device: str = "cpu", gumbel: bool = False, m: int = CANDIDATES,
                 cvisit: float = C_VISIT, cscale: float = C_SCALE, deckmodel: str = "",
-                root: bool = False) -> SearchAgent:
+                root: bool = False, extensions: Extensions = NO_EXTENSIONS) -> SearchAgent:
     sensible, pruning = prune_knobs(prune, hpl, extrapolate)
     if pruning is not None and game is not None:
         require_hooks(game, knob_hooks(pruning=pruning))
         pruning.check(game.new_state(0))
     config = search_config(iterations, seconds, c, depth, cnb, sensible, accuracy, leaves, heuristic, pruning,
-                           deckmodel)
+                           deckmodel, extensions)
     _check_deckmodel(config, game, deckmodel)
     if hlr:
-        if _hlr_strategies is None:
-            raise InvalidParameterError("hlr=PATH needs the strategies of cardboard.policies: import it (the registry "
-                                        "does)")
         if game is not None:
             require_hooks(game, knob_hooks(hlr=hlr))
-        config = _hlr_strategies(config, game=game, path=hlr, chi=chi, device=device)
+        config = handed(extensions.hlr, f"hlr={hlr}")(config, game=game, path=hlr, chi=chi, device=device)
     if net:
-        if _network_strategies is None:
-            raise InvalidParameterError("net=PATH needs the network strategies of cardboard.policies: import it "
-                                        "(the registry does)")
-        config = _network_strategies(config, game=game, path=net, prior=prior, value=value,
-                                     netrollout=netrollout, c_puct=cpuct, depth=depth, device=device, root=root)
+        config = handed(extensions.network, f"net={net}")(config, game=game, path=net, prior=prior, value=value,
+                                                          netrollout=netrollout, c_puct=cpuct, depth=depth,
+                                                          device=device, root=root)
     check_policy(policy)  # also when turn=0: a misspelt option is refused, not ignored
     check_parallel(parallel, workers, vl)  # also when parallel=none
     if gumbel:
@@ -350,10 +332,11 @@ def uct(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float =
         cnb: bool = False, prune: str = "0", hpl: int = 15, extrapolate: bool = False, heuristic: bool = False,
         final: str = "robust", n: int = 0, k: float = 1.0, tune: bool = False, parallel: str = "none", workers: int = 2,
         vl: int = 1, compiled: bool = True, gumbel: bool = False, m: int = CANDIDATES, cvisit: float = C_VISIT,
-        cscale: float = C_SCALE, game: Game | None = None) -> SearchAgent:
+        cscale: float = C_SCALE, game: Game | None = None, extensions: Extensions = NO_EXTENSIONS) -> SearchAgent:
     return _tree_agent(game, "uct", 1, iterations, c, depth, seconds, reuse, cnb, prune, -1.0, heuristic=heuristic,
                        hpl=hpl, extrapolate=extrapolate, final=make_final(final, n, k, tune), parallel=parallel,
-                       workers=workers, vl=vl, compiled=compiled, gumbel=gumbel, m=m, cvisit=cvisit, cscale=cscale)
+                       workers=workers, vl=vl, compiled=compiled, gumbel=gumbel, m=m, cvisit=cvisit, cscale=cscale,
+                       extensions=extensions)
 
 
 @_documented("Single-observer ISMCTS with availability counts.", "iterations", "c", "depth", "seconds", "reuse",
@@ -367,12 +350,12 @@ def ismcts(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: floa
            k: float = 1.0, tune: bool = False, parallel: str = "none", workers: int = 2, vl: int = 1,
            compiled: bool = True, device: str = "cpu", gumbel: bool = False, m: int = CANDIDATES,
            cvisit: float = C_VISIT, cscale: float = C_SCALE, deckmodel: str = "", root: bool = False,
-           game: Game | None = None) -> SearchAgent:
+           game: Game | None = None, extensions: Extensions = NO_EXTENSIONS) -> SearchAgent:
     return _tree_agent(game, "ismcts", 1, iterations, c, depth, seconds, reuse, cnb, prune, accuracy, net=net,
                        prior=prior, value=value, netrollout=netrollout, cpuct=cpuct, leaves=leaves, hlr=hlr, chi=chi,
                        heuristic=heuristic, hpl=hpl, extrapolate=extrapolate, final=make_final(final, n, k, tune),
                        parallel=parallel, workers=workers, vl=vl, compiled=compiled, device=device, gumbel=gumbel, m=m,
-                       cvisit=cvisit, cscale=cscale, deckmodel=deckmodel, root=root)
+                       cvisit=cvisit, cscale=cscale, deckmodel=deckmodel, root=root, extensions=extensions)
 
 
 @_documented("Determinized UCT (paper 001 Algorithm 3): fixed worlds, pooled soft-key statistics.", "worlds",
@@ -386,18 +369,18 @@ def duct(worlds: int = 10, iterations: int = 1000, c: float = 0.7, depth: int = 
          hlr: str = "", chi: float = 0.5, final: str = "robust", n: int = 0, k: float = 1.0, tune: bool = False,
          parallel: str = "none", workers: int = 2, vl: int = 1, device: str = "cpu", gumbel: bool = False,
          m: int = CANDIDATES, cvisit: float = C_VISIT, cscale: float = C_SCALE, deckmodel: str = "",
-         root: bool = False, game: Game | None = None) -> SearchAgent:
+         root: bool = False, game: Game | None = None, extensions: Extensions = NO_EXTENSIONS) -> SearchAgent:
     return _tree_agent(game, "duct", worlds, iterations, c, depth, seconds, reuse, cnb, prune, accuracy, turn, policy,
                        net, prior, value, netrollout, cpuct, leaves, hlr, chi, heuristic, hpl, extrapolate,
                        make_final(final, n, k, tune), parallel, workers, vl, device=device, gumbel=gumbel, m=m,
-                       cvisit=cvisit, cscale=cscale, deckmodel=deckmodel, root=root)
+                       cvisit=cvisit, cscale=cscale, deckmodel=deckmodel, root=root, extensions=extensions)
 
 
 @_documented("One UCT tree per determinization, root votes added up.", "worlds", "iterations", "c", "depth",
              "deckmodel")
 def pimc(worlds: int = 10, iterations: int = 1000, c: float = 0.7, depth: int = 0, deckmodel: str = "",
-         game: Game | None = None) -> SearchAgent:
-    config = search_config(iterations, 0.0, c, depth, deckmodel=deckmodel)
+         game: Game | None = None, extensions: Extensions = NO_EXTENSIONS) -> SearchAgent:
+    config = search_config(iterations, 0.0, c, depth, deckmodel=deckmodel, extensions=extensions)
     _check_deckmodel(config, game, deckmodel)
     return SearchAgent(PIMC(config, worlds), "pimc", knob_hooks(deckmodel=deckmodel), game=game,
                        information_set=from_information_set("pimc", deckmodel=deckmodel))

@@ -4,8 +4,8 @@ decklists"): what the worlds deal the opponent's unseen cards from.
 - ``uniform``: the game's own model (uniform over the cards the opponent may legally play);
 - ``oracle``: the opponent's true unseen cards, read from the true state (``hidden_cards``; the ceiling, a
   research tool as ``accuracy=`` is);
-- ``predict`` / ``predict:VARIANT``: a deck predictor's decklist (``PredictedDeck``), installed by the package that
-  holds the predictor (``set_deck_predictor``; search imports no paper).
+- ``predict`` / ``predict:VARIANT``: a deck predictor's decklist (``PredictedDeck``), from the predictor builder the
+  agent is handed (``Extensions.deck_predictor``: paper 000's; search imports no paper).
 
 A ``DeckWorlds`` is the ``SearchConfig.determinizer`` that calls ``determinize(..., deck_model=M)``;
 ``check_deck_worlds`` refuses a game without the hooks or with open decklists when the agent is built.
@@ -33,15 +33,7 @@ class DeckPredictor(Protocol):
     def scores(self, observed: Mapping[Any, int]) -> dict[Any, float]: ...
 
 
-_predictor_for: Callable[[str, str], DeckPredictor] | None = None  # (game name, variant) -> predictor
-
-
-def set_deck_predictor(build: Callable[[str, str], DeckPredictor] | None) -> Callable[[str, str], DeckPredictor] | None:
-    """Install the builder of ``deckmodel=predict[:VARIANT]``'s predictor (``build(game_name, variant)``, or
-    ``build(game_name)`` for its default variant; None removes it); returns the one it replaces."""
-    global _predictor_for
-    old, _predictor_for = _predictor_for, build
-    return old
+PredictorBuilder = Callable[..., DeckPredictor]  # ``build(game_name, variant)``, or ``build(game_name)``: its default
 
 
 @dataclass
@@ -95,22 +87,22 @@ class _Probe:
 @dataclass
 class DeckWorlds:
     """A determinizer: worlds dealt by the deck model ``kind`` (``MODELS``): ``uniform`` passes None (the game's
-    own model), ``oracle`` a ``TrueDeck`` of the state's truth, ``predict`` a ``PredictedDeck`` of the installed
-    predictor's ``variant`` ('': its default), one per game, built on first use."""
+    own model), ``oracle`` a ``TrueDeck`` of the state's truth, ``predict`` a ``PredictedDeck`` of the predictor
+    ``build`` makes (its ``variant``; '': its default), one per game, built on first use."""
 
     kind: str
     variant: str = ""
+    build: PredictorBuilder | None = field(default=None, repr=False)
     _models: dict[str, PredictedDeck] = field(default_factory=dict, repr=False)
 
     def model_for(self, game_name: str) -> PredictedDeck:
         """``predict``'s deck model for the game ``game_name``."""
         if game_name not in self._models:
-            if _predictor_for is None:
-                raise InvalidParameterError("deckmodel=predict needs a deck predictor: import the package that "
-                                            "installs it (the registry does: cardboard.evaluation.papers."
-                                            "p000_play_style)")
+            if self.build is None:
+                raise InvalidParameterError("deckmodel=predict needs a deck predictor: build the agent through "
+                                            "cardboard.make_agent, which hands it paper 000's")
             args = (game_name, self.variant) if self.variant else (game_name,)
-            self._models[game_name] = PredictedDeck(_predictor_for(*args))
+            self._models[game_name] = PredictedDeck(self.build(*args))
         return self._models[game_name]
 
     def __call__(self, state: GameState, player: int, rng: np.random.Generator) -> GameState:
@@ -125,12 +117,13 @@ HOOKS_OF = {"uniform": ("deck_model",), "oracle": ("deck_model", "hidden_cards")
             "predict": ("deck_model", "seen_cards")}
 
 
-def deck_worlds(spec: str) -> DeckWorlds:
-    """The determinizer of ``deckmodel=SPEC``: ``uniform``, ``oracle``, ``predict`` or ``predict:VARIANT``."""
+def deck_worlds(spec: str, predictor: PredictorBuilder | None = None) -> DeckWorlds:
+    """The determinizer of ``deckmodel=SPEC``: ``uniform``, ``oracle``, ``predict`` or ``predict:VARIANT``
+    (``predictor``: what builds ``predict``'s predictor)."""
     kind, _, variant = spec.partition(":")
     if kind not in MODELS or (variant and kind != "predict"):
         raise InvalidParameterError(f"deckmodel={spec}: expected uniform, oracle, predict or predict:VARIANT")
-    return DeckWorlds(kind, variant)
+    return DeckWorlds(kind, variant, predictor)
 
 
 def check_deck_worlds(worlds: DeckWorlds, game: Any, knob: str) -> None:

@@ -20,7 +20,8 @@ action of the first gene and plans from scratch at every decision.
 Strategies are objects: policies are ``Agent``s (``act(state, rng)``), fitnesses are callables ``(state, player) ->
 float`` (higher is better). The agent spec names them: a policy is ``random`` or any registered agent (a game
 registers its scripted policies: Pandemic's ``pandemic_default`` and ``pandemic_mutator``) or an agent spec of one
-parameter (``net:model=pandemic-v2``, built by ``envs.registration.build_agent``: search imports nothing above it);
+parameter (``net:model=pandemic-v2``, built by the ``Extensions.build_agent`` the registry hands it: search imports
+nothing above it);
 a fitness is ``returns`` or ``heuristic`` on every game, or one of the game's own evaluations (the optional state
 hook ``evaluation(name)``: Pandemic's f_{o,d} ... f_b as ``od`` ... ``b``, pairs and the w() / p() variants, e.g.
 ``p_oa_cm``). Chance inside the horizon is sampled by ``sample_chance``, or resolved in one call by the game's
@@ -36,7 +37,7 @@ import numpy as np
 
 from ..envs.errors import InvalidParameterError
 from ..envs.protocol import CHANCE, Agent, Game, GameState, determinize, hook, sample_chance
-from ..envs.registration import build_agent
+from ..envs.registration import NO_EXTENSIONS, Extensions
 from ..envs.stop import stop_point
 from .mcts import SearchResult
 
@@ -229,11 +230,16 @@ def named_fitness(name: str, probe: GameState) -> Fitness:
     return own(name)
 
 
-def named_policy(name: str, game: Game | None) -> Agent:
-    """``random`` (``RandomPolicy``), else the agent of spec ``name`` built for ``game`` by ``build_agent``: a
-    registered agent (a game's scripted policy, e.g. ``pandemic_default``) or a spec with one parameter
-    (``net:model=NAME``); a fresh instance each call."""
-    return RandomPolicy() if name == "random" else build_agent(name, game)
+def named_policy(name: str, game: Game | None, extensions: Extensions = NO_EXTENSIONS) -> Agent:
+    """``random`` (``RandomPolicy``), else the agent of spec ``name`` built for ``game`` by ``extensions.build_agent``
+    (the registry's): a registered agent (a game's scripted policy, e.g. ``pandemic_default``) or a spec with one
+    parameter (``net:model=NAME``); a fresh instance each call."""
+    if name == "random":
+        return RandomPolicy()
+    if extensions.build_agent is None:
+        raise InvalidParameterError(f"rhea: policy {name!r} is an agent spec, and no agent builder was handed in: "
+                                    "build the agent through cardboard.make_agent")
+    return extensions.build_agent(name, game)
 
 
 class RHEAAgent:
@@ -242,9 +248,11 @@ class RHEAAgent:
     name = "rhea"
     information_set = True  # its plans are scored in determinizations of the decider's view (``SearchAgent``)
 
-    def __init__(self, template: RHEA, game: Game | None, fitness: str, repair: str, mutator: str, seed: str = ""):
-        """``template``: the numbers (its strategies are replaced by the named ones); ``seed`` '': the repair policy."""
-        self.template, self.game = template, game
+    def __init__(self, template: RHEA, game: Game | None, fitness: str, repair: str, mutator: str, seed: str = "",
+                 extensions: Extensions = NO_EXTENSIONS):
+        """``template``: the numbers (its strategies are replaced by the named ones); ``seed`` '': the repair policy;
+        ``extensions``: what builds the policies named by spec."""
+        self.template, self.game, self.extensions = template, game, extensions
         self.names = {"fitness": fitness, "repair": repair, "mutator": mutator, "seed": seed}
         self.planners: dict[str, RHEA] = {}
         self.last: SearchResult | None = None
@@ -254,9 +262,10 @@ class RHEAAgent:
     def _build(self, probe: GameState, game: Game | None) -> RHEA:
         t = self.template
         planner = RHEA(t.horizon, t.generations, t.evaluations, named_fitness(self.names["fitness"], probe),
-                       named_policy(self.names["repair"], game),
-                       Mutator(named_policy(self.names["mutator"], game), t.mutator.rate_start, t.mutator.rate_end),
-                       t.seconds, named_policy(self.names["seed"], game) if self.names["seed"] else None)
+                       named_policy(self.names["repair"], game, self.extensions),
+                       Mutator(named_policy(self.names["mutator"], game, self.extensions), t.mutator.rate_start,
+                               t.mutator.rate_end),
+                       t.seconds, named_policy(self.names["seed"], game, self.extensions) if self.names["seed"] else None)
         self.planners[probe.info.name] = planner
         return planner
 
@@ -296,7 +305,8 @@ class RHEAAgent:
 
 def rhea_agent(game: Game | None = None, horizon: int = 5, generations: int = 100, evaluations: int = 5,
                rate_start: float = 1.0, rate_end: float = 1.0, fitness: str = "returns", repair: str = "random",
-               mutator: str = "random", seconds: float = 0.0, seed: str = "") -> RHEAAgent:
+               mutator: str = "random", seconds: float = 0.0, seed: str = "",
+               extensions: Extensions = NO_EXTENSIONS) -> RHEAAgent:
     """Rolling horizon EA, (1+1) over turn-level plans (paper 003 4.3).
 
     horizon: player turns planned, the acting one first
@@ -312,4 +322,4 @@ def rhea_agent(game: Game | None = None, horizon: int = 5, generations: int = 10
     """
     template = RHEA(horizon, generations, evaluations, mutator=Mutator(RandomPolicy(), rate_start, rate_end),
                     seconds=seconds)
-    return RHEAAgent(template, game, fitness, repair, mutator, seed)
+    return RHEAAgent(template, game, fitness, repair, mutator, seed, extensions)

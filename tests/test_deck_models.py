@@ -4,17 +4,18 @@ player saw and respect copy limits, the deck models deal legal cards, seeds repe
 it cannot work. The predictor is a stub here (paper 000's lives in its home)."""
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 
 import numpy as np
 import pytest
 
 import cardboard
+from cardboard import registry
 from cardboard.envs.errors import InvalidParameterError
 from cardboard.envs.fifth_aeon.cards import STARTER_DECKS, bundled_pool, load_deck
 from cardboard.envs.fifth_aeon.constants import MAX_COPIES
 from cardboard.envs.fifth_aeon.hidden_lists import UniformDeck
-from cardboard.search import deck_models
 from cardboard.search.deck_models import PredictedDeck, TrueDeck
 
 from .conftest import advance
@@ -165,33 +166,29 @@ def test_the_knob_is_refused_where_it_cannot_work():
         cardboard.make_agent("pimc:deckmodel=oracle:x", hidden_game())
     with pytest.raises(InvalidParameterError, match="both choose the worlds"):
         cardboard.make_agent("ismcts:deckmodel=uniform,accuracy=0.5", cardboard.make_game("hearth"))
-    old = deck_models.set_deck_predictor(None)
-    try:
-        with pytest.raises(InvalidParameterError, match="needs a deck predictor"):
-            cardboard.make_agent("ismcts:deckmodel=predict", hidden_game())
-    finally:
-        deck_models.set_deck_predictor(old)
+    from cardboard.search.agents import ismcts  # a factory called below the registry is handed no predictor
+
+    with pytest.raises(InvalidParameterError, match="needs a deck predictor"):
+        ismcts(deckmodel="predict", game=hidden_game())
 
 
 @pytest.mark.parametrize("spec", ["ismcts:iterations=20,heuristic=1,deckmodel=predict:stub",
                                   "duct:worlds=2,iterations=20,heuristic=1,deckmodel=oracle",
                                   "pimc:worlds=2,iterations=10,deckmodel=uniform"])
-def test_search_agents_play_with_a_deck_model_and_repeat_with_a_seed(spec):
+def test_search_agents_play_with_a_deck_model_and_repeat_with_a_seed(spec, monkeypatch):
     variants = []
-    old = deck_models.set_deck_predictor(lambda game, variant: variants.append(variant) or StubPredictor(
-        ("Toxin",) * 4 + ("Skeleton",) * 4))
-    try:
-        state = midgame(seed=1, steps=20)
-        while len(state.legal_actions()) < 2:
-            state.apply(int(state.legal_actions()[0]))
-        actions = [cardboard.make_agent(spec, hidden_game()).act(state, np.random.default_rng(4)) for _ in range(2)]
-    finally:
-        deck_models.set_deck_predictor(old)
+    handed = dataclasses.replace(registry.extensions(), deck_predictor=lambda game, variant: variants.append(variant)
+                                 or StubPredictor(("Toxin",) * 4 + ("Skeleton",) * 4))
+    monkeypatch.setattr(registry, "extensions", lambda: handed)  # what the registry hands the factories
+    state = midgame(seed=1, steps=20)
+    while len(state.legal_actions()) < 2:
+        state.apply(int(state.legal_actions()[0]))
+    actions = [cardboard.make_agent(spec, hidden_game()).act(state, np.random.default_rng(4)) for _ in range(2)]
     assert actions[0] == actions[1] and actions[0] in state.legal_actions()
     assert variants == (["stub"] * 2 if "predict" in spec else [])
 
 
-def test_paper_000_installs_predict_speaking_the_games_card_ids():
+def test_paper_000s_predictor_speaks_the_games_card_ids_and_the_registry_hands_it():
     from cardboard.evaluation.papers.p000_play_style.deck_model import GameIds
 
     class IntPredictor:  # chapter 6's predictors speak integer ids
@@ -204,4 +201,6 @@ def test_paper_000_installs_predict_speaking_the_games_card_ids():
     named = GameIds(IntPredictor(), ("Skeleton", "Toxin"))
     assert named.predict({"Toxin": 2}, 5) == Counter({"Skeleton": 3, "Toxin": 2})
     assert named.scores({}) == {"Skeleton": 1.0, "Toxin": 0.5}
-    assert deck_models._predictor_for is not None  # installed when the module is imported (the registry does)
+    from cardboard.evaluation.papers.p000_play_style.deck_model import predictor
+
+    assert registry.extensions().deck_predictor is predictor  # what the registry hands deckmodel=predict

@@ -293,3 +293,35 @@ def test_cli_usage_errors_exit_2(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["play", "lords_of_war", "--games", "many"])
     assert exc.value.code == 2
+
+
+FRESH = """
+import sys
+import numpy as np
+import cardboard
+
+predictor = "cardboard.evaluation.papers.p000_play_style.deck_model"
+assert predictor not in sys.modules  # nothing installed at import: the registry hands it to the agents that ask
+low = cardboard.make_game("lords_of_war")
+agent = cardboard.make_agent("ismcts:net=zoo:lords_of_war,iterations=64", low)
+state = low.new_state(3)
+assert agent.act(state, np.random.default_rng(0)) in state.legal_actions()
+fifth = cardboard.make_game("fifth_aeon", decklists="hidden")
+agent = cardboard.make_agent("ismcts:deckmodel=predict,iterations=8,heuristic=1", fifth)
+state = fifth.new_state(1)
+while len(state.legal_actions()) < 2:
+    state.apply(int(state.legal_actions()[0]))
+assert agent.act(state, np.random.default_rng(0)) in state.legal_actions()
+assert predictor in sys.modules
+print("played")
+"""
+
+
+def test_a_process_that_imports_only_cardboard_builds_the_knobs_above_search():
+    """``net=`` and ``deckmodel=predict`` are built by layers above search, which the registry hands to the search
+    factories (``Extensions``): no global installer, so a fresh process needs nothing but ``import cardboard``."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", FRESH], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0 and "played" in done.stdout, done.stderr[-2000:]

@@ -1,15 +1,15 @@
-"""Installs ``deckmodel=predict[:VARIANT]`` (search's ``deck_models``): chapter 6's deck predictor
+"""``deckmodel=predict[:VARIANT]``'s predictor (search's ``deck_models``; the registry hands ``predictor`` to the
+searches as ``Extensions.deck_predictor``): chapter 6's deck predictor
 (``deck_prediction.predictor_for``) dealing the opponent's unseen cards of ISMCTS / DUCT / PIMC's worlds under hidden
 decklists. The predictor speaks integer card ids (``deck_prediction.deck_rules``); ``GameIds`` translates a game
-whose states name cards by text (Fifth Aeon). The registry imports this module; the predictor itself is loaded
-only when an agent asks for it."""
+whose states name cards by text (Fifth Aeon). The registry imports this module, and the predictor is loaded, only
+when an agent asks for it."""
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from cardboard.search.deck_models import set_deck_predictor
 
 TEXT_IDS = ("fifth_aeon",)  # games whose states name cards by their id text
 
@@ -41,5 +41,3 @@ def predictor(game: str, variant: str = "a7") -> Any:
     found = predictor_for(game, variant=variant)
     return GameIds(found, rules_for(game).ids) if game in TEXT_IDS else found
 
-
-set_deck_predictor(predictor)

@@ -4,21 +4,19 @@
 rollouts (``hlr``: the ``hlr=`` knob of ``ismcts`` / ``duct``). DUCT and chance-node bucketing are search
 strategies (``cardboard.search``).
 
-Importing this package (``cardboard.registry`` does, as for a bundled game) registers the agent and installs the
-knob; torch is imported only when one is built.
+Importing this package (``cardboard.registry`` does, as for a bundled game) registers the agent; the registry hands
+``hlr_strategies`` to the searches that take ``hlr=``. torch is imported only when one is built.
 """
 from cardboard.envs.registration import register_agent
-from cardboard.search.agents import set_hlr_strategies
 
 from .card_play_agent import CardPlayAgent
 
 register_agent("cardplay", CardPlayAgent, "paper 001's CNN + greedy (hearth): cardplay:path=PATH")
 
 
-def _hlr_strategies(config, **knobs):
-    from .hlr import hlr_strategies  # torch only when an agent asks for it
+def hlr_strategies(config, **knobs):
+    """The ``hlr=`` knob of ismcts / duct (``hlr.hlr_strategies``; the registry hands it to them as
+    ``Extensions.hlr``)."""
+    from .hlr import hlr_strategies as build  # torch only when an agent asks for it
 
-    return hlr_strategies(config, **knobs)
-
-
-set_hlr_strategies(_hlr_strategies)  # the hlr= knob of ismcts / duct
+    return build(config, **knobs)
