@@ -59,7 +59,7 @@ def descend(tree: FlatTree, root: int, state: GameState, rng: np.random.Generato
     backup: the virtual loss of the iterations still in flight. Returns the path of (node, edge) and, for a node-wise
     expansion, the node with its legal key ids and actions (else -1, None, None). ``lock`` guards the tree when
     threads share it (held for each compiled step, never while the game moves)."""
-    table, by_node = tree.table, rule.expands_nodes
+    table, by_node, step, prune, pruning = tree.table, rule.expands_nodes, rule.step, cfg.prune, cfg.pruning
     path: list[tuple[int, int]] = []
     node, link = root, -1
     while (player := state.current_player) != TERMINAL:
@@ -75,19 +75,19 @@ def descend(tree: FlatTree, root: int, state: GameState, rng: np.random.Generato
                 node, link = tree.step(chance_edge, 1, node, link, outcome)
             state.apply(outcome)
             continue
-        legal = moves(state, cfg.prune)
+        legal = moves(state, prune)
         with lock:
-            ids = legal_ids(table, state, legal, not cfg.prune)
-            if link >= 0 and (by_node or cfg.pruning is not None):  # the node is read before the step
+            ids = legal_ids(table, state, legal, not prune)
+            if link >= 0 and (by_node or pruning is not None):  # the node is read before the step
                 node, link = tree.child(link, player), -1
-        if cfg.pruning is not None:
+        if pruning is not None:
             with lock:
-                tree.pruned[node], legal, ids = cfg.pruning.filter(memory_at(tree, node), state, legal, ids, rng,
-                                                                   table.size)
+                tree.pruned[node], legal, ids = pruning.filter(memory_at(tree, node), state, legal, ids, rng,
+                                                               table.size)
         if by_node and tree.node_size[node] == 0:  # node-wise expansion (PUCT): a node never reached before
             return path, node, ids.copy(), legal.copy()
         with lock:  # the compiled step writes the tree: the child, availability, new edges, the visit
-            node, i, link, fresh = rule.step(tree, node, link, player, ids, stamp, visits, not path)
+            node, i, link, fresh = step(tree, node, link, player, ids, stamp, visits, not path)
         state.apply(int(legal[i]))
         path.append((node, link))
         if fresh and not by_node:
