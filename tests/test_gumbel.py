@@ -266,3 +266,31 @@ def test_duct_gumbel_takes_the_fixed_worlds_in_turn_after_the_roots_own(monkeypa
     engine = GumbelSearch(SearchConfig(iterations=6, depth=None, selection=Gumbel(4)), "duct", 3)
     engine.search(nim.NimGame((2, 3, 4)).new_state(), np.random.default_rng(0))
     assert asked == list(range(7))
+
+
+@pytest.mark.parametrize("raw_value, chosen", [(1.0, 1), (0.0, 0)])
+def test_the_interior_step_completes_an_unvisited_q_with_the_nodes_value(raw_value, chosen):
+    """Two keys of equal prior, the first visited once at 0.5: v_mix = (v̂ + 0.5) / 2 completes the second's Q, so a
+    node valued 1 sends the step to the unvisited key, a node valued 0 back to the visited one."""
+    from cardboard.search.config import Run
+    from cardboard.search.gumbel import C_SCALE, C_VISIT, GumbelRule, select_gumbel
+    from cardboard.search.tree import expand, legal_ids, new_root
+
+    state = nim.NimGame((2,)).new_state()
+
+    def node_with_a_visited_key():
+        tree = new_root(state).tree
+        ids = legal_ids(tree.table, state, np.asarray(state.legal_actions()), True)
+        expand(tree, 0, ids, np.array([0.5, 0.5]))
+        first = tree.edge(0, int(ids[0]))
+        tree.stat[VISITS, first], tree.stat[TOTAL, first] = 1.0, 0.5
+        return tree, ids
+
+    tree, ids = node_with_a_visited_key()
+    assert len(ids) == 2
+    assert tree.step(select_gumbel, 2, 0, 0, ids, C_VISIT, C_SCALE, raw_value, 1.0, 1.0)[1] == chosen
+    config = SearchConfig(iterations=4, depth=0, selection=Gumbel(2))
+    rule = GumbelRule(config.selection, config, Run(state, 0, np.random.default_rng(0), None, 0.0))
+    rule.raw[0] = raw_value  # the rule's interior step reads the node's evaluated value
+    tree, ids = node_with_a_visited_key()
+    assert rule.step(tree, 0, -1, 0, ids, 1.0, 1.0, False)[1] == chosen

@@ -132,6 +132,17 @@ def test_tree_and_leaf_duct_iterate_on_their_worlds_round_robin(position):
 
 
 @pytest.mark.parametrize("kind", [TreeParallel, LeafParallel])
+def test_tree_and_leaf_duct_searches_play_every_fixed_world_in_turn(kind, position, monkeypatch):
+    """Iteration i (stamp i + 1) of a threaded DUCT search plays fixed world i mod 3: every world, in turn."""
+    from cardboard.search.worlds import Fixed
+
+    asked, world = [], Fixed.world
+    monkeypatch.setattr(Fixed, "world", lambda self, *args: asked.append(args[-1]) or world(self, *args))
+    kind(SearchConfig(iterations=12), "duct", num_worlds=3).search(position, np.random.default_rng(0))
+    assert sorted(asked) == list(range(12))
+
+
+@pytest.mark.parametrize("kind", [TreeParallel, LeafParallel])
 @pytest.mark.parametrize("vl", [0, 1, 2])
 def test_every_virtual_loss_is_settled(kind, vl, position):
     """Every simulation is worth 1 to every player, so an edge's total reward equals its visits exactly when no
