@@ -128,7 +128,7 @@ TINY = 1e-30  # the prior of an action the evaluator gave none: its logit stays 
 SPAN = 1e-8  # the smallest Q range min-max rescaling divides by (mctx's epsilon)
 
 
-@njit(cache=True, nogil=True)
+@njit(**LEAN)
 def mixed_value(raw_value, q, visits, prior):
     """v_mix = (v̂ + ΣN · Σ_{N(a)>0} π(a) q(a) / Σ_{N(a)>0} π(a)) / (1 + ΣN): the node's raw value ``raw_value`` mixed
     with the prior-weighted mean Q of its visited actions (mctx's ``_compute_mixed_value``)."""
@@ -146,7 +146,7 @@ def mixed_value(raw_value, q, visits, prior):
     return (raw_value + total * weighted) / (total + 1.0)
 
 
-@njit(cache=True, nogil=True)
+@njit(**LEAN)
 def sigma(q, visits, v_mix, c_visit, c_scale, out):
     """σ(q̂) into ``out``: the completed Q (``q`` where visited, else ``v_mix``), min-max rescaled to [0, 1] over the
     actions, times (c_visit + max N) · c_scale."""
@@ -159,7 +159,7 @@ def sigma(q, visits, v_mix, c_visit, c_scale, out):
         out[i] = (out[i] - lo) * scale
 
 
-@njit(cache=True, nogil=True)
+@njit(**LEAN)
 def improved_policy(logits, sig, out):
     """π′ = softmax(logits + σ) into ``out``."""
     top = -np.inf
@@ -174,7 +174,7 @@ def improved_policy(logits, sig, out):
         out[i] /= mass
 
 
-@njit(cache=True, nogil=True)
+@njit(**LEAN)
 def interior_choice(pi, visits):
     """argmax[π′(a) − N(a) / (1 + ΣN)], the first on a tie: the action whose visit share lags π′ the most."""
     total = 1.0 + visits.sum()
@@ -186,28 +186,29 @@ def interior_choice(pi, visits):
     return best
 
 
-@njit(cache=True, nogil=True)
-def pick_gumbel(stat, edges, n, raw_value, c_visit, c_scale):
+@njit(**LEAN)
+def pick_gumbel(stat, edges, n, raw_value, c_visit, c_scale, first, work):
     """Gumbel's interior choice over the edges ``edges[:n]``: ``interior_choice`` over π′ of their distinct edges (two
     legal ids of one key: one edge), priors renormalised over them, ``raw_value`` the node's evaluated value; the
-    index of the first legal id of the edge chosen."""
-    first = np.empty(n, dtype=np.int64)  # legal index of each distinct edge (two copies of a card: one key)
+    index of the first legal id of the edge chosen. ``first`` (n ints) and ``work`` (6 rows of n) are its scratch."""
     k = 0
     for i in range(n):
         seen = False
         for j in range(k):
             seen = seen or edges[first[j]] == edges[i]
         if not seen:
-            first[k] = i
+            first[k] = i  # the legal index of each distinct edge (two copies of a card: one key)
             k += 1
-    prior, q, count = np.empty(k), np.empty(k), np.empty(k)
+    prior, q, count, logits, sig, pi = work[0, :k], work[1, :k], work[2, :k], work[3, :k], work[4, :k], work[5, :k]
+    mass = 0.0
     for j in range(k):
         e = edges[first[j]]
         prior[j], count[j] = stat[PRIOR, e], stat[VISITS, e]
         q[j] = stat[TOTAL, e] / count[j] if count[j] > 0 else 0.0
-    prior /= max(prior.sum(), TINY)
-    logits = np.log(np.maximum(prior, TINY))
-    sig, pi = np.empty(k), np.empty(k)
+        mass += prior[j]
+    for j in range(k):
+        prior[j] /= max(mass, TINY)
+        logits[j] = math.log(max(prior[j], TINY))
     sigma(q, count, mixed_value(raw_value, q, count, prior), c_visit, c_scale, sig)
     improved_policy(logits, sig, pi)
     return first[interior_choice(pi, count)]
@@ -380,25 +381,29 @@ def has_room(n, node_player, edge_key, hash_key, counters):
     return need <= len(edge_key) and 2 * need <= len(hash_key) and counters[N_NODES] < len(node_player)
 
 
-UCB1_STEP, PUCT_STEP, ROOTED_STEP, GUMBEL_STEP = range(4)  # how ``take_edge`` picks
+UCB1_STEP, PUCT_STEP, ROOTED_STEP, GUMBEL_STEP = range(4)  # how ``pick_and_visit`` picks
 
 
-@njit(cache=True, nogil=True, inline="always")  # inlined: the compiled loop runs it as its own code
-def take_edge(node, ids, n, how, c, u, stamp, visits, root_prior, raw_value, c_scale, edges, num_keys, node_size,
-              edge_node, edge_key, stat, edge_child, hash_key, hash_edge, counters):
-    """The tree step at ``node`` over the legal key ids ``ids[:n]``, written once for every driver: each edge made when
-    missing and counted available (``flat_edges``; a new edge's prior ``1 / n`` where the pick reads priors), the
-    pick (``UCB1_STEP``: ``pick_ucb1`` with the uniform ``u``; ``PUCT_STEP``: ``pick_puct``; ``ROOTED_STEP``: UCB1's
-    edges, their ``PRIOR`` from ``root_prior`` (``set_root_prior``), then ``pick_puct``; ``GUMBEL_STEP``:
-    ``pick_gumbel`` with ``raw_value``, ``c`` as c_visit and ``c_scale``), then ``visits`` visits counted on the edge
+@njit(**LEAN)
+def new_prior(how, n):
+    """The ``PRIOR`` of an edge a step makes (``flat_edges``): ``1 / n`` where the pick reads priors, else none."""
+    return 1.0 / n if how == PUCT_STEP or how == GUMBEL_STEP else -1.0
+
+
+@njit(**LEAN)
+def pick_and_visit(stat, ids, edges, n, n_fresh, how, c, u, visits, root_prior, raw_value, c_scale, first, work):
+    """The tree step over the edges ``edges[:n]`` of the legal key ids ``ids[:n]`` (made and counted available by
+    ``flat_edges``, ``n_fresh`` of them unvisited), written once for the Python steps (``tree.step_at``, Gumbel's
+    included; the compiled loop makes the same calls inline, a shared call costing its Hearth DUCT 4-10%): the pick (``UCB1_STEP``:
+    ``pick_ucb1`` with the uniform ``u``; ``PUCT_STEP``: ``pick_puct``; ``ROOTED_STEP``: UCB1's edges, their ``PRIOR``
+    from ``root_prior`` (``set_root_prior``), then ``pick_puct``; ``GUMBEL_STEP``: ``pick_gumbel`` with ``raw_value``,
+    ``c`` as c_visit, ``c_scale`` and its scratch ``first`` and ``work``), then ``visits`` visits counted on the edge
     taken (the virtual loss of an iteration in flight). Returns ``(i, edge, fresh)``: the legal index to play, its
-    edge, whether it was never visited. The caller has made room (``has_room``) and the node (``child_of``)."""
-    n_fresh = flat_edges(node, ids, n, num_keys, stamp, 1.0 / n if how == PUCT_STEP or how == GUMBEL_STEP else -1.0,
-                         edges, node_size, edge_node, edge_key, stat, edge_child, hash_key, hash_edge, counters)
+    edge, whether it was never visited."""
     if how == UCB1_STEP:
         i = pick_ucb1(stat, edges, n, n_fresh, c, u)
     elif how == GUMBEL_STEP:
-        i = pick_gumbel(stat, edges, n, raw_value, c, c_scale)
+        i = pick_gumbel(stat, edges, n, raw_value, c, c_scale, first, work)
     else:
         if how == ROOTED_STEP:
             set_root_prior(stat, edges, ids, n, root_prior)
