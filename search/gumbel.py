@@ -211,8 +211,12 @@ class GumbelRule:
         self.candidates = RootCandidates(tree, state, self.gumbel, self.n, rng, cfg.prune)
         self.began = time.perf_counter()
 
+    @staticmethod
+    def draw() -> float:
+        return 0.0  # Gumbel's steps draw nothing
+
     def step(self, tree: FlatTree, node: int, link: int, player: int, ids: np.ndarray, stamp: float, visits: float,
-             at_root: bool) -> tuple[int, int, int, bool]:
+             at_root: bool, u: float) -> tuple[int, int, int, bool]:
         if not at_root:
             return tree.step(select_gumbel, len(ids), node, player, ids, self.gumbel.c_visit, self.gumbel.c_scale,
                              self.raw[node], stamp, visits)

@@ -59,7 +59,8 @@ def descend(tree: FlatTree, root: int, state: GameState, rng: np.random.Generato
     backup: the virtual loss of the iterations still in flight. Returns the path of (node, edge) and, for a node-wise
     expansion, the node with its legal key ids and actions (else -1, None, None). ``lock`` guards the tree when
     threads share it (held for each compiled step, never while the game moves)."""
-    table, by_node, step, prune, pruning = tree.table, rule.expands_nodes, rule.step, cfg.prune, cfg.pruning
+    table, by_node, step, draw = tree.table, rule.expands_nodes, rule.step, rule.draw
+    prune, pruning = cfg.prune, cfg.pruning
     path: list[tuple[int, int]] = []
     node, link = root, -1
     while (player := state.current_player) != TERMINAL:
@@ -86,8 +87,9 @@ def descend(tree: FlatTree, root: int, state: GameState, rng: np.random.Generato
                                                                table.size)
         if by_node and tree.node_size[node] == 0:  # node-wise expansion (PUCT): a node never reached before
             return path, node, ids.copy(), legal.copy()
+        u = draw()  # outside the lock: threads sharing the tree wait only for the compiled step
         with lock:  # the compiled step writes the tree: the child, availability, new edges, the visit
-            node, i, link, fresh = step(tree, node, link, player, ids, stamp, visits, not path)
+            node, i, link, fresh = step(tree, node, link, player, ids, stamp, visits, not path, u)
         state.apply(int(legal[i]))
         path.append((node, link))
         if fresh and not by_node:
@@ -113,7 +115,8 @@ def back_up(tree: FlatTree, path: list[tuple[int, int]], values: np.ndarray, loc
 
 class Rule(Protocol):
     """One search's selection rule over the loop (as mctx's ``search`` takes its root and interior action selection
-    functions): ``step`` is the tree step at a decision node, at the root or below; ``begin`` what the search does
+    functions): ``step`` is the tree step at a decision node, at the root or below, with a uniform from ``draw``;
+    ``begin`` what the search does
     before its iterations; ``more`` whether another iteration runs; ``flush`` whether the leaves waiting are settled
     now; ``settled`` sees the leaves once backed up; ``result`` makes the ``SearchResult``. ``expands_nodes``: a node
     first reached is the leaf (PUCT, Gumbel), else an edge first taken; ``offset``: iterations' world index offset
@@ -123,8 +126,10 @@ class Rule(Protocol):
     offset: int
     holds_backups: bool
 
+    def draw(self) -> float: ...
+
     def step(self, tree: FlatTree, node: int, link: int, player: int, ids: np.ndarray, stamp: float, visits: float,
-             at_root: bool) -> tuple[int, int, int, bool]: ...
+             at_root: bool, u: float) -> tuple[int, int, int, bool]: ...
 
     def begin(self, loop: PythonLoop, tree: FlatTree, run: Run, fixed: list[GameState]) -> Steps[None]: ...
 
@@ -148,11 +153,10 @@ class KernelRule:
     def __init__(self, config: SearchConfig, uniforms: Uniforms, iterations: int | None = None):
         selection = config.selection
         self.kernel, self.c, self.expands_nodes = selection.kernel, selection.constant(config), selection.expands_nodes
-        self.config, self.uniforms, self.iterations = config, uniforms, iterations
+        self.config, self.draw, self.iterations = config, uniforms.next, iterations
 
     def step(self, tree: FlatTree, node: int, link: int, player: int, ids: np.ndarray, stamp: float, visits: float,
-             at_root: bool) -> tuple[int, int, int, bool]:
-        u = self.uniforms.next()
+             at_root: bool, u: float) -> tuple[int, int, int, bool]:
         if at_root and len(tree.root_prior):  # the root under a root prior (``root_prior``)
             return tree.step(select_rooted, len(ids), node, link, player, ids, self.config.root_cpuct, stamp, u,
                              visits, tree.root_prior)

@@ -293,4 +293,4 @@ def test_the_interior_step_completes_an_unvisited_q_with_the_nodes_value(raw_val
     rule = GumbelRule(config.selection, config, Run(state, 0, np.random.default_rng(0), None, 0.0))
     rule.raw[0] = raw_value  # the rule's interior step reads the node's evaluated value
     tree, ids = node_with_a_visited_key()
-    assert rule.step(tree, 0, -1, 0, ids, 1.0, 1.0, False)[1] == chosen
+    assert rule.step(tree, 0, -1, 0, ids, 1.0, 1.0, False, 0.0)[1] == chosen
