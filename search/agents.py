@@ -84,7 +84,7 @@ from .chance import ChanceBucketing
 from .deck_models import HOOKS_OF as DECK_MODEL_HOOKS
 from .deck_models import check_deck_worlds, deck_worlds
 from .gumbel import C_SCALE, C_VISIT, CANDIDATES, Gumbel, GumbelSearch
-from .knobs import GROUPS, KNOBS, check
+from .knobs import GROUPS, KNOBS, PRUNE_SENSIBLE, check, hard_pruning
 from .final import Decision, FinalSelection, OnlineTuner, decision, make_final, robust_child
 from .pruning import HardPruning
 from .mcts import PIMC, FlatMonteCarlo, InferenceAccuracy, SearchConfig, SearchResult, TreeSearch, uniform_determinizer
@@ -162,10 +162,8 @@ def prune_knobs(prune: str | bool, hpl: int = 15, extrapolate: bool = False) -> 
     """A spec's ``prune``: '0' none, '1' the game's ``sensible_actions``, else heuristic names joined by '+' (hard
     pruning to the top ``hpl`` moves of each, ``extrapolate``: scored after a random finish of the turn)."""
     text = str(prune).strip()
-    if text in ("0", "", "False", "false"):
-        return False, None
-    if text in ("1", "True", "true"):
-        return True, None
+    if not hard_pruning(text):
+        return text in PRUNE_SENSIBLE, None
     return False, HardPruning.parse(text, hpl, extrapolate)
 
 

@@ -190,7 +190,7 @@ class LeafMode(Protocol):
 
     def full(self, tree: FlatTree) -> bool: ...
 
-    def settled(self, tree: FlatTree, leaves: Any) -> Steps[None]: ...
+    def settled(self, tree: FlatTree, leaves: Any, info: GameInfo) -> Steps[None]: ...
 
 
 class CompiledLoop:
@@ -222,8 +222,7 @@ class CompiledLoop:
         worlds = np.stack([model_of(world).state for world in fixed]) if fixed else model.state[None].copy()
         leaves = None if leaf is None else leaf.leaves_of(tree, info)
         head = runner.head(model, worlds, me, ismcts, cfg, info, which, tree.num_keys, 0 if leaf is None else cfg.leaves,
-                           root_prior_of(cfg, state, tree.table) if run.iterations != 0 and cfg.root_prior is not None
-                           else NO_ROOT_PRIOR)
+                           root_prior_of(cfg, state, tree.table) if run.iterations != 0 else NO_ROOT_PRIOR)
         per_iteration = model.determinize_draws * ismcts + 1 + STEP_GUESS + judge_words
         bits = rng.bit_generator
         saved = bits.state
@@ -252,9 +251,9 @@ class CompiledLoop:
                 if sliced and ran:
                     batch = max(1, int(ran * SLICE / max(time.perf_counter() - began, 1e-6)))
                 if leaves is not None and leaf.full(tree):
-                    yield from leaf.settled(tree, leaves)
+                    yield from leaf.settled(tree, leaves, info)
             if leaves is not None and tree.counters[WAITING]:
-                yield from leaf.settled(tree, leaves)
+                yield from leaf.settled(tree, leaves, info)
         finally:
             rewind(bits, saved, used + int(tree.counters[POS]))
         return decide(Node(tree), state, cfg.final, rng, done, time.perf_counter() - run.start)

@@ -65,7 +65,6 @@ class NetworkLeaves:
         found = tree.leaves
         if found is None or found.observations.shape != (self.k, size):
             found = tree.leaves = Leaves(self.k, size, info.num_actions)
-        found.bounds = float(info.min_return), float(info.max_return)
         return found
 
     def full(self, tree: FlatTree) -> bool:
@@ -73,14 +72,14 @@ class NetworkLeaves:
         waiting = tree.counters[WAITING]
         return bool(waiting == self.k or (waiting and tree.node_size[0] == 0))
 
-    def settled(self, tree: FlatTree, leaves: Leaves) -> Steps[None]:
+    def settled(self, tree: FlatTree, leaves: Leaves, info: GameInfo) -> Steps[None]:
         """Ask for the waiting leaves' network answers (one ``ArrayRequest``), then expand and back them up."""
         w = int(tree.counters[WAITING])
         priors, values = yield ArrayRequest(self.evaluator.queue, leaves.observations[:w], leaves.masks[:w])
         tree.counters[NEED_EDGES] = tree.counters[N_EDGES] + w * leaves.actions.shape[1]  # each may expand a node
         tree.make_room()
         self.settle(np.ascontiguousarray(priors, dtype=np.float32), np.ascontiguousarray(values, dtype=np.float32),
-                    bool(self.evaluator.prior), *leaves.bounds, tree.num_keys, *tree.arrays(), *leaves.arrays())
+                    bool(self.evaluator.prior), float(info.min_return), float(info.max_return), tree.num_keys, *tree.arrays(), *leaves.arrays())
 
 
 @functools.cache
@@ -105,7 +104,6 @@ class Leaves:
         self.keys = np.empty((leaves, num_actions), dtype=np.int64)
         self.observations = np.empty((leaves, observation_size), dtype=np.float32)
         self.masks = np.empty((leaves, num_actions), dtype=np.bool_)
-        self.bounds = (0.0, 1.0)  # the game's return range, set per search
 
     def make_room(self, depth: int) -> None:
         if depth > self.path_node.shape[1]:

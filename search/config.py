@@ -137,18 +137,22 @@ def decide(root: Node, state: GameState, final: FinalSelection, rng: np.random.G
 
 @dataclass
 class Run:
-    """One search as the engine hands it to a driver: from ``state`` for its player to move ``me`` with ``rng``;
+    """One search as the engine hands it to a driver: from ``state`` for its player to move (``me``) with ``rng``;
     ``iterations`` replaces the configured budget (None: the config's iterations and seconds; 0: decide from the
     tree as it is); ``stamp`` counts the engine's earlier iterations (availability
     stamps stay unique across kept trees); ``root`` is a tree to continue (None: a new one)."""
 
     state: GameState
-    me: int
     rng: np.random.Generator
     iterations: int | None
     stamp: float
     root: Node | None = None
     start: float = 0.0  # set by the driver once it has loaded what it runs: the clock starts there
+
+    @property
+    def me(self) -> int:
+        """The player searched for: the one to move at ``state``."""
+        return self.state.current_player
 
 
 class Driver(Protocol):

@@ -186,11 +186,12 @@ def interior_choice(pi, visits):
     return best
 
 
-@njit(**LEAN)
-def pick_gumbel(stat, edges, n, raw_value, c_visit, c_scale, first, work):
+@njit(cache=True, nogil=True)
+def pick_gumbel(stat, edges, n, raw_value, c_visit, c_scale):
     """Gumbel's interior choice over the edges ``edges[:n]``: ``interior_choice`` over π′ of their distinct edges (two
     legal ids of one key: one edge), priors renormalised over them, ``raw_value`` the node's evaluated value; the
-    index of the first legal id of the edge chosen. ``first`` (n ints) and ``work`` (6 rows of n) are its scratch."""
+    index of the first legal id of the edge chosen."""
+    first, work = np.empty(n, dtype=np.int64), np.empty((6, n))
     k = 0
     for i in range(n):
         seen = False
@@ -390,20 +391,20 @@ def new_prior(how, n):
     return 1.0 / n if how == PUCT_STEP or how == GUMBEL_STEP else -1.0
 
 
-@njit(**LEAN)
-def pick_and_visit(stat, ids, edges, n, n_fresh, how, c, u, visits, root_prior, raw_value, c_scale, first, work):
+@njit(cache=True, nogil=True)
+def pick_and_visit(stat, ids, edges, n, n_fresh, how, c, u, visits, root_prior, raw_value, c_scale):
     """The tree step over the edges ``edges[:n]`` of the legal key ids ``ids[:n]`` (made and counted available by
     ``flat_edges``, ``n_fresh`` of them unvisited), written once for the Python steps (``tree.step_at``, Gumbel's
     included; the compiled loop makes the same calls inline, a shared call costing its Hearth DUCT 4-10%): the pick (``UCB1_STEP``:
     ``pick_ucb1`` with the uniform ``u``; ``PUCT_STEP``: ``pick_puct``; ``ROOTED_STEP``: UCB1's edges, their ``PRIOR``
     from ``root_prior`` (``set_root_prior``), then ``pick_puct``; ``GUMBEL_STEP``: ``pick_gumbel`` with ``raw_value``,
-    ``c`` as c_visit, ``c_scale`` and its scratch ``first`` and ``work``), then ``visits`` visits counted on the edge
+    ``c`` as c_visit and ``c_scale``), then ``visits`` visits counted on the edge
     taken (the virtual loss of an iteration in flight). Returns ``(i, edge, fresh)``: the legal index to play, its
     edge, whether it was never visited."""
     if how == UCB1_STEP:
         i = pick_ucb1(stat, edges, n, n_fresh, c, u)
     elif how == GUMBEL_STEP:
-        i = pick_gumbel(stat, edges, n, raw_value, c, c_scale, first, work)
+        i = pick_gumbel(stat, edges, n, raw_value, c, c_scale)
     else:
         if how == ROOTED_STEP:
             set_root_prior(stat, edges, ids, n, root_prior)

@@ -113,9 +113,12 @@ KNOBS: dict[str, Knob] = {
 }
 
 
+PRUNE_OFF, PRUNE_SENSIBLE = ("0", "", "False", "false"), ("1", "True", "true")  # a spec's prune: none, sensible_actions
+
+
 def hard_pruning(prune: object) -> bool:
     """Whether a spec's ``prune`` names heuristics (hard pruning), not 0 / 1."""
-    return str(prune).strip() not in ("0", "", "False", "false", "1", "True", "true")
+    return str(prune).strip() not in PRUNE_OFF + PRUNE_SENSIBLE
 
 
 def shown(name: str, value: Any) -> str:

@@ -207,7 +207,7 @@ class PythonLoop:
         rule = self.rule(run, uniforms)
         root = run.root or new_root(state, iterations or cfg.iterations)
         tree, at = root._live(), root.index
-        if iterations != 0 and cfg.root_prior is not None:
+        if iterations != 0:
             tree.root_prior = root_prior_of(cfg, state, tree.table)
         fixed = self.worlds.draw(state, me, rng, cfg.determinizer) if iterations != 0 or rule.offset else []
         yield from rule.begin(self, tree, run, fixed)

@@ -128,7 +128,7 @@ class TreeSearch(WarmUp):
             self.warm_up(state)
         why = call_refusal(rng, root)  # this search's reason for the Python loop, whatever the plan
         chosen = Plan(self.python, why) if why is not None else self.plan(state)
-        result = yield from chosen.driver.steps(Run(state, me, rng, iterations, self._stamp,
+        result = yield from chosen.driver.steps(Run(state, rng, iterations, self._stamp,
                                                     root or self.take_kept(state)))
         self._stamp += result.iterations
         result.driver = chosen.describe()

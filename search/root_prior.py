@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 def root_prior_of(config: SearchConfig, state: GameState, table: KeyTable) -> np.ndarray:
     """The root prior of a search of ``state`` by key id of ``table`` (``core.set_root_prior``'s array): the
     evaluator's weights of the moves searched (the sensible ones under ``prune``) summed per key, -1 for the key ids
-    they do not offer; ``NO_ROOT_PRIOR`` without a ``root_prior`` (the drivers do not ask then)."""
+    they do not offer; ``NO_ROOT_PRIOR`` without a ``root_prior``."""
     if config.root_prior is None:
         return NO_ROOT_PRIOR
     legal = moves(state, config.prune)

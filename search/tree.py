@@ -17,7 +17,7 @@ from numba import njit
 
 from ..envs.errors import StaleTreeError
 from ..envs.protocol import CHANCE, HOOKS, GameState
-from .core import (AVAIL, GUMBEL_STEP, NO_ROOT_PRIOR, PRIOR, PUCT_STEP, ROOTED_STEP, STAMP, TOTAL, UCB1_STEP,  # noqa: F401
+from .core import (AVAIL, NO_ROOT_PRIOR, PRIOR, PUCT_STEP, ROOTED_STEP, STAMP, TOTAL, UCB1_STEP,  # noqa: F401
                    UNIFORMS_BLOCK, VISITS, FlatTree, KeyTable, add_prior, child_of, edge_of, flat_edges, has_room,
                    new_prior, pick_and_visit)
 from .pruning import Judged, memory_at
@@ -196,18 +196,17 @@ def chance_edge(node, link, outcome, num_keys, node_player, node_size, edge_node
 def step_at(how, node, link, player, ids, c, stamp, u, visits, root_prior, raw_value, c_scale, num_keys, node_player,
             node_size, edge_node, edge_key, stat, edge_child, hash_key, hash_edge, counters):
     """A Python driver's tree step: room checked (``core.has_room``), the node below edge ``link`` where ``player``
-    moves (made when missing, ``core.child_of``; ``link`` < 0: ``node``), then the edges (``core.flat_edges``) and ``core.pick_and_visit`` picking ``how``.
-    Returns ``(node, i, edge, fresh)``; node -1, and nothing changed, when the tree needs room first."""
+    moves (made when missing, ``core.child_of``; ``link`` < 0: ``node``), then the edges (``core.flat_edges``) and
+    ``core.pick_and_visit`` picking ``how``. Returns ``(node, i, edge, fresh)``; node -1, and nothing changed, when the tree needs room first."""
     if not has_room(len(ids), node_player, edge_key, hash_key, counters):
         return -1, -1, -1, False
     if link >= 0:
         node = child_of(link, player, node_player, node_size, edge_child, counters)
     n = len(ids)
-    edges, gumbel = np.empty(n, dtype=np.int64), n if how == GUMBEL_STEP else 0
+    edges = np.empty(n, dtype=np.int64)
     n_fresh = flat_edges(node, ids, n, num_keys, stamp, new_prior(how, n), edges, node_size, edge_node, edge_key,
                          stat, edge_child, hash_key, hash_edge, counters)
-    i, e, fresh = pick_and_visit(stat, ids, edges, n, n_fresh, how, c, u, visits, root_prior, raw_value, c_scale,
-                                 np.empty(gumbel, dtype=np.int64), np.empty((6, gumbel)))
+    i, e, fresh = pick_and_visit(stat, ids, edges, n, n_fresh, how, c, u, visits, root_prior, raw_value, c_scale)
     return node, i, e, fresh
 
 

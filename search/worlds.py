@@ -105,6 +105,5 @@ def worlds_of(worlds: str | Worlds, num_worlds: int = 1) -> Worlds:
         return worlds
     if worlds not in NAMES:
         raise InvalidParameterError(f"worlds must be 'uct', 'ismcts' or 'duct', got {worlds!r}")
-    if not (isinstance(num_worlds, int) and num_worlds >= 1):
-        raise InvalidParameterError(f"num_worlds must be >= 1, got {num_worlds!r}")
-    return Fixed(num_worlds) if worlds == "duct" else NAMES[worlds]()
+    fixed = Fixed(num_worlds)  # validates num_worlds for every kind, as TreeSearch always has
+    return fixed if worlds == "duct" else NAMES[worlds]()

@@ -249,7 +249,7 @@ def test_a_nodes_raw_value_is_its_first_evaluation():
 
     state = nim.NimGame((3,)).new_state()
     config = SearchConfig(iterations=4, depth=0, selection=Gumbel(2))
-    rule = GumbelRule(config.selection, config, Run(state, 0, np.random.default_rng(0), None, 0.0))
+    rule = GumbelRule(config.selection, config, Run(state, np.random.default_rng(0), None, 0.0))
     tree = new_root(state).tree
     first, second = Leaf(tree, [], 0), Leaf(tree, [], 0)
     first.values, second.values = np.array([0.9, 0.1]), np.array([0.2, 0.8])
@@ -290,7 +290,7 @@ def test_the_interior_step_completes_an_unvisited_q_with_the_nodes_value(raw_val
     assert len(ids) == 2
     assert tree.step(select_gumbel, 2, 0, 0, ids, C_VISIT, C_SCALE, raw_value, 1.0, 1.0)[1] == chosen
     config = SearchConfig(iterations=4, depth=0, selection=Gumbel(2))
-    rule = GumbelRule(config.selection, config, Run(state, 0, np.random.default_rng(0), None, 0.0))
+    rule = GumbelRule(config.selection, config, Run(state, np.random.default_rng(0), None, 0.0))
     rule.raw[0] = raw_value  # the rule's interior step reads the node's evaluated value
     tree, ids = node_with_a_visited_key()
     assert rule.step(tree, 0, -1, 0, ids, 1.0, 1.0, False, 0.0)[1] == chosen
