@@ -317,6 +317,7 @@ def make_agent(spec: str, game: Game | None = None) -> Agent:
 
 EXTENSIONS = {  # Extensions' builders: the modules above search that hold them, imported on the first agent that asks
     "network": ("cardboard.policies.net_agent", "network_strategies"),
+    "value_net": ("cardboard.policies.value_net", "leaf_value_strategy"),
     "hlr": ("cardboard.evaluation.papers.p001_hearthstone", "hlr_strategies"),
     "deck_predictor": ("cardboard.evaluation.papers.p000_play_style.deck_model", "predictor"),
 }

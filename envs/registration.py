@@ -99,12 +99,13 @@ def register_agent(name: str, factory: Callable[..., Any], summary: str | None =
 @dataclass(frozen=True)
 class Extensions:
     """What the layers above search supply to the agents built below them: the builders of the knobs ``net=``
-    (``network``: ``cardboard.policies``), ``hlr=`` (``hlr``: paper 001's home) and ``deckmodel=predict``
+    (``network``: ``cardboard.policies``), ``vnet=`` (``value_net``: ``cardboard.policies.value_net``), ``hlr=`` (``hlr``: paper 001's home) and ``deckmodel=predict``
     (``deck_predictor``: paper 000's home), and of agents by spec (``build_agent``: ``rhea``'s ``seed=net:...``).
     The registry hands them to every agent factory with an ``extensions`` parameter, as it hands ``game``; nothing is
     installed globally, so what an agent uses does not depend on what its process happened to import."""
 
     network: Callable[..., Any] | None = None
+    value_net: Callable[..., Any] | None = None
     hlr: Callable[..., Any] | None = None
     deck_predictor: Callable[..., Any] | None = None
     build_agent: Callable[[str, Any], Any] | None = None

@@ -258,6 +258,7 @@ class SearchAgent:
 GUMBEL_KNOBS = ("gumbel", "m", "cvisit", "cscale")
 PARALLEL_KNOBS = ("parallel", "workers", "vl")
 NET_KNOBS = ("net", "prior", "value", "netrollout", "cpuct", "root", "leaves", "hlr", "chi", "device")
+VALUE_KNOBS = ("vnet", "mix")
 
 
 def _documented(summary: str, *names: str):
@@ -287,7 +288,8 @@ def _tree_agent(game: Game | None, worlds: str, num_worlds: int, iterations: int
                 final: FinalSelection = robust_child, parallel: str = "none", workers: int = 2,
                 vl: int = 1, compiled: bool = True, device: str = "cpu", gumbel: bool = False, m: int = CANDIDATES,
                 cvisit: float = C_VISIT, cscale: float = C_SCALE, deckmodel: str = "",
-                root: bool = False, extensions: Extensions = NO_EXTENSIONS) -> SearchAgent:
+                root: bool = False, vnet: str = "", mix: float = 1.0,
+                extensions: Extensions = NO_EXTENSIONS) -> SearchAgent:
     sensible, pruning = prune_knobs(prune, hpl, extrapolate)
     if pruning is not None and game is not None:
         require_hooks(game, knob_hooks(pruning=pruning))
@@ -303,6 +305,8 @@ def _tree_agent(game: Game | None, worlds: str, num_worlds: int, iterations: int
         config = handed(extensions.network, f"net={net}")(config, game=game, path=net, prior=prior, value=value,
                                                           netrollout=netrollout, c_puct=cpuct, depth=depth,
                                                           device=device, root=root)
+    if vnet:
+        config = handed(extensions.value_net, f"vnet={vnet}")(config, game=game, path=vnet, mix=mix)
     check_policy(policy)  # also when turn=0: a misspelt option is refused, not ignored
     check_parallel(parallel, workers, vl)  # also when parallel=none
     if gumbel:
@@ -324,23 +328,23 @@ def flat_mc(iterations: int = 1000, depth: int = 0, game: Game | None = None) ->
 
 
 @_documented("UCT on the true state (perfect information / open mode).", "iterations", "c", "depth", "seconds",
-             "reuse", "cnb", "prune", "hpl", "extrapolate", "heuristic", "final", "n", "k", "tune", *PARALLEL_KNOBS,
-             "compiled", *GUMBEL_KNOBS)
+             "reuse", "cnb", "prune", "hpl", "extrapolate", "heuristic", "final", "n", "k", "tune", *VALUE_KNOBS,
+             *PARALLEL_KNOBS, "compiled", *GUMBEL_KNOBS)
 def uct(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0, reuse: bool = False,
         cnb: bool = False, prune: str = "0", hpl: int = 15, extrapolate: bool = False, heuristic: bool = False,
         final: str = "robust", n: int = 0, k: float = 1.0, tune: bool = False, parallel: str = "none", workers: int = 2,
         vl: int = 1, compiled: bool = True, gumbel: bool = False, m: int = CANDIDATES, cvisit: float = C_VISIT,
-        cscale: float = C_SCALE, game: Game | None = None, extensions: Extensions = NO_EXTENSIONS) -> SearchAgent:
+        cscale: float = C_SCALE, vnet: str = "", mix: float = 1.0, game: Game | None = None,
+        extensions: Extensions = NO_EXTENSIONS) -> SearchAgent:
     return _tree_agent(game, "uct", 1, iterations, c, depth, seconds, reuse, cnb, prune, -1.0, heuristic=heuristic,
                        hpl=hpl, extrapolate=extrapolate, final=make_final(final, n, k, tune), parallel=parallel,
                        workers=workers, vl=vl, compiled=compiled, gumbel=gumbel, m=m, cvisit=cvisit, cscale=cscale,
-                       extensions=extensions)
+                       vnet=vnet, mix=mix, extensions=extensions)
 
 
 @_documented("Single-observer ISMCTS with availability counts.", "iterations", "c", "depth", "seconds", "reuse",
              "cnb", "prune", "hpl", "extrapolate", "accuracy", "deckmodel", "heuristic", "final", "n", "k", "tune",
-             *NET_KNOBS,
-             *PARALLEL_KNOBS, "compiled", *GUMBEL_KNOBS)
+             *NET_KNOBS, *VALUE_KNOBS, *PARALLEL_KNOBS, "compiled", *GUMBEL_KNOBS)
 def ismcts(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0, reuse: bool = False,
            cnb: bool = False, prune: str = "0", hpl: int = 15, extrapolate: bool = False, accuracy: float = -1.0,
            heuristic: bool = False, net: str = "", prior: bool = True, value: bool = True, netrollout: bool = False,
@@ -348,18 +352,21 @@ def ismcts(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: floa
            k: float = 1.0, tune: bool = False, parallel: str = "none", workers: int = 2, vl: int = 1,
            compiled: bool = True, device: str = "cpu", gumbel: bool = False, m: int = CANDIDATES,
            cvisit: float = C_VISIT, cscale: float = C_SCALE, deckmodel: str = "", root: bool = False,
-           game: Game | None = None, extensions: Extensions = NO_EXTENSIONS) -> SearchAgent:
+           vnet: str = "", mix: float = 1.0, game: Game | None = None,
+           extensions: Extensions = NO_EXTENSIONS) -> SearchAgent:
     return _tree_agent(game, "ismcts", 1, iterations, c, depth, seconds, reuse, cnb, prune, accuracy, net=net,
                        prior=prior, value=value, netrollout=netrollout, cpuct=cpuct, leaves=leaves, hlr=hlr, chi=chi,
                        heuristic=heuristic, hpl=hpl, extrapolate=extrapolate, final=make_final(final, n, k, tune),
                        parallel=parallel, workers=workers, vl=vl, compiled=compiled, device=device, gumbel=gumbel, m=m,
-                       cvisit=cvisit, cscale=cscale, deckmodel=deckmodel, root=root, extensions=extensions)
+                       cvisit=cvisit, cscale=cscale, deckmodel=deckmodel, root=root, vnet=vnet, mix=mix,
+                       extensions=extensions)
 
 
 @_documented("Determinized UCT (paper 001 Algorithm 3): fixed worlds, pooled soft-key statistics.", "worlds",
              "iterations", "c", "depth", "seconds", "reuse", "cnb", "prune", "hpl", "extrapolate", "accuracy", "deckmodel",
              "turn",
-             "policy", "heuristic", "final", "n", "k", "tune", *NET_KNOBS, *PARALLEL_KNOBS, *GUMBEL_KNOBS)
+             "policy", "heuristic", "final", "n", "k", "tune", *NET_KNOBS, *VALUE_KNOBS, *PARALLEL_KNOBS,
+             *GUMBEL_KNOBS)
 def duct(worlds: int = 10, iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0,
          reuse: bool = False, cnb: bool = False, prune: str = "0", hpl: int = 15, extrapolate: bool = False,
          accuracy: float = -1.0, turn: int = 0, policy: str = "one", heuristic: bool = False, net: str = "",
@@ -367,11 +374,13 @@ def duct(worlds: int = 10, iterations: int = 1000, c: float = 0.7, depth: int = 
          hlr: str = "", chi: float = 0.5, final: str = "robust", n: int = 0, k: float = 1.0, tune: bool = False,
          parallel: str = "none", workers: int = 2, vl: int = 1, device: str = "cpu", gumbel: bool = False,
          m: int = CANDIDATES, cvisit: float = C_VISIT, cscale: float = C_SCALE, deckmodel: str = "",
-         root: bool = False, game: Game | None = None, extensions: Extensions = NO_EXTENSIONS) -> SearchAgent:
+         root: bool = False, vnet: str = "", mix: float = 1.0, game: Game | None = None,
+         extensions: Extensions = NO_EXTENSIONS) -> SearchAgent:
     return _tree_agent(game, "duct", worlds, iterations, c, depth, seconds, reuse, cnb, prune, accuracy, turn, policy,
                        net, prior, value, netrollout, cpuct, leaves, hlr, chi, heuristic, hpl, extrapolate,
                        make_final(final, n, k, tune), parallel, workers, vl, device=device, gumbel=gumbel, m=m,
-                       cvisit=cvisit, cscale=cscale, deckmodel=deckmodel, root=root, extensions=extensions)
+                       cvisit=cvisit, cscale=cscale, deckmodel=deckmodel, root=root, vnet=vnet, mix=mix,
+                       extensions=extensions)
 
 
 @_documented("One UCT tree per determinization, root votes added up.", "worlds", "iterations", "c", "depth",

@@ -84,6 +84,7 @@ from .core import (LEFT, MAX_DEPTH, N_EDGES, N_JUDGED, N_NODES, NEED_EDGES, NEED
                    child_of, edge_of, flat_edges, heuristic_unit, mark_top, pick_puct, pick_ucb1, set_root_prior,
                    slot_of, unit_values)
 from .config import Run, SearchConfig, SearchResult, decide
+from .leaf_value import NO_LEAF_VALUE, leaf_values, seat_values
 from .pruning import HardPruning
 from .root_prior import root_prior_of
 from .strategies import UCB1, GameRollout
@@ -155,6 +156,8 @@ def refusal(config: SearchConfig, worlds: Worlds, state: GameState) -> str | Non
         return found
     model = model_of(state)
     return first_reason((
+        (config.leaf_value is not None and model.observation is None,
+         "the compiled model has no observation kernel (the learned leaf value reads it)"),
         (config.pruning is not None and heuristics_of(model, config.pruning) is None,
          "the compiled model cannot score the pruning heuristics"),
         (type(worlds) is Fresh and model.determinize is None, "the compiled model has no determinize"),
@@ -336,7 +339,8 @@ class Runner(NamedTuple):
         search = (me, ismcts, bool(cfg.prune), -1 if cfg.depth is None else cfg.depth,
                   float(cfg.selection.constant(cfg)), root_prior, float(cfg.root_cpuct), which,
                   0 if pruning is None else pruning.limit, bool(pruning is not None and pruning.extrapolate), leaves)
-        return (*self.kernels.arguments(), model_record, search)
+        learned = NO_LEAF_VALUE if cfg.leaf_value is None else cfg.leaf_value.record()
+        return (*self.kernels.arguments(), model_record, search, learned)
 
 
 _RUNNERS: dict[tuple, Runner] = {}
@@ -383,9 +387,11 @@ def runner_for(model: CompiledModel) -> Runner:
         worlds = types.Array(s.dtype, 2, "C")
         model_types = types.Tuple((worlds, table, i64, i64, i64, i64, i64, i64, i64, f64, f64))
         search_types = types.Tuple((i64, boolean, boolean, i64, f64, types.float64[::1], f64, i64s, i64, boolean, i64))
+        f32s, f32s2 = types.float32[::1], types.float32[:, ::1]
+        learned_types = types.Tuple((f32s2, f32s, f32s2, f32s, f32s2, f32s, f64))
         tree_types = types.Tuple((*TREE_TYPES, types.float64[::1], types.uint64[::1]))
-        loop_args = kernel_arguments(kernels) + (model_types, search_types, tree_types, types.Tuple(LEAF_TYPES), i64,
-                                                 f64, i64)
+        loop_args = kernel_arguments(kernels) + (model_types, search_types, learned_types, tree_types,
+                                                 types.Tuple(LEAF_TYPES), i64, f64, i64)
         found = _RUNNERS[key] = Runner(kernels, _iterate.compile(loop_args))
     return found
 
@@ -524,8 +530,8 @@ def next_uniform(block, words, pos, counters):
 
 @njit(cache=True, nogil=True)
 def _iterate(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, playout_t, player_t, turn_t, returns_t,
-             heuristic_t, evaluations_after_t, sample_chance_t, sensible_actions_t, observation_t, model, search, tree,
-             in_flight, first, stamp0, iterations):
+             heuristic_t, evaluations_after_t, sample_chance_t, sensible_actions_t, observation_t, model, search, learned,
+             tree, in_flight, first, stamp0, iterations):
     """Up to ``iterations`` iterations for player ``me`` (``loop.PythonLoop``'s iteration: ``descend``, the rollout,
     the backup), by the model's kernels (their addresses ``kernels`` bound to the types ``*_t``) over four records:
     ``model`` (the worlds and the game's sizes), ``search`` (whose search and its strategy: ``Runner.head`` builds
@@ -542,6 +548,7 @@ def _iterate(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, pl
     before an iteration whose leaf path might not fit ``leaf_path_node``."""
     worlds, table, buffer_len, determinize_draws, chance_run, max_turns, num_keys, max_legal, num_players, lo, hi = model
     me, ismcts, prune, depth, c, root_prior, c_root, which, limit, extrapolate, leaves = search
+    w1, b1, w2, b2, w3, b3, mix = learned
     (node_player, node_size, edge_node, edge_key, stat, edge_child, hash_key, hash_edge, judge_key, judge_kept, counters,
      block, words) = tree
     leaf_node, leaf_depth, leaf_path_node, leaf_path_edge, leaf_n, leaf_actions, leaf_keys, observations, masks = in_flight
@@ -563,6 +570,10 @@ def _iterate(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, pl
     values = np.empty(num_players)
     path_node = np.empty(16, dtype=np.int64)
     path_edge = np.empty(16, dtype=np.int64)
+    learning = w1.shape[0] > 0
+    seen = np.empty(w1.shape[0], dtype=np.float32)
+    hidden1, hidden2 = np.empty_like(b1), np.empty_like(b2)
+    relative, learned_values = np.empty(num_players), np.empty(num_players)
     done = 0
     while done < iterations:
         # at most: the deepest level, then up to ``chance_run`` new chance nodes and a new node whose step expands;
@@ -653,17 +664,28 @@ def _iterate(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, pl
             player = player_of(world)
         if not waits:
             player = player_of(world)
-            if player != TERMINAL and depth != 0:
+            netted = learning and player != TERMINAL
+            if netted:  # ``leaf_value.LeafValue``: the network's values of the leaf, observed by its player to move
+                observer = me if player == CHANCE else player
+                observation(world, table, observer, seen)
+                leaf_values(w1, b1, w2, b2, w3, b3, seen, hidden1, hidden2, relative)
+                seat_values(relative, observer, learned_values)
+            if player != TERMINAL and depth != 0 and not (netted and mix == 1.0):
                 stream[0] = words[pos] | np.uint64(1)
                 pos += 1
                 playout(world, table, buf, stream, max_turns + 1 if depth < 0 else turn_of(world) + depth)
                 player = player_of(world)
-            if player == TERMINAL:
+            if netted and mix == 1.0:
+                values[:] = learned_values
+            elif player == TERMINAL:
                 returns(world, result)
                 unit_values(result, lo, hi, values)
             else:
                 for q in range(num_players):
                     values[q] = heuristic_unit(heuristic(world, table, q))
+            if netted and mix < 1.0:
+                for q in range(num_players):
+                    values[q] = mix * learned_values[q] + (1.0 - mix) * values[q]
             backup(stat, node_player, path_node, path_edge, n_path, values)
         counters[POS] = pos
         done += 1

@@ -205,7 +205,7 @@ class GumbelRule:
     def begin(self, loop: PythonLoop, tree: FlatTree, run: Run, fixed: list[GameState]) -> Steps[None]:
         state, rng, cfg = run.state, run.rng, self.config
         world = loop.worlds.world(state, run.me, rng, cfg.determinizer, fixed, 0)
-        yield from loop.finish([loop.iteration(tree, 0, world, rng, self, run.stamp)], self, 0)  # the root, expanded
+        yield from loop.finish([loop.iteration(tree, 0, world, rng, self, run.stamp, run.me)], self, 0)  # the root, expanded
         self.candidates = RootCandidates(tree, state, self.gumbel, self.n, rng, cfg.prune)
         self.began = time.perf_counter()
 

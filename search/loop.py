@@ -217,7 +217,7 @@ class PythonLoop:
             stop_point()
             world = self.worlds.world(state, me, rng, cfg.determinizer, fixed, done + rule.offset)
             done += 1
-            leaf = self.iteration(tree, at, world, rng, rule, run.stamp + done)
+            leaf = self.iteration(tree, at, world, rng, rule, run.stamp + done, me)
             if rule.holds_backups or leaf.asks or leaf.rollout is not None:
                 waiting.append(leaf)
                 if rule.flush(waiting, leaf, done):
@@ -230,14 +230,14 @@ class PythonLoop:
         return rule.result(root, run, done)
 
     def iteration(self, tree: FlatTree, root: int, state: GameState, rng: np.random.Generator, rule: Rule,
-                  stamp: float) -> Leaf:
-        """One iteration from node ``root`` in the world ``state`` up to what it waits for (``descend``, then the
-        node's expansion or the rollout; ``stamp``: the iteration). The leaf's ``asks`` are the evaluations it still
-        needs."""
+                  stamp: float, me: int) -> Leaf:
+        """One iteration for player ``me`` from node ``root`` in the world ``state`` up to what it waits for
+        (``descend``, then the node's expansion or the rollout; ``stamp``: the iteration). The leaf's ``asks`` are the
+        evaluations it still needs."""
         path, node, ids, legal = descend(tree, root, state, rng, self.config, rule, stamp)
         if node >= 0:
-            return self.expansion(Leaf(tree, path, node, ids, legal), state, rng)
-        return self.rolled_out(Leaf(tree, path), state, rng)
+            return self.expansion(Leaf(tree, path, node, ids, legal), state, rng, me)
+        return self.rolled_out(Leaf(tree, path), state, rng, me)
 
     def finish(self, waiting: list[Leaf], rule: Rule, done: int) -> Steps[None]:
         """Back up the waiting leaves that need no answer, settle the others (``settle``), show them all to ``rule``
@@ -251,10 +251,18 @@ class PythonLoop:
         rule.settled(leaves, done)
         waiting.clear()
 
-    def rolled_out(self, leaf: Leaf, state: GameState, rng: np.random.Generator) -> Leaf:
+    def rolled_out(self, leaf: Leaf, state: GameState, rng: np.random.Generator, me: int) -> Leaf:
         """``leaf`` after a rollout from ``state`` (none at depth 0): its values, or an ask for them. A resumable
         rollout (the rollout strategy's ``steps``, e.g. a network's rollout policy) is started here and left in
-        ``leaf.rollout`` when it waits for an evaluator: the leaves in flight advance it together (``settle``)."""
+        ``leaf.rollout`` when it waits for an evaluator: the leaves in flight advance it together (``settle``). A
+        learned leaf value (``leaf_value``) values it first, for ``me`` at a chance node, then mixes in the
+        rollout's values unless ``mix`` is 1."""
+        learned = self.config.leaf_value
+        if learned is not None and not state.is_terminal():
+            leaf.values = learned(state, me)
+            if learned.mix < 1.0:
+                leaf.values = learned.mix * leaf.values + (1.0 - learned.mix) * rollout(state, rng, self.config)
+            return leaf
         resumable = getattr(self.config.rollout, "steps", None) if self.config.depth != 0 else None
         if resumable is None or state.is_terminal():
             play_out(state, rng, self.config)
@@ -263,7 +271,7 @@ class PythonLoop:
         leaf.advance(None, self.config.evaluator)
         return leaf
 
-    def expansion(self, leaf: Leaf, state: GameState, rng: np.random.Generator) -> Leaf:
+    def expansion(self, leaf: Leaf, state: GameState, rng: np.random.Generator, me: int) -> Leaf:
         """A PUCT ``leaf``: its node waits for its prior (from the evaluator at depth 0, from ``config.prior`` before
         a rollout, else uniform) and the iteration for its values (the evaluator's at depth 0, else a rollout's)."""
         if self.config.depth == 0:
@@ -271,7 +279,7 @@ class PythonLoop:
             return leaf
         if self.config.prior is not None:
             leaf.asks.append((self.config.prior, state.clone(), PRIOR_ONLY))
-        return self.rolled_out(leaf, state, rng)
+        return self.rolled_out(leaf, state, rng, me)
 
     def settle(self, waiting: list[Leaf]) -> Steps[None]:
         """Finish every waiting leaf, then empty ``waiting``. Each round yields one ``Request``: the states of

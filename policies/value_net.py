@@ -1,0 +1,63 @@
+"""Leaf value networks on disk (issue 49): ``search.leaf_value.LeafNet``'s weights in a safetensors checkpoint, and
+the builder of the search agents' ``vnet=PATH,mix=λ`` knobs.
+
+A checkpoint holds the tensors ``w1, b1, w2, b2, w3, b3`` (float32; ``leaf_value.LAYERS``) and cardboard's
+metadata (``checkpoints``): ``format`` ``cardboard.leaf_value_net/1``, ``game``, ``observation_size``,
+``num_players``, ``hidden`` ([H1, H2]) and, for a shipped model, ``agent`` (``zoo``). ``training.value_net``
+trains one in torch and writes it here. Torch-free: search reads the arrays with numpy.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..envs.errors import CheckpointError, InvalidParameterError
+from ..envs.protocol import Game, GameInfo
+from ..search.config import SearchConfig
+from ..search.leaf_value import FORMAT, LAYERS, LeafNet, LeafValue
+from . import checkpoints, zoo
+
+WHAT = "leaf value net"
+
+
+def load(path: str | Path, info: GameInfo) -> LeafNet:
+    """The leaf value net at ``path`` (or ``zoo:NAME``) for ``info``'s game; ``CheckpointError`` naming the file when
+    it is no such checkpoint, is of another game or its weights do not fit the game."""
+    file = zoo.resolve(str(path), info.name)
+    metadata, tensors = checkpoints.read(file, FORMAT, WHAT, "numpy")
+    if metadata.get("game") != info.name:
+        raise CheckpointError(f"{path}: a leaf value net of game {metadata.get('game')!r}, not of {info.name!r}")
+    try:
+        return LeafNet.of(tensors, info, str(path))
+    except InvalidParameterError as exc:
+        raise CheckpointError(str(exc)) from None
+
+
+def save(net: LeafNet, info: GameInfo, path: str | Path, extra: dict[str, Any] | None = None) -> Path:
+    """Write ``net`` for ``info``'s game to ``path`` (through a temporary file renamed over it), with ``extra``
+    metadata (training facts, a zoo model's ``agent``)."""
+    from safetensors.numpy import save as to_bytes
+
+    LeafNet.of(net._asdict(), info)  # it fits the game
+    metadata = {"format": FORMAT, "game": info.name, "observation_size": int(net.w1.shape[0]),
+                "num_players": info.num_players, "hidden": [int(net.w1.shape[1]), int(net.w2.shape[1])],
+                **(extra or {})}
+    tensors = {name: np.ascontiguousarray(a, dtype=np.float32) for name, a in zip(LAYERS, net)}
+    checkpoints.write(to_bytes(tensors, metadata={checkpoints.METADATA_KEY: json.dumps(metadata)}), path)
+    return Path(path)
+
+
+def leaf_value_strategy(config: SearchConfig, *, game: Game | None, path: str, mix: float) -> SearchConfig:
+    """``config`` with the learned leaf value of the net at ``path`` mixed by ``mix`` (the ``vnet`` knob); the game
+    must be known and offer the compiled ``observation`` kernel the net reads."""
+    if game is None:
+        raise InvalidParameterError(f"vnet={path}: a leaf value net is built for a game (make_agent(spec, game))")
+    make = getattr(game.new_state(0), "compiled_model", None)
+    if make is None or make().observation is None:
+        raise InvalidParameterError(f"vnet={path}: {game.info.name} offers no compiled observation kernel "
+                                    "(compiled_model().observation), which a leaf value net reads")
+    return replace(config, leaf_value=LeafValue(load(path, game.info), mix, name=path))
