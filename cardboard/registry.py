@@ -3,10 +3,10 @@
 ``games()`` / ``make_game`` / ``new_state`` / ``make_env`` for games and
 ``agents()`` / ``make_agent`` for agents, each with errors that list what
 exists. Agent specs are ``name`` or ``name:key=value,key=value``; an agent
-with one parameter also takes its value alone (``zoo:lords_of_war`` is
+with one parameter also takes its value alone, first (``zoo:lords_of_war`` is
 ``zoo:model=lords_of_war``). The ``zoo`` agent (``zoo_agent``: a shipped
-model's agent, ``cardboard.policies.zoo``) is registered here, as it builds
-agents from specs.
+model's agent, ``cardboard.policies.zoo``; ``zoo:NAME,seconds=0.05`` overrides
+a knob of it) is registered here, as it builds agents from specs.
 
 Games and agents register themselves (``cardboard.register_game`` /
 ``cardboard.register_agent``, tables in ``cardboard.envs.registration``). On
@@ -77,7 +77,8 @@ def load() -> None:
     for module in BUNDLED:
         importlib.import_module(module)
     register_agent("zoo", zoo_agent, "a shipped model (cardboard.policies.zoo) playing its configured agent: "
-                                     "zoo:GAME (its latest) or zoo:GAME-vN; zoo alone: the game played")
+                                     "zoo:GAME (its latest) or zoo:GAME-vN; zoo alone: the game played; "
+                                     "zoo:NAME,KNOB=V overrides the agent's knobs (zoo:lords_of_war,seconds=0.05)")
     for group, register in ENTRY_POINT_GROUPS.items():
         for point in metadata.entry_points(group=group):
             try:
@@ -258,17 +259,21 @@ def split_agent_specs(text: str) -> list[str]:
 
 
 def parse_agent_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """'name:key=value,key=value' -> (name, {key: value}); 'name:value' for a registered agent with one
-    parameter is 'name:parameter=value'."""
+    """'name:key=value,key=value' -> (name, {key: value}); a bare first value for a registered agent with one
+    parameter is that parameter's ('zoo:NAME,seconds=1' is 'zoo:model=NAME,seconds=1'; naming it again is refused)."""
     name, _, rest = spec.strip().partition(":")
     params: dict[str, str] = {}
     items = [p.strip() for p in rest.split(",") if p.strip()]
-    for item in items:
+    bare = None  # the parameter a bare first value gave
+    for k, item in enumerate(items):
         key, eq, value = item.partition("=")
-        if not eq and len(items) == 1 and len(lone := _agent_defaults(name.strip())) == 1:
+        if not eq and k == 0 and len(lone := _agent_defaults(name.strip())) == 1:
             key, eq, value = next(iter(lone)), "=", item
+            bare = key
         if not eq or not key.strip():
             raise InvalidParameterError(f"agent spec {spec!r}: parameter {item!r} is not key=value")
+        if k and key.strip() == bare:
+            raise InvalidParameterError(f"agent spec {spec!r}: {bare}= given twice ({items[0]!r} and {item!r})")
         params[key.strip()] = value.strip()
     return name.strip(), params
 
@@ -297,8 +302,10 @@ def make_agent(spec: str, game: Game | None = None) -> Agent:
     an ``InvalidParameterError`` naming the game and the knob."""
     name, raw = parse_agent_spec(spec)
     entry = agent_entry(name)
-    _check_options("agent", entry, raw)
-    params = {k: _convert(v, entry.defaults[k], f"agent {name!r} parameter {k!r}") for k, v in raw.items()}
+    if not entry.takes_more:
+        _check_options("agent", entry, raw)
+    params = {k: _convert(v, entry.defaults[k], f"agent {name!r} parameter {k!r}") if k in entry.defaults else v
+              for k, v in raw.items()}
     if entry.takes_game:
         params["game"] = game
     if entry.takes_extensions:
@@ -331,16 +338,20 @@ def extensions() -> Extensions:
     return Extensions(**found, build_agent=make_agent)
 
 
-def zoo_agent(model: str = "", game: Game | None = None) -> Agent:
+def zoo_agent(model: str = "", game: Game | None = None, **overrides: str) -> Agent:
     """A shipped model playing its configured agent (``ZooModel.spec``: its search guided by it, or its raw policy).
 
     model: a shipped model, GAME-vN, or GAME for its latest version ('': the latest of the game played)
+
+    Any other parameter overrides the agent's knob of that name (``zoo.agent_spec``; not its network's), checked
+    by that agent's factory: ``zoo:lords_of_war,seconds=0.05``.
     """
     from cardboard.policies import zoo
 
     if not model and game is None:
         raise InvalidParameterError("zoo needs a model (zoo:GAME or zoo:GAME-vN) or the game it plays")
-    return make_agent(zoo.find(model or game.info.name, None if game is None else game.info.name).spec, game)
+    found = zoo.find(model or game.info.name, None if game is None else game.info.name)
+    return make_agent(zoo.agent_spec(found.name, found.agent, overrides), game)
 
 
 def _opponent(opponent: str | Opponent, game: Game) -> Opponent:

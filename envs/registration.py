@@ -37,6 +37,7 @@ class Entry:
     takes_game: bool = False  # an agent factory with a ``game`` parameter is handed the Game
     values: dict[str, tuple[str, ...]] = field(default_factory=dict)
     takes_extensions: bool = False  # one with an ``extensions`` parameter is handed the registry's ``Extensions``
+    takes_more: bool = False  # an agent factory with ``**knobs`` takes parameters beyond its defaults, as text
 
     @classmethod
     def of(cls, name: str, factory: Callable[..., Any], summary: str | None) -> "Entry":
@@ -53,7 +54,7 @@ class Entry:
         values = {k: tuple(str(v) for v in declared[k]) for k in defaults if k in declared}
         doc = (inspect.getdoc(factory) or "").strip().splitlines()
         return cls(name, factory, summary or (doc[0] if doc else ""), defaults, "game" in params, values,
-                   "extensions" in params)
+                   "extensions" in params, any(p.kind is p.VAR_KEYWORD for p in params.values()))
 
 
 def _check_name(name: object) -> None:
@@ -89,7 +90,8 @@ def register_game(name: str, factory: Callable[..., Any], summary: str | None = 
 
 def register_agent(name: str, factory: Callable[..., Any], summary: str | None = None) -> None:
     """Register agent ``name``: ``factory(**params)`` returns an ``Agent``; its keyword defaults are the spec's
-    parameters (``name:key=value,...``, converted to the defaults' types). A factory parameter named ``game``
+    parameters (``name:key=value,...``, converted to the defaults' types; a factory with ``**knobs`` also takes
+    any other, as text, and checks them itself). A factory parameter named ``game``
     is handed the ``Game`` the agent will play (its ``info``, and the hooks its knobs need); one named
     ``extensions`` the builders the layers above search supply (``Extensions``: networks, deck predictors, agents
     by spec)."""

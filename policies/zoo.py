@@ -10,6 +10,8 @@ Names: ``<game>-v<N>`` is one model; ``<game>`` alone is that game's latest vers
     zoo[:NAME]              the model's ``agent`` with the model as its network (``net=zoo:NAME``; a ``net`` spec
                             gets ``model=NAME``), or its raw policy (``net:model=NAME``) when it names none; NAME
                             defaults to the game being played (``zoo`` is registered by ``cardboard.registry``)
+    zoo:NAME,KNOB=V,...     that agent with its knobs overridden (``agent_spec``): ``zoo:lords_of_war,seconds=0.05``
+                            plays it at 50 ms a move; ``zoo,KNOB=V`` the game being played's model
     net:model=NAME          the raw network (``net:path=zoo:NAME`` is the same)
     ismcts:net=zoo:NAME     any search agent guided by a shipped model (``duct:net=zoo:NAME`` too)
 
@@ -21,7 +23,7 @@ folder of their own). Torch-free until a network is loaded or shipped.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -69,16 +71,26 @@ class ZooModel:
         return agent_spec(self.name, self.agent)
 
 
-def agent_spec(name: str, agent: str | None) -> str:
-    """The spec of ``agent`` (a spec without its network; None: the raw policy) playing shipped model ``name``."""
-    if agent is None:
-        return f"net:model={name}"
-    base, _, params = (part.strip() for part in agent.partition(":"))
-    if {item.partition("=")[0].strip() for item in params.split(",")} & set(NETWORK_KNOBS):
+def agent_spec(name: str, agent: str | None, overrides: Mapping[str, object] | None = None) -> str:
+    """The spec of ``agent`` (a spec without its network; None: the raw policy, ``net``) playing shipped model
+    ``name``, each knob of ``overrides`` replacing the agent's knob of that name or appended (``seconds=0.05``).
+    An override of a network knob (``NETWORK_KNOBS``) is an ``InvalidParameterError`` naming it."""
+    base, _, params = (part.strip() for part in (agent or "net").partition(":"))
+    items = [item.strip() for item in params.split(",") if item.strip()]
+    if agent is not None and {item.partition("=")[0].strip() for item in items} & set(NETWORK_KNOBS):
         raise InvalidParameterError(f"agent {agent!r} of model {name!r} names a network itself; the zoo gives it "
                                     f"the model (leave out {', '.join(NETWORK_KNOBS)})")
-    knob = f"model={name}" if base == "net" else f"net={PREFIX}{name}"
-    return f"{base}:{params + ',' if params else ''}{knob}"
+    for key, value in (overrides or {}).items():
+        if key in NETWORK_KNOBS:
+            raise InvalidParameterError(f"zoo:{name}: {key}= cannot be overridden, the zoo gives the agent its "
+                                        f"model (override any knob but {', '.join(NETWORK_KNOBS)})")
+        knobs = [item.partition("=")[0].strip() for item in items]
+        if key in knobs:
+            items[knobs.index(key)] = f"{key}={value}"
+        else:
+            items.append(f"{key}={value}")
+    items.append(f"model={name}" if base == "net" else f"net={PREFIX}{name}")
+    return f"{base}:{','.join(items)}"
 
 
 def models(directory: str | Path | None = None) -> list[ZooModel]:

@@ -139,6 +139,9 @@ def test_a_game_specific_agent_refuses_another_game(agent):
     ("random,random", ["random", "random"]),
     ("ismcts:iterations=100,c=0.7,random", ["ismcts:iterations=100,c=0.7", "random"]),
     ("a:x=1,b:y=2,z=3", ["a:x=1", "b:y=2,z=3"]),
+    ("zoo:lords_of_war,seconds=0.05,random", ["zoo:lords_of_war,seconds=0.05", "random"]),  # a knob overridden
+    ("zoo:model=lords_of_war,seconds=0.05,random", ["zoo:model=lords_of_war,seconds=0.05", "random"]),
+    ("zoo,seconds=0.05,random", ["zoo:seconds=0.05", "random"]),
     (" greedy , random ", ["greedy", "random"]),
     ("greedy,,random,", ["greedy", "random"]),
     ("greedy", ["greedy"]),
@@ -160,6 +163,12 @@ def test_parse_agent_spec():
     assert registry.parse_agent_spec("zoo:lords_of_war") == ("zoo", {"model": "lords_of_war"})  # its one parameter
     with pytest.raises(InvalidParameterError, match="'lords_of_war' is not key=value"):
         registry.parse_agent_spec("ismcts:lords_of_war")  # many parameters: which one is not guessed
+    assert registry.parse_agent_spec("zoo:lords_of_war,seconds=0.05") == (  # a bare value first, knobs after it
+        "zoo", {"model": "lords_of_war", "seconds": "0.05"})
+    with pytest.raises(InvalidParameterError, match="'zoo:lords_of_war,model=hearth': model= given twice"):
+        registry.parse_agent_spec("zoo:lords_of_war,model=hearth")
+    with pytest.raises(InvalidParameterError, match="'hearth' is not key=value"):
+        registry.parse_agent_spec("zoo:seconds=1,hearth")  # only the first value may be bare
 
 
 # ---- the command line --------------------------------------------------------------------------

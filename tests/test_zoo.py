@@ -3,13 +3,15 @@ on failure, round trips) and the model zoo (listing, loading by name, its agents
 the zoo tested on tiny models written into a temporary models folder."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 import torch
 from safetensors.torch import save_file
 
 import cardboard
-from cardboard.cli import main
+from cardboard.cli import _agents, main
 from cardboard.envs.errors import CheckpointError, InvalidParameterError
 from cardboard.envs.protocol import sample_chance
 from cardboard.envs.hearth import features as hf
@@ -192,6 +194,65 @@ def test_zoo_agents_play_legal_moves(models, low, tmp_path):
         agent = cardboard.make_agent(spec, low)
         assert agent.name == spec and agent.act(state, np.random.default_rng(0)) in state.legal_actions(), spec
     assert main(["play", LOW, "--agents", "zoo:lords_of_war,random", "--games", "2", "--quiet"]) == 0
+
+
+def test_agent_spec_overrides_the_configured_knobs():
+    configured = "ismcts:root=1,cpuct=2,prune=h4,hpl=20,iterations=0,seconds=0.01"  # lords_of_war-v2's
+    assert zoo.agent_spec("lords_of_war-v2", configured, {"seconds": "0.05"}) == (
+        "ismcts:root=1,cpuct=2,prune=h4,hpl=20,iterations=0,seconds=0.05,net=zoo:lords_of_war-v2")  # replaced
+    assert zoo.agent_spec("lords_of_war-v2", configured, {"depth": "3", "cpuct": "1"}) == (
+        "ismcts:root=1,cpuct=1,prune=h4,hpl=20,iterations=0,seconds=0.01,depth=3,net=zoo:lords_of_war-v2")  # appended
+    assert zoo.agent_spec("pandemic-v1", None, {"mode": "sample"}) == "net:mode=sample,model=pandemic-v1"  # raw policy
+    assert zoo.agent_spec("hearth-v1", "duct", {}) == "duct:net=zoo:hearth-v1"
+    for knob in zoo.NETWORK_KNOBS:
+        with pytest.raises(InvalidParameterError, match=f"zoo:lords_of_war-v2: {knob}= cannot be overridden"):
+            zoo.agent_spec("lords_of_war-v2", configured, {"seconds": "0.05", knob: "x.safetensors"})
+
+
+def test_a_zoo_agent_takes_overrides_of_its_knobs(models, low, tmp_path, capsys):
+    _ship(low, "lords_of_war-v1", tmp_path, agent="ismcts:iterations=8,c=0.5")
+    state = low.new_state(3)
+    for spec, iterations, seconds, c in (("zoo:lords_of_war", 8, None, 0.5),
+                                         ("zoo:lords_of_war,seconds=0.05", 8, 0.05, 0.5),  # appended
+                                         ("zoo:model=lords_of_war-v1,iterations=4,c=0.9", 4, None, 0.9),  # replaced
+                                         ("zoo:iterations=2", 2, None, 0.5)):  # the model of the game played
+        agent = cardboard.make_agent(spec, low)
+        config = agent.searcher.config
+        assert (agent.name, config.iterations, config.seconds, config.c) == (spec, iterations, seconds, c)
+        assert type(config.evaluator).__name__ == "NetworkEvaluator"  # still guided by the model
+        assert agent.act(state, np.random.default_rng(0)) in state.legal_actions()
+    assert main(["play", LOW, "--agents", "zoo:lords_of_war,iterations=4,random", "--games", "2"]) == 0
+    assert "zoo:lords_of_war,iterations=4 vs random" in capsys.readouterr().out
+
+
+def test_the_shipped_agent_at_another_time_control(low):
+    """The package's lords_of_war model (``ismcts:root=1,cpuct=2,prune=h4,hpl=20,iterations=0,seconds=0.01``) at
+    50 ms a move, as ``cardboard play --agents`` builds it: its other knobs kept."""
+    shipped, opponent = _agents("zoo:lords_of_war,seconds=0.05,random", low)
+    config = shipped.searcher.config
+    assert (shipped.name, opponent.name) == ("zoo:lords_of_war,seconds=0.05", "random")
+    assert (config.seconds, config.iterations, config.root_cpuct, config.pruning.names, config.pruning.limit) == (
+        0.05, None, 2.0, ("h4",), 20)
+    assert config.root_prior is not None
+
+
+def test_zoo_overrides_of_the_network_or_unknown_knobs_are_refused(models, low, tmp_path):
+    _ship(low, "lords_of_war-v1", tmp_path, agent="ismcts:iterations=8")
+    _ship(low, "lords_of_war-v2", tmp_path, seed=1)  # no agent: the raw policy, net:model=lords_of_war-v2
+    for spec, message in (("zoo:lords_of_war-v1,net=x.safetensors", "net= cannot be overridden"),
+                          ("zoo:lords_of_war-v1,path=x.safetensors", "path= cannot be overridden"),
+                          ("zoo:lords_of_war-v1,model=lords_of_war-v2", "model= given twice"),
+                          ("zoo:lords_of_war-v1,iterations=many", "parameter 'iterations': 'many' is not a valid int"),
+                          ("zoo:lords_of_war-v2,iterations=4", "unknown option of agent 'net' 'iterations'")):
+        with pytest.raises(InvalidParameterError, match=re.escape(message)):
+            cardboard.make_agent(spec, low)
+    with pytest.raises(ValueError) as direct:  # what the agent's own factory says of the unknown knob ...
+        cardboard.make_agent("ismcts:iterations=8,iterattions=4", low)
+    with pytest.raises(InvalidParameterError) as through_zoo:  # ... is what the zoo agent says
+        cardboard.make_agent("zoo:lords_of_war-v1,iterattions=4", low)
+    assert "unknown option of agent 'ismcts' 'iterattions'" in str(direct.value)
+    assert str(direct.value) in str(through_zoo.value) and "did you mean 'iterations'?" in str(through_zoo.value)
+    assert cardboard.make_agent("zoo:lords_of_war-v2,mode=sample", low).mode == "sample"  # a net knob: taken
 
 
 def test_unknown_and_wrong_game_models_name_what_exists(models, low, hearth, tmp_path):
