@@ -351,7 +351,7 @@ def zoo_agent(model: str = "", game: Game | None = None, **overrides: str) -> Ag
     if not model and game is None:
         raise InvalidParameterError("zoo needs a model (zoo:GAME or zoo:GAME-vN) or the game it plays")
     found = zoo.find(model or game.info.name, None if game is None else game.info.name)
-    return make_agent(zoo.agent_spec(found.name, found.agent, overrides), game)
+    return make_agent(zoo.agent_spec(found.name, found.agent, overrides, found.knob), game)
 
 
 def _opponent(opponent: str | Opponent, game: Game) -> Opponent:

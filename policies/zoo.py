@@ -22,6 +22,7 @@ folder of their own). Torch-free until a network is loaded or shipped.
 """
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -39,7 +40,8 @@ if TYPE_CHECKING:
 MODELS_DIR = Path(__file__).with_name("models")
 PREFIX = "zoo:"  # a network path naming a shipped model: net:path=zoo:NAME, ismcts:net=zoo:NAME
 NAME = re.compile(r"(.+)-v([1-9][0-9]*)")
-NETWORK_KNOBS = ("net", "path", "model")  # parameters naming an agent's network: the zoo fills them
+NETWORK_KNOBS = ("net", "path", "model", "vnet")  # parameters naming an agent's networks: the zoo fills its own
+LEAF_VALUE_FORMAT = "cardboard.leaf_value_net/1"  # ``search.leaf_value.FORMAT``: a model the agent reads as vnet=
 
 
 @dataclass(frozen=True)
@@ -66,20 +68,31 @@ class ZooModel:
         return read_text(self.card_path, what="model card") if self.card_path.exists() else ""
 
     @property
+    def knob(self) -> str:
+        """The knob through which its agent reads it: ``vnet`` for a leaf value net (``policies.value_net``), else
+        ``net``."""
+        return "vnet" if self.metadata.get("format") == LEAF_VALUE_FORMAT else "net"
+
+    @property
     def spec(self) -> str:
         """The agent spec that plays this model (what ``zoo:NAME`` builds)."""
-        return agent_spec(self.name, self.agent)
+        return agent_spec(self.name, self.agent, knob=self.knob)
 
 
-def agent_spec(name: str, agent: str | None, overrides: Mapping[str, object] | None = None) -> str:
-    """The spec of ``agent`` (a spec without its network; None: the raw policy, ``net``) playing shipped model
-    ``name``, each knob of ``overrides`` replacing the agent's knob of that name or appended (``seconds=0.05``).
-    An override of a network knob (``NETWORK_KNOBS``) is an ``InvalidParameterError`` naming it."""
+def agent_spec(name: str, agent: str | None, overrides: Mapping[str, object] | None = None, knob: str = "net") -> str:
+    """The spec of ``agent`` (a spec without this network; None: the raw policy, ``net``) playing shipped model
+    ``name`` through ``knob`` (``net``, or ``vnet`` for a leaf value net), each knob of ``overrides`` replacing the
+    agent's knob of that name or appended (``seconds=0.05``). The agent may name another network only as a shipped
+    model (``net=zoo:OTHER`` beside a ``vnet`` model); an override of a network knob (``NETWORK_KNOBS``) is an
+    ``InvalidParameterError`` naming it."""
     base, _, params = (part.strip() for part in (agent or "net").partition(":"))
     items = [item.strip() for item in params.split(",") if item.strip()]
-    if agent is not None and {item.partition("=")[0].strip() for item in items} & set(NETWORK_KNOBS):
-        raise InvalidParameterError(f"agent {agent!r} of model {name!r} names a network itself; the zoo gives it "
-                                    f"the model (leave out {', '.join(NETWORK_KNOBS)})")
+    named = {k.strip(): v.strip() for k, _, v in (item.partition("=") for item in items)}
+    if agent is not None and any(k in NETWORK_KNOBS and (k in (knob, "path", "model") or not v.startswith(PREFIX))
+                                 for k, v in named.items()):
+        raise InvalidParameterError(f"agent {agent!r} of model {name!r} names its network itself, or another network "
+                                    f"by path; the zoo gives it the model (leave out {knob}, path, model; other "
+                                    f"networks as {PREFIX}NAME)")
     for key, value in (overrides or {}).items():
         if key in NETWORK_KNOBS:
             raise InvalidParameterError(f"zoo:{name}: {key}= cannot be overridden, the zoo gives the agent its "
@@ -89,7 +102,7 @@ def agent_spec(name: str, agent: str | None, overrides: Mapping[str, object] | N
             items[knobs.index(key)] = f"{key}={value}"
         else:
             items.append(f"{key}={value}")
-    items.append(f"model={name}" if base == "net" else f"net={PREFIX}{name}")
+    items.append(f"model={name}" if base == "net" else f"{knob}={PREFIX}{name}")
     return f"{base}:{','.join(items)}"
 
 
@@ -135,27 +148,46 @@ def load(name: str, info: GameInfo | None = None, directory: str | Path | None =
 
 def ship(checkpoint: str | Path, name: str, card: str, agent: str | None = None,
          directory: str | Path | None = None) -> ZooModel:
-    """Put the ``PolicyValueNet`` checkpoint at ``checkpoint`` in the zoo as ``name`` (``<game>-v<N>``, the game
+    """Put the ``PolicyValueNet`` or leaf value net (``policies.value_net``) checkpoint at ``checkpoint`` in the zoo
+    as ``name`` (``<game>-v<N>``, the game
     its own): its weights and metadata (plus ``agent``: the spec it plays best in, without its network) as
     ``<name>.safetensors`` and ``card`` (``model_card``) as ``<name>.md`` in ``directory`` (default
-    ``MODELS_DIR``), replacing a model of that name. Imports torch."""
-    from .network import FORMAT, PolicyValueNet, read_checkpoint, save_checkpoint
-
+    ``MODELS_DIR``), replacing a model of that name. Imports torch for a ``PolicyValueNet``."""
     match = NAME.fullmatch(name)
     if match is None:
         raise InvalidParameterError(f"zoo model name {name!r}: expected <game>-v<N>, e.g. lords_of_war-v1")
-    agent_spec(name, agent)  # refuses an agent that names a network
-    metadata, state_dict = read_checkpoint(checkpoint, FORMAT, "policy-value")
-    PolicyValueNet.load(checkpoint)  # its weights fit its metadata
+    leaf_value = checkpoints.read(checkpoint, None, "network")[0].get("format") == LEAF_VALUE_FORMAT
+    agent_spec(name, agent, knob="vnet" if leaf_value else "net")  # refuses an agent that names its network
+    if leaf_value and agent is None:
+        raise InvalidParameterError(f"{checkpoint}: a leaf value net plays only inside a search: give its agent")
+    metadata, tensors = checkpoints.read(checkpoint, LEAF_VALUE_FORMAT, "leaf value net", "numpy") if leaf_value \
+        else _policy_value(checkpoint)
     if metadata.get("game") != match[1]:
         raise InvalidParameterError(f"{checkpoint}: a network of game {metadata.get('game')!r}, not of "
                                     f"{match[1]!r} as {name!r} says")
     folder = MODELS_DIR if directory is None else Path(directory)
     folder.mkdir(parents=True, exist_ok=True)
     metadata = {k: v for k, v in metadata.items() if k != "agent"} | ({"agent": agent} if agent else {})
-    save_checkpoint(state_dict, metadata, folder / f"{name}.safetensors")
+    if leaf_value:
+        from safetensors.numpy import save as to_bytes
+
+        checkpoints.write(to_bytes(tensors, metadata={checkpoints.METADATA_KEY: json.dumps(metadata)}),
+                          folder / f"{name}.safetensors")
+    else:
+        from .network import save_checkpoint
+
+        save_checkpoint(tensors, metadata, folder / f"{name}.safetensors")
     checkpoints.write(card.encode(), folder / f"{name}.md")
     return _read(folder / f"{name}.safetensors")
+
+
+def _policy_value(checkpoint: str | Path) -> tuple[dict[str, Any], dict]:
+    """The metadata and state dict of a ``PolicyValueNet`` checkpoint whose weights fit its metadata."""
+    from .network import FORMAT, PolicyValueNet, read_checkpoint
+
+    found = read_checkpoint(checkpoint, FORMAT, "policy-value")
+    PolicyValueNet.load(checkpoint)
+    return found
 
 
 @dataclass(frozen=True)
@@ -172,18 +204,20 @@ class Strength:
 
 
 def model_card(name: str, *, command: str, data: str, cpu_hours: float, strength: Sequence[Strength],
-               agent: str | None = None, notes: str = "") -> str:
-    """The markdown model card of shipped model ``name``: how to play it (``agent`` as for ``ship``), the command
-    that trained it, its data (e.g. "12,800 self-play games, 1.1M positions"), CPU-hours, the strength table
-    and ``notes``."""
+               agent: str | None = None, notes: str = "", knob: str = "net") -> str:
+    """The markdown model card of shipped model ``name``: how to play it (``agent`` as for ``ship``, reading the
+    model through ``knob``: ``vnet`` for a leaf value net), the command that trained it, its data (e.g. "12,800
+    self-play games, 1.1M positions"), CPU-hours, the strength table and ``notes``."""
     match = NAME.fullmatch(name)
     if match is None:
         raise InvalidParameterError(f"zoo model name {name!r}: expected <game>-v<N>, e.g. lords_of_war-v1")
     rows = [f"| {s.opponent} | {s.setting} | {s.games} | {s.score:.1%} | {100 * s.low:.1f}–{100 * s.high:.1f}% |"
             for s in strength]
     lines = [f"# {name}", "",
-             f"A `PolicyValueNet` for `{match[1]}`, shipped with cardboard (`cardboard.policies.zoo`).", "",
-             f"- plays as: `zoo:{name}` (`{agent_spec(name, agent)}`); the raw network: `net:model={name}`",
+             f"A {'leaf value net (`search.leaf_value`)' if knob == 'vnet' else '`PolicyValueNet`'} for "
+             f"`{match[1]}`, shipped with cardboard (`cardboard.policies.zoo`).", "",
+             f"- plays as: `zoo:{name}` (`{agent_spec(name, agent, knob=knob)}`)"
+             + ("" if knob == "vnet" else f"; the raw network: `net:model={name}`"),
              f"- trained by: `{command}`",
              f"- data: {data}",
              f"- compute: {cpu_hours:.2f} CPU-hours", "",

@@ -60,6 +60,10 @@ Network knobs (ismcts, duct): ``net=PATH,prior=1,value=1,netrollout=0,cpuct=1.25
 compiled where it can be (``search.root_prior``; ``prior`` and ``value`` unused);
 ``leaves=K`` keeps K leaves in flight per evaluator call, with virtual loss, with or without a network);
 ``device=cuda`` (or ``cuda:N``) runs the ``net`` / ``hlr`` network there (default ``cpu``; refused without one).
+Learned leaf values (uct, ismcts, duct; issue 49): ``vnet=PATH,mix=1`` (a leaf value net, ``policies.value_net``;
+``zoo:NAME`` for a shipped one) values each leaf a rollout would value, in the compiled loop
+(``search.leaf_value``): ``mix * network + (1 - mix) * rollout`` (``mix=1``: no rollout). With ``net``, only
+``root=1`` (the network's prior at the root, the leaf values below).
 This module stays torch-free and imports nothing above search: the builders of ``net=``, ``hlr=`` and
 ``deckmodel=predict`` come in as the factories' ``extensions`` (``envs.registration.Extensions``, handed by the
 registry: ``cardboard.make_agent``); a factory called without them refuses those knobs. What the knobs mean is documented in ``cardboard.policies.net_agent``.
@@ -290,6 +294,9 @@ def _tree_agent(game: Game | None, worlds: str, num_worlds: int, iterations: int
                 cvisit: float = C_VISIT, cscale: float = C_SCALE, deckmodel: str = "",
                 root: bool = False, vnet: str = "", mix: float = 1.0,
                 extensions: Extensions = NO_EXTENSIONS) -> SearchAgent:
+    if vnet and net and not root:
+        raise InvalidParameterError(f"vnet={vnet} with net={net} takes the network's prior at the root only (root=1): "
+                                    "the leaf value replaces PUCT's network values")
     sensible, pruning = prune_knobs(prune, hpl, extrapolate)
     if pruning is not None and game is not None:
         require_hooks(game, knob_hooks(pruning=pruning))

@@ -80,8 +80,9 @@ KNOBS: dict[str, Knob] = {
                             "search.root_prior; prior and value unused)", needs=("net",), needs_text="net=PATH"),
     "vnet": Knob("network", "leaf value network checkpoint (policies.value_net, search.leaf_value; zoo:NAME for a shipped "
                             "one; '': none): each leaf a rollout would value is valued by it, in the compiled loop",
-                 clashes=("net", "hlr", "heuristic", "gumbel", "parallel"),
-                 why="the learned leaf value replaces their leaf values: UCB1 over rollouts, one tree"),
+                 clashes=("hlr", "heuristic", "gumbel", "parallel"),
+                 why="the learned leaf value replaces their leaf values: UCB1 over rollouts, one tree; with net, only "
+                     "its prior at the root (root=1)"),
     "mix": Knob("network", "with vnet: the network's share of a leaf's value, mix * network + (1 - mix) * rollout (1: "
                            "no rollout)", needs=("vnet",), needs_text="vnet=PATH"),
     "leaves": Knob("network", "leaves in flight per evaluator call, with virtual loss (1: one iteration after "

@@ -144,14 +144,14 @@ def test_the_file_round_trips_and_bad_files_are_named(tmp_path):
     (tmp_path / "cut.safetensors").write_bytes(path.read_bytes()[:-100])
     with pytest.raises(CheckpointError, match="cut.safetensors"):
         value_net.load(tmp_path / "cut.safetensors", info)
-    with pytest.raises(InvalidParameterError, match="b2 has shape \(8,\), not \(3,\)"):
+    with pytest.raises(InvalidParameterError, match=r"b2 has shape \(8,\), not \(3,\)"):
         value_net.save(net._replace(w2=net.w2[:, :3]), info, tmp_path / "bad.safetensors")
     assert not (tmp_path / "bad.safetensors").exists()
 
 
 @pytest.mark.parametrize("spec,message", [
     ("ismcts:mix=0.5", "mix=0.5 needs vnet=PATH"),
-    ("ismcts:vnet=V,net=N", "cannot be combined with net=N"),
+    ("ismcts:vnet=V,net=N", "takes the network's prior at the root only"),
     ("ismcts:vnet=V,gumbel=1", "cannot be combined with gumbel=1"),
     ("uct:vnet=V,parallel=tree", "cannot be combined with parallel=tree"),
     ("ismcts:vnet=V,mix=1.5", "mix must be in"),

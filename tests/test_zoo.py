@@ -298,7 +298,7 @@ def test_ship_refuses_a_wrong_name_game_or_agent(models, low, tmp_path):
     for name, agent, message in (("lords_of_war", None, "expected <game>-v<N>"),
                                  ("lords_of_war-v0", None, "expected <game>-v<N>"),
                                  ("hearth-v1", None, "a network of game 'lords_of_war', not of 'hearth'"),
-                                 ("lords_of_war-v1", "ismcts:net=x", "names a network itself")):
+                                 ("lords_of_war-v1", "ismcts:net=x", "names its network itself")):
         with pytest.raises(InvalidParameterError, match=message):
             zoo.ship(source, name, "# card\n", agent=agent)
     assert not models.exists() or not any(models.iterdir())
@@ -333,3 +333,32 @@ def test_every_game_ships_an_agent_that_plays_by_its_public_name(game_name):
         assert not hasattr(agent, "searcher")
     else:
         assert agent.searcher.config.root_prior is not None
+
+
+def test_a_leaf_value_net_ships_and_plays_through_vnet(models, low, tmp_path):
+    """A leaf value net (``policies.value_net``) in the zoo: its agent reads it as ``vnet=zoo:NAME`` and may name
+    another shipped network (the root prior of ``net=zoo:OTHER``), never one by path or itself."""
+    from cardboard.policies import value_net
+    from tests.test_leaf_value import random_net
+
+    _ship(low, "lords_of_war-v1", tmp_path, agent="ismcts:iterations=8")
+    source = value_net.save(random_net(low.info), low.info, tmp_path / "v.safetensors")
+    with pytest.raises(InvalidParameterError, match="only inside a search"):
+        zoo.ship(source, "lords_of_war-v2", "# card\n")
+    with pytest.raises(InvalidParameterError, match="by path"):
+        zoo.ship(source, "lords_of_war-v2", "# card\n", agent="ismcts:net=N.safetensors,root=1")
+    with pytest.raises(InvalidParameterError, match="leave out vnet"):
+        zoo.ship(source, "lords_of_war-v2", "# card\n", agent="ismcts:vnet=zoo:lords_of_war-v1")
+    card = zoo.model_card("lords_of_war-v2", command="cardboard train-value ...", data="2 games", cpu_hours=0.1,
+                          strength=[], agent="ismcts:iterations=8,root=1,net=zoo:lords_of_war-v1", knob="vnet")
+    assert "leaf value net" in card and "raw network" not in card
+    shipped = zoo.ship(source, "lords_of_war-v2", card, agent="ismcts:iterations=8,root=1,net=zoo:lords_of_war-v1")
+    assert shipped.knob == "vnet"
+    assert shipped.spec == "ismcts:iterations=8,root=1,net=zoo:lords_of_war-v1,vnet=zoo:lords_of_war-v2"
+    agent = cardboard.make_agent("zoo:lords_of_war,iterations=20", low)
+    assert agent.searcher.config.leaf_value is not None and agent.searcher.config.root_prior is not None
+    assert agent.searcher.config.iterations == 20
+    state = low.new_state(2)
+    assert agent.act(state, np.random.default_rng(0)) in state.legal_actions()
+    with pytest.raises(InvalidParameterError, match="vnet= cannot be overridden"):
+        cardboard.make_agent("zoo:lords_of_war,vnet=x", low)
