@@ -148,6 +148,31 @@ def test_determinize_keeps_the_observers_view_and_resamples_the_rest(name, kit):
     check_determinize_resamples(kit.midgame_states(name), cardboard.make_game(name).info, kit)
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_the_compiled_observation_is_the_observation_and_hides_as_it_does(name, kit):
+    """A game whose compiled model offers the ``observation`` kernel (what a leaf value net reads inside search,
+    ``search.leaf_value``): the kernel writes exactly ``observation(p)`` for every seat, and so the same for p on
+    every determinization from p's view (no hidden information reaches the network)."""
+    states = kit.midgame_states(name)
+    make = getattr(states[0], HOOKS["compiled_model"].name, None)
+    if make is None or make().observation is None:
+        pytest.skip(f"{name} offers no compiled observation kernel")
+    rng = np.random.default_rng(7)
+
+    def compiled(state: GameState, p: int) -> np.ndarray:
+        model = state.compiled_model()
+        out = np.full(int(np.prod(state.info.observation_shape)), np.nan, dtype=np.float32)  # every entry written
+        model.observation(model.state, model.table, np.int64(p), out)
+        return out
+
+    for state in states:
+        for p in range(state.num_players):
+            seen = compiled(state, p)
+            assert np.array_equal(seen, np.asarray(state.observation(p), np.float32).ravel()), f"seat {p}: {state!r}"
+            for _ in range(3):
+                assert np.array_equal(compiled(state.determinize(p, rng), p), seen), f"seat {p} sees hidden: {state!r}"
+
+
 def check_determinize_resamples(states: list[GameState], info, kit) -> None:
     """For every seat p, many mid-game states and many samples ``det = state.determinize(p, rng)``:
 

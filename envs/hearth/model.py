@@ -15,6 +15,7 @@ from ..protocol import CHANCE, TERMINAL
 from . import layout as L
 from . import rules as R
 from .evaluation import heuristic
+from .observation import observe
 
 MAX_OUTCOME = 4 * 16  # Boom Bot's outcomes: character id * 4 + damage - 1, the largest id that is not a card id
 NUM_OUTCOMES = max(L.NUM_CARDS, MAX_OUTCOME)  # every chance outcome id is below it
@@ -26,8 +27,8 @@ def compiled_model(s: np.ndarray, cards: np.ndarray, no_pass: bool, prune: bool)
     ``prune``)."""
     table = (cards, np.empty(SCRATCH, dtype=np.int32), np.empty(SCRATCH, dtype=np.int64), no_pass, prune)
     return CompiledModel(s, table, SCRATCH, 0, None, _legal_actions, _action_keys, _apply, _playout, _player, _turn,
-                         _returns, _heuristic, sample_chance=_sample_chance, sensible_actions=_sensible_actions,
-                         num_outcomes=NUM_OUTCOMES)
+                         _returns, _heuristic, observation=_observation, sample_chance=_sample_chance,
+                         sensible_actions=_sensible_actions, num_outcomes=NUM_OUTCOMES)
 
 
 @njit(cache=True, nogil=True)
@@ -51,6 +52,12 @@ def _apply(s, table, action, buf):
         R.apply_outcome(s, table[0], action, table[1], table[2])
     else:
         R.apply_action(s, table[0], action, table[1], table[2])
+
+
+@njit(cache=True, nogil=True)
+def _observation(s, table, player, out):
+    out[:] = 0.0
+    observe(s, table[0], player, False, out)
 
 
 @njit(cache=True, nogil=True)

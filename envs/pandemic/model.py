@@ -20,6 +20,7 @@ from . import macro as M
 from . import rules as R
 from .default_policy import play_default
 from .fitness import GRADIENT_BONUS
+from .observation import observe
 
 NUM_OUTCOMES = L.EPIDEMIC + 1  # chance outcomes: a city card (its id) or an epidemic
 _OA_SCALE = L.NUM_COLOURS * (1 + GRADIENT_BONUS)  # fitness._cure_ability's divisor, the same float
@@ -32,7 +33,13 @@ def compiled_model(s: np.ndarray, board: np.ndarray, macros: bool, default_polic
     table = (board, bool(macros), bool(default_policy), M.new_routes(), M.new_scratch())
     return CompiledModel(s, table, buffer_len, R.RESAMPLE_DRAWS, _determinize,
                          _legal_actions, _action_keys, _apply, _playout, _player, _turn, _returns, _heuristic,
-                         sample_chance=_sample_chance, num_outcomes=NUM_OUTCOMES)
+                         observation=_observation, sample_chance=_sample_chance, num_outcomes=NUM_OUTCOMES)
+
+
+@njit(cache=True, nogil=True)
+def _observation(s, table, player, out):
+    out[:] = 0.0
+    observe(s, table[0], player, False, out)
 
 
 @njit(cache=True, nogil=True)
