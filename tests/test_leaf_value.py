@@ -176,3 +176,25 @@ def test_the_agent_runs_compiled_with_it(tmp_path):
 def test_not_with_puct():
     with pytest.raises(InvalidParameterError, match="UCB1"):
         SearchConfig(selection=PUCT(), leaf_value=LeafValue(tiny_net()))
+
+
+def test_train_value_writes_a_net_search_reads(tmp_path):
+    from cardboard.cli import main
+    from cardboard.envs.errors import DataError
+    from cardboard.training import value_net as learner
+    from cardboard.training.selfplay import generate
+
+    generate("lords_of_war", ["ismcts:iterations=4"], 3, 1, tmp_path / "data")
+    out = tmp_path / "net"
+    assert main(["train-value", "lords_of_war", "--data", str(tmp_path / "data"), "--out", str(out), "--epochs", "2",
+                 "--hidden", "16", "4", "--target", "td", "--quiet"]) == 0
+    assert {p.name for p in out.iterdir()} == {"value_net.safetensors", "log.json", "curve.png"}
+    game = cardboard.make_game("lords_of_war")
+    net = value_net.load(out / "value_net.safetensors", game.info)
+    assert net.w1.shape == (1066, 16) and net.w3.shape == (4, 2)
+    agent = cardboard.make_agent(f"uct:iterations=20,vnet={out / 'value_net.safetensors'}", game)
+    assert agent.act(game.new_state(0), np.random.default_rng(0)) in game.new_state(0).legal_actions()
+    args = learner.Args("hearth", [str(tmp_path / "data")], out=str(tmp_path / "wrong"), quiet=True)
+    with pytest.raises(DataError, match="not 'hearth'"):
+        learner.train(args, None)
+    assert not (tmp_path / "wrong").exists()
