@@ -26,6 +26,11 @@ wait or the root is the leaf (it is expanded before any other). No rollouts, pru
 ``ValueError``): the network driver takes no such configuration. The rollout mode passes empty leaf arrays
 (``NO_LEAVES``).
 
+**Learned leaf values** (``SearchConfig.leaf_value``, ``leaf_value``; the rollout mode): a leaf that is not the end
+of the game is observed by its player to move (``me`` at a chance node; the ``observation`` kernel) and valued by
+``leaf_value.leaf_values``; with ``mix`` < 1 the rollout runs as without it and its values are mixed in, with
+``mix`` 1 there is no rollout and no stream seed is drawn (the Python loop's ``rolled_out``).
+
 **Tree layout.** ``core.FlatTree`` (see there). A chance node (player ``CHANCE``) hangs in ``edge_child``'s last
 column, and its edges are its outcomes met so far, keyed by id. The step is ``tree.select_edge``'s: availability
 counted once per iteration, unvisited edges first by ``int(u * n_fresh)``, else the first maximum of UCB1; the visit
@@ -533,9 +538,9 @@ def _iterate(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, pl
              heuristic_t, evaluations_after_t, sample_chance_t, sensible_actions_t, observation_t, model, search, learned,
              tree, in_flight, first, stamp0, iterations):
     """Up to ``iterations`` iterations for player ``me`` (``loop.PythonLoop``'s iteration: ``descend``, the rollout,
-    the backup), by the model's kernels (their addresses ``kernels`` bound to the types ``*_t``) over four records:
-    ``model`` (the worlds and the game's sizes), ``search`` (whose search and its strategy: ``Runner.head`` builds
-    both), ``tree`` (``FlatTree.arrays()``, the block of uniforms and the raw ``words``) and ``in_flight`` (the
+    the backup), by the model's kernels (their addresses ``kernels`` bound to the types ``*_t``) over five records:
+    ``model`` (the worlds and the game's sizes), ``search`` (whose search and its strategy), ``learned`` (a learned
+    leaf value's weights and ``mix``; empty weights: none; ``Runner.head`` builds these three), ``tree`` (``FlatTree.arrays()``, the block of uniforms and the raw ``words``) and ``in_flight`` (the
     leaves in flight, ``LEAF_TYPES``). It stops before an iteration that might run out of raw ``words`` or of room in the tree (what it needs is left in
     ``counters``); returns the number run. Iteration ``first + i`` starts from ``worlds[(first + i) % len(worlds)]``
     (UCT and ISMCTS: one, the state; DUCT: its fixed worlds), determinized under ``ismcts``. ``depth`` -1: rollouts
