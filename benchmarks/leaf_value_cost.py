@@ -3,7 +3,7 @@ of the compiled network on a Lords of War leaf costs at most twice a rollout), i
 
     python benchmarks/leaf_value_cost.py [--game lords_of_war] [--hidden 128 32] [--leaves 200] [--repeat 20]
 
-Leaves: the states of random games (every fifth state, terminal ones left out). A rollout: the leaf copied, the
+Leaves: the decision states of random games (every fifth move's; chance by ``sample_chance``). A rollout: the leaf copied, the
 game's compiled ``playout`` to the end. A network call: the leaf's compiled ``observation`` for its player to move,
 then ``leaf_value.leaf_values`` (random weights of the given hidden sizes: the cost does not depend on them). Both
 timed inside one compiled loop over all leaves (no Python between calls); the median of ``--repeat`` rounds.
@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 import cardboard
-from cardboard.envs.protocol import TERMINAL
+from cardboard.envs.protocol import CHANCE, TERMINAL, sample_chance
 from cardboard.search.leaf_value import LeafNet, leaf_values
 
 
@@ -29,6 +29,9 @@ def leaves_of(game: str, count: int, seed: int) -> list:
         while not state.is_terminal():
             if moves % 5 == 0 and state.current_player >= 0:
                 found.append(state.clone())
+            if state.current_player == CHANCE:
+                state.apply(sample_chance(state, rng))
+                continue
             legal = state.legal_actions()
             state.apply(int(legal[rng.integers(len(legal))]))
             moves += 1

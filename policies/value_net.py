@@ -27,7 +27,7 @@ WHAT = "leaf value net"
 def load(path: str | Path, info: GameInfo) -> LeafNet:
     """The leaf value net at ``path`` (or ``zoo:NAME``) for ``info``'s game; ``CheckpointError`` naming the file when
     it is no such checkpoint, is of another game or its weights do not fit the game."""
-    file = zoo.resolve(str(path), info.name)
+    file = zoo.resolve(str(path), info.name, knob="vnet")
     metadata, tensors = checkpoints.read(file, FORMAT, WHAT, "numpy")
     if metadata.get("game") != info.name:
         raise CheckpointError(f"{path}: a leaf value net of game {metadata.get('game')!r}, not of {info.name!r}")

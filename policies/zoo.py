@@ -115,27 +115,29 @@ def models(directory: str | Path | None = None) -> list[ZooModel]:
     return sorted(found, key=lambda m: (m.game, m.version))
 
 
-def find(name: str, game: str | None = None, directory: str | Path | None = None) -> ZooModel:
-    """The shipped model ``name``: ``<game>-v<N>``, or ``<game>`` for its latest version. With ``game`` (the
-    game to be played), the model must be of it. ``InvalidParameterError`` naming what is shipped otherwise."""
+def find(name: str, game: str | None = None, directory: str | Path | None = None, knob: str | None = None) -> ZooModel:
+    """The shipped model ``name``: ``<game>-v<N>``, or ``<game>`` for its latest version (with ``knob``, the latest
+    read through it: ``net`` a policy-value network, ``vnet`` a leaf value net). With ``game`` (the game to be
+    played), the model must be of it. ``InvalidParameterError`` naming what is shipped otherwise."""
     shipped = models(directory)
     match = NAME.fullmatch(name)
     wanted = match[1] if match else name
     if game is not None and wanted != game:
         raise InvalidParameterError(f"zoo model {name!r} is for game {wanted!r}, not {game!r}; {game}'s shipped "
                                     f"models: {_names(m for m in shipped if m.game == game)}")
-    candidates = [m for m in shipped if (m.name == name if match else m.game == name)]
+    candidates = [m for m in shipped if (m.name == name if match else m.game == name and knob in (None, m.knob))]
     if not candidates:
-        what = f"zoo model {name!r}" if match else f"zoo model of game {name!r}"
+        what = f"zoo model {name!r}" if match else f"zoo model of game {name!r}" + (f" read as {knob}=" if knob else "")
         raise InvalidParameterError(f"no {what}; shipped: {_names(shipped)}")
     return max(candidates, key=lambda m: m.version)
 
 
-def resolve(path: str, game: str | None = None, directory: str | Path | None = None) -> str:
-    """``path``, or the file of the shipped model that ``zoo:NAME`` names (``find``: checked against ``game``)."""
+def resolve(path: str, game: str | None = None, directory: str | Path | None = None, knob: str = "net") -> str:
+    """``path``, or the file of the shipped model that ``zoo:NAME`` names (``find``: checked against ``game``; a bare
+    game name: its latest model read through ``knob``)."""
     if not path.startswith(PREFIX):
         return path
-    return str(find(path[len(PREFIX):], game, directory).path)
+    return str(find(path[len(PREFIX):], game, directory, knob).path)
 
 
 def load(name: str, info: GameInfo | None = None, directory: str | Path | None = None) -> PolicyValueNet:
@@ -143,7 +145,7 @@ def load(name: str, info: GameInfo | None = None, directory: str | Path | None =
     that game and its shapes (``InvalidParameterError`` / ``CheckpointError``). Imports torch."""
     from .network import PolicyValueNet
 
-    return PolicyValueNet.load(find(name, None if info is None else info.name, directory).path, info)
+    return PolicyValueNet.load(find(name, None if info is None else info.name, directory, "net").path, info)
 
 
 def ship(checkpoint: str | Path, name: str, card: str, agent: str | None = None,

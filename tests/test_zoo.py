@@ -226,14 +226,13 @@ def test_a_zoo_agent_takes_overrides_of_its_knobs(models, low, tmp_path, capsys)
 
 
 def test_the_shipped_agent_at_another_time_control(low):
-    """The package's lords_of_war model (``ismcts:root=1,cpuct=2,prune=h4,hpl=20,iterations=0,seconds=0.01``) at
-    50 ms a move, as ``cardboard play --agents`` builds it: its other knobs kept."""
+    """The package's lords_of_war model (``ismcts:prune=h4,hpl=20,iterations=0,seconds=0.01,mix=0.5``) at 50 ms a
+    move, as ``cardboard play --agents`` builds it: its other knobs kept."""
     shipped, opponent = _agents("zoo:lords_of_war,seconds=0.05,random", low)
     config = shipped.searcher.config
     assert (shipped.name, opponent.name) == ("zoo:lords_of_war,seconds=0.05", "random")
-    assert (config.seconds, config.iterations, config.root_cpuct, config.pruning.names, config.pruning.limit) == (
-        0.05, None, 2.0, ("h4",), 20)
-    assert config.root_prior is not None
+    assert (config.seconds, config.iterations, config.leaf_value.mix, config.pruning.names, config.pruning.limit) == (
+        0.05, None, 0.5, ("h4",), 20)
 
 
 def test_zoo_overrides_of_the_network_or_unknown_knobs_are_refused(models, low, tmp_path):
@@ -319,8 +318,8 @@ def test_every_shipped_model_has_a_card_and_plays_its_game():
 @pytest.mark.parametrize("game_name", ["lords_of_war", "hearth", "fifth_aeon", "pandemic"])
 def test_every_game_ships_an_agent_that_plays_by_its_public_name(game_name):
     """The package's own model of each game (README: ``zoo:<game>``) plays a legal move through ``zoo:<game>``,
-    with the agent its metadata name (Lords of War, Hearth and Fifth Aeon: the network's prior at the
-    root only; Pandemic: the raw network)."""
+    with the agent its metadata name (Lords of War: a leaf value net mixed with rollouts; Hearth and Fifth Aeon:
+    the network's prior at the root only; Pandemic: the raw network)."""
     game = cardboard.make_game(game_name)
     agent = cardboard.make_agent(f"zoo:{game_name}", game)
     state = game.new_state(5)
@@ -331,6 +330,8 @@ def test_every_game_ships_an_agent_that_plays_by_its_public_name(game_name):
     assert agent.act(state, rng) in state.legal_actions()
     if game_name == "pandemic":  # the raw network: no search
         assert not hasattr(agent, "searcher")
+    elif game_name == "lords_of_war":
+        assert agent.searcher.config.leaf_value.mix == 0.5
     else:
         assert agent.searcher.config.root_prior is not None
 
@@ -362,3 +363,21 @@ def test_a_leaf_value_net_ships_and_plays_through_vnet(models, low, tmp_path):
     assert agent.act(state, np.random.default_rng(0)) in state.legal_actions()
     with pytest.raises(InvalidParameterError, match="vnet= cannot be overridden"):
         cardboard.make_agent("zoo:lords_of_war,vnet=x", low)
+
+
+def test_a_bare_game_name_picks_the_latest_model_of_the_knob_asking(models, low, tmp_path):
+    """``net=zoo:GAME`` is the latest policy-value network even where a later leaf value net is shipped, and
+    ``vnet=zoo:GAME`` the latest leaf value net; ``zoo:GAME`` plays the latest of either."""
+    from cardboard.policies import value_net
+    from tests.test_leaf_value import random_net
+
+    _ship(low, "lords_of_war-v1", tmp_path, agent="ismcts:iterations=8")
+    source = value_net.save(random_net(low.info), low.info, tmp_path / "v.safetensors")
+    zoo.ship(source, "lords_of_war-v2", "# card\n", agent="uct:iterations=8")
+    assert zoo.resolve("zoo:lords_of_war", LOW).endswith("lords_of_war-v1.safetensors")
+    assert zoo.resolve("zoo:lords_of_war", LOW, knob="vnet").endswith("lords_of_war-v2.safetensors")
+    assert cardboard.make_agent("zoo:lords_of_war", low).name == "zoo:lords_of_war"
+    assert cardboard.make_agent("zoo:lords_of_war", low).searcher.config.leaf_value is not None
+    assert cardboard.make_agent("ismcts:iterations=8,net=zoo:lords_of_war", low).searcher.config.leaf_value is None
+    with pytest.raises(InvalidParameterError, match="read as vnet="):
+        zoo.find("hearth", None, None, "vnet")
