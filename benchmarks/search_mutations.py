@@ -50,7 +50,7 @@ TESTS = ("tests/test_search_behaviour.py", "tests/test_search_wiring.py", "tests
          "tests/test_search_golden.py", "tests/test_hlr.py", "tests/test_pruning.py", "tests/test_final_selection.py",
          "tests/test_parallel_search.py", "tests/test_compiled_search.py", "tests/test_compiled_network.py",
          "tests/test_rhea.py", "tests/test_time_budget.py", "tests/test_compiled_hearth.py",
-         "tests/test_compiled_pandemic.py", "tests/test_gumbel.py")
+         "tests/test_compiled_pandemic.py", "tests/test_gumbel.py", "tests/test_leaf_value.py")
 # runs/: outputs, often large, possibly being written
 IGNORED = shutil.ignore_patterns(".venv", ".git", ".pytest_cache", "*.egg-info", "runs")
 
@@ -471,6 +471,18 @@ MUTATIONS = [
              "GumbelRule.step: every simulation reads the halving schedule's first entry"),
     Mutation("rhea-warm-up-skipped", "search/rhea.py", "if self.seconds and not self._warm:", "if False:",
              "RHEA.plan: a first time-budgeted plan spends its budget loading kernels"),
+    Mutation("leaf-value-observer-me", "search/compiled.py", "observer = me if player == CHANCE else player",
+             "observer = me", "_iterate: every leaf is observed by the searching player, not its player to move"),
+    Mutation("leaf-value-mix-swapped", "search/compiled.py",
+             "mix * learned_values[q] + (1.0 - mix) * values[q]", "(1.0 - mix) * learned_values[q] + mix * values[q]",
+             "_iterate: the network gets the rollout's share"),
+    Mutation("leaf-value-rollout-at-mix-1", "search/loop.py", "if learned.mix < 1.0:", "if True:",
+             "PythonLoop.rolled_out: mix=1 still rolls out (and draws)"),
+    Mutation("leaf-value-no-upper-clip", "search/leaf_value.py",
+             "h = min(max(hidden1[i], np.float32(0.0)), np.float32(1.0))", "h = max(hidden1[i], np.float32(0.0))",
+             "leaf_values: the first layer's ReLU is not clipped at 1 (torch's clamp)"),
+    Mutation("leaf-value-seat-unrotated", "search/leaf_value.py", "values[(observer + k) % players] = relative[k]",
+             "values[k] = relative[k]", "seat_values: the observer's values stay in seat order from seat 0"),
 ]
 
 SENTINEL = Mutation("sentinel", "search/mcts.py", "        me = state.current_player\n        if me < 0:",
