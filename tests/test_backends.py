@@ -222,8 +222,9 @@ def test_device_server_agents_play_from_every_command_on_ray_and_their_servers_s
 
 
 def test_ctrl_c_on_ray_prints_the_interruption_last(ray_cluster, tmp_path):
+    """Ctrl-C mid-match (400 games: on a loaded machine 40 could all finish before the signal arrives)."""
     path = tmp_path / "match.jsonl"
-    argv = ["play", GAME, "--agents", ",".join(SLOW), "--games", "40", "--backend", "ray", "--workers", "2",
+    argv = ["play", GAME, "--agents", ",".join(SLOW), "--games", "400", "--backend", "ray", "--workers", "2",
             "--address", ray_cluster.address, "--results", str(path), "--quiet"]
     proc = subprocess.Popen([str(Path(sys.executable).with_name("cardboard")), *argv], stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, start_new_session=True,
