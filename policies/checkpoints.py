@@ -69,6 +69,14 @@ def write(data: bytes, path: str | Path) -> None:
         tmp.unlink(missing_ok=True)
 
 
+def write_numpy(tensors: dict[str, Any], metadata: dict[str, Any], path: str | Path) -> None:
+    """Write numpy ``tensors`` with cardboard's ``metadata`` to ``path`` (``write``: whole or not at all), torch-free."""
+    _safetensors()
+    from safetensors.numpy import save
+
+    write(save(tensors, metadata={METADATA_KEY: json.dumps(metadata)}), path)
+
+
 def _safetensors() -> Any:
     try:
         import safetensors

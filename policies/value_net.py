@@ -8,7 +8,6 @@ trains one in torch and writes it here. Torch-free: search reads the arrays with
 """
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -40,14 +39,12 @@ def load(path: str | Path, info: GameInfo) -> LeafNet:
 def save(net: LeafNet, info: GameInfo, path: str | Path, extra: dict[str, Any] | None = None) -> Path:
     """Write ``net`` for ``info``'s game to ``path`` (through a temporary file renamed over it), with ``extra``
     metadata (training facts, a zoo model's ``agent``)."""
-    from safetensors.numpy import save as to_bytes
-
     LeafNet.of(net._asdict(), info)  # it fits the game
     metadata = {"format": FORMAT, "game": info.name, "observation_size": int(net.w1.shape[0]),
                 "num_players": info.num_players, "hidden": [int(net.w1.shape[1]), int(net.w2.shape[1])],
                 **(extra or {})}
     tensors = {name: np.ascontiguousarray(a, dtype=np.float32) for name, a in zip(LAYERS, net)}
-    checkpoints.write(to_bytes(tensors, metadata={checkpoints.METADATA_KEY: json.dumps(metadata)}), path)
+    checkpoints.write_numpy(tensors, metadata, path)
     return Path(path)
 
 

@@ -22,7 +22,6 @@ folder of their own). Torch-free until a network is loaded or shipped.
 """
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -171,10 +170,7 @@ def ship(checkpoint: str | Path, name: str, card: str, agent: str | None = None,
     folder.mkdir(parents=True, exist_ok=True)
     metadata = {k: v for k, v in metadata.items() if k != "agent"} | ({"agent": agent} if agent else {})
     if leaf_value:
-        from safetensors.numpy import save as to_bytes
-
-        checkpoints.write(to_bytes(tensors, metadata={checkpoints.METADATA_KEY: json.dumps(metadata)}),
-                          folder / f"{name}.safetensors")
+        checkpoints.write_numpy(tensors, metadata, folder / f"{name}.safetensors")
     else:
         from .network import save_checkpoint
 
