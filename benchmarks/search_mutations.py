@@ -50,7 +50,8 @@ TESTS = ("tests/test_search_behaviour.py", "tests/test_search_wiring.py", "tests
          "tests/test_search_golden.py", "tests/test_hlr.py", "tests/test_pruning.py", "tests/test_final_selection.py",
          "tests/test_parallel_search.py", "tests/test_compiled_search.py", "tests/test_compiled_network.py",
          "tests/test_rhea.py", "tests/test_time_budget.py", "tests/test_compiled_hearth.py",
-         "tests/test_compiled_pandemic.py", "tests/test_gumbel.py", "tests/test_leaf_value.py")
+         "tests/test_compiled_pandemic.py", "tests/test_gumbel.py", "tests/test_leaf_value.py",
+         "tests/test_learned_policy.py")
 # runs/: outputs, often large, possibly being written
 IGNORED = shutil.ignore_patterns(".venv", ".git", ".pytest_cache", "*.egg-info", "runs")
 
@@ -483,6 +484,24 @@ MUTATIONS = [
              "leaf_values: the first layer's ReLU is not clipped at 1 (torch's clamp)"),
     Mutation("leaf-value-seat-unrotated", "search/leaf_value.py", "values[(observer + k) % players] = relative[k]",
              "values[k] = relative[k]", "seat_values: the observer's values stay in seat order from seat 0"),
+    Mutation("policy-temperature-ignored", "search/leaf_value.py", "out[i] = np.exp(min(max(z / temperature,",
+             "out[i] = np.exp(min(max(z / 1.0,", "policy_weights: the softmax's temperature is ignored"),
+    Mutation("policy-pick-last", "search/leaf_value.py", "        if acc > bound:\n            return i",
+             "        if acc > bound and False:\n            return i",
+             "pick_weighted: every draw takes the last legal move"),
+    Mutation("prior-uniform", "search/compiled.py", "weights[i] = weights[i] / total if total > 0.0 else 1.0 / n",
+             "weights[i] = 1.0 / n", "_iterate: a new node's learned prior is uniform"),
+    Mutation("prior-edges-by-edge", "search/compiled.py",
+             "by_node = leaves > 0 or prior_tau > 0.0", "by_node = leaves > 0",
+             "_iterate: PUCT over a learned prior expands edges as UCB1 does"),
+    Mutation("rollout-network-every-move", "search/compiled.py",
+             "if player != last_player or turn != last_turn:", "if True:",
+             "_learned_playout: the network's hidden layers every move, not once a turn"),
+    Mutation("rollout-chance-word-kept", "search/compiled.py",
+             "                stream[0] = saved\n", "",
+             "_learned_playout: a fixed chance outcome still uses up a unit of the stream"),
+    Mutation("python-rollout-every-move", "search/leaf_value.py", "if (player, state.turn) != turn_of:", "if True:",
+             "LearnedRollout: the network's hidden layers every move, not once a turn"),
 ]
 
 SENTINEL = Mutation("sentinel", "search/mcts.py", "        me = state.current_player\n        if me < 0:",

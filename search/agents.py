@@ -62,8 +62,11 @@ compiled where it can be (``search.root_prior``; ``prior`` and ``value`` unused)
 ``device=cuda`` (or ``cuda:N``) runs the ``net`` / ``hlr`` network there (default ``cpu``; refused without one).
 Learned leaf values (uct, ismcts, duct; issue 49): ``vnet=PATH,mix=1`` (a leaf value net, ``policies.value_net``;
 ``zoo:NAME`` for a shipped one) values each leaf a rollout would value, in the compiled loop
-(``search.leaf_value``): ``mix * network + (1 - mix) * rollout`` (``mix=1``: no rollout). With ``net``, only
-``root=1`` (the network's prior at the root, the leaf values below).
+(``search.leaf_value``): ``mix * network + (1 - mix) * rollout`` (``mix=1``: no rollout; ``mix=0``: the rollout's
+alone). A net with a policy head also gives ``vprior=T`` (PUCT at every node over its softmax at temperature T,
+``cpuct`` its constant; ``LeafPolicy``) and ``vroll=T`` (rollout moves drawn from it, paper 001's HLR idea;
+``LearnedRollout``), both compiled. With ``net``, only ``root=1`` (the network's prior at the root, the leaf values
+below) and no ``vprior``.
 This module stays torch-free and imports nothing above search: the builders of ``net=``, ``hlr=`` and
 ``deckmodel=predict`` come in as the factories' ``extensions`` (``envs.registration.Extensions``, handed by the
 registry: ``cardboard.make_agent``); a factory called without them refuses those knobs. What the knobs mean is documented in ``cardboard.policies.net_agent``.
@@ -262,7 +265,7 @@ class SearchAgent:
 GUMBEL_KNOBS = ("gumbel", "m", "cvisit", "cscale")
 PARALLEL_KNOBS = ("parallel", "workers", "vl")
 NET_KNOBS = ("net", "prior", "value", "netrollout", "cpuct", "root", "leaves", "hlr", "chi", "device")
-VALUE_KNOBS = ("vnet", "mix")
+VALUE_KNOBS = ("vnet", "mix", "vprior", "vroll")
 
 
 def _documented(summary: str, *names: str):
@@ -292,7 +295,7 @@ def _tree_agent(game: Game | None, worlds: str, num_worlds: int, iterations: int
                 final: FinalSelection = robust_child, parallel: str = "none", workers: int = 2,
                 vl: int = 1, compiled: bool = True, device: str = "cpu", gumbel: bool = False, m: int = CANDIDATES,
                 cvisit: float = C_VISIT, cscale: float = C_SCALE, deckmodel: str = "",
-                root: bool = False, vnet: str = "", mix: float = 1.0,
+                root: bool = False, vnet: str = "", mix: float = 1.0, vprior: float = 0.0, vroll: float = 0.0,
                 extensions: Extensions = NO_EXTENSIONS) -> SearchAgent:
     if vnet and net and not root:
         raise InvalidParameterError(f"vnet={vnet} with net={net} takes the network's prior at the root only (root=1): "
@@ -313,7 +316,8 @@ def _tree_agent(game: Game | None, worlds: str, num_worlds: int, iterations: int
                                                           netrollout=netrollout, c_puct=cpuct, depth=depth,
                                                           device=device, root=root)
     if vnet:
-        config = handed(extensions.value_net, f"vnet={vnet}")(config, game=game, path=vnet, mix=mix)
+        config = handed(extensions.value_net, f"vnet={vnet}")(config, game=game, path=vnet, mix=mix, prior=vprior,
+                                                              rollout=vroll, c_puct=cpuct)
     check_policy(policy)  # also when turn=0: a misspelt option is refused, not ignored
     check_parallel(parallel, workers, vl)  # also when parallel=none
     if gumbel:
@@ -336,17 +340,17 @@ def flat_mc(iterations: int = 1000, depth: int = 0, game: Game | None = None) ->
 
 @_documented("UCT on the true state (perfect information / open mode).", "iterations", "c", "depth", "seconds",
              "reuse", "cnb", "prune", "hpl", "extrapolate", "heuristic", "final", "n", "k", "tune", *VALUE_KNOBS,
-             *PARALLEL_KNOBS, "compiled", *GUMBEL_KNOBS)
+             "cpuct", *PARALLEL_KNOBS, "compiled", *GUMBEL_KNOBS)
 def uct(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: float = 0.0, reuse: bool = False,
         cnb: bool = False, prune: str = "0", hpl: int = 15, extrapolate: bool = False, heuristic: bool = False,
         final: str = "robust", n: int = 0, k: float = 1.0, tune: bool = False, parallel: str = "none", workers: int = 2,
         vl: int = 1, compiled: bool = True, gumbel: bool = False, m: int = CANDIDATES, cvisit: float = C_VISIT,
-        cscale: float = C_SCALE, vnet: str = "", mix: float = 1.0, game: Game | None = None,
-        extensions: Extensions = NO_EXTENSIONS) -> SearchAgent:
+        cscale: float = C_SCALE, vnet: str = "", mix: float = 1.0, vprior: float = 0.0, vroll: float = 0.0,
+        cpuct: float = 1.25, game: Game | None = None, extensions: Extensions = NO_EXTENSIONS) -> SearchAgent:
     return _tree_agent(game, "uct", 1, iterations, c, depth, seconds, reuse, cnb, prune, -1.0, heuristic=heuristic,
                        hpl=hpl, extrapolate=extrapolate, final=make_final(final, n, k, tune), parallel=parallel,
                        workers=workers, vl=vl, compiled=compiled, gumbel=gumbel, m=m, cvisit=cvisit, cscale=cscale,
-                       vnet=vnet, mix=mix, extensions=extensions)
+                       cpuct=cpuct, vnet=vnet, mix=mix, vprior=vprior, vroll=vroll, extensions=extensions)
 
 
 @_documented("Single-observer ISMCTS with availability counts.", "iterations", "c", "depth", "seconds", "reuse",
@@ -359,14 +363,14 @@ def ismcts(iterations: int = 1000, c: float = 0.7, depth: int = 0, seconds: floa
            k: float = 1.0, tune: bool = False, parallel: str = "none", workers: int = 2, vl: int = 1,
            compiled: bool = True, device: str = "cpu", gumbel: bool = False, m: int = CANDIDATES,
            cvisit: float = C_VISIT, cscale: float = C_SCALE, deckmodel: str = "", root: bool = False,
-           vnet: str = "", mix: float = 1.0, game: Game | None = None,
+           vnet: str = "", mix: float = 1.0, vprior: float = 0.0, vroll: float = 0.0, game: Game | None = None,
            extensions: Extensions = NO_EXTENSIONS) -> SearchAgent:
     return _tree_agent(game, "ismcts", 1, iterations, c, depth, seconds, reuse, cnb, prune, accuracy, net=net,
                        prior=prior, value=value, netrollout=netrollout, cpuct=cpuct, leaves=leaves, hlr=hlr, chi=chi,
                        heuristic=heuristic, hpl=hpl, extrapolate=extrapolate, final=make_final(final, n, k, tune),
                        parallel=parallel, workers=workers, vl=vl, compiled=compiled, device=device, gumbel=gumbel, m=m,
                        cvisit=cvisit, cscale=cscale, deckmodel=deckmodel, root=root, vnet=vnet, mix=mix,
-                       extensions=extensions)
+                       vprior=vprior, vroll=vroll, extensions=extensions)
 
 
 @_documented("Determinized UCT (paper 001 Algorithm 3): fixed worlds, pooled soft-key statistics.", "worlds",
@@ -381,13 +385,13 @@ def duct(worlds: int = 10, iterations: int = 1000, c: float = 0.7, depth: int = 
          hlr: str = "", chi: float = 0.5, final: str = "robust", n: int = 0, k: float = 1.0, tune: bool = False,
          parallel: str = "none", workers: int = 2, vl: int = 1, device: str = "cpu", gumbel: bool = False,
          m: int = CANDIDATES, cvisit: float = C_VISIT, cscale: float = C_SCALE, deckmodel: str = "",
-         root: bool = False, vnet: str = "", mix: float = 1.0, game: Game | None = None,
-         extensions: Extensions = NO_EXTENSIONS) -> SearchAgent:
+         root: bool = False, vnet: str = "", mix: float = 1.0, vprior: float = 0.0, vroll: float = 0.0,
+         game: Game | None = None, extensions: Extensions = NO_EXTENSIONS) -> SearchAgent:
     return _tree_agent(game, "duct", worlds, iterations, c, depth, seconds, reuse, cnb, prune, accuracy, turn, policy,
                        net, prior, value, netrollout, cpuct, leaves, hlr, chi, heuristic, hpl, extrapolate,
                        make_final(final, n, k, tune), parallel, workers, vl, device=device, gumbel=gumbel, m=m,
                        cvisit=cvisit, cscale=cscale, deckmodel=deckmodel, root=root, vnet=vnet, mix=mix,
-                       extensions=extensions)
+                       vprior=vprior, vroll=vroll, extensions=extensions)
 
 
 @_documented("One UCT tree per determinization, root votes added up.", "worlds", "iterations", "c", "depth",

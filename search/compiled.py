@@ -3,7 +3,8 @@ the same loop descends for network-guided PUCT (``compiled_network``: the leaf m
 
 ``plan`` chooses this driver (``CompiledLoop``) for a game when its states offer ``compiled_model()``
 (``envs.compiled_model``) and the configuration is one this loop reproduces (``refusal`` says why not): UCB1
-(the root's step PUCT over a ``root_prior``, asked once before the loop: ``root_prior``), ``GameRollout``, the
+(the root's step PUCT over a ``root_prior``, asked once before the loop: ``root_prior``) or PUCT over a learned prior
+at every node (``leaf_value.LeafPolicy``, with rollouts), ``GameRollout`` or a learned rollout, the
 default chance sampler and evaluator, no bucketing (CNB), tree reuse or leaves in flight; ``worlds`` "uct", "ismcts"
 (with the default determinizer and the model's ``determinize``) or "duct" (any determinizer: its fixed worlds are
 drawn in Python, as the Python path draws them, then iterations go round-robin over their arrays); chance nodes in
@@ -26,10 +27,16 @@ wait or the root is the leaf (it is expanded before any other). No rollouts, pru
 ``ValueError``): the network driver takes no such configuration. The rollout mode passes empty leaf arrays
 (``NO_LEAVES``).
 
-**Learned leaf values** (``SearchConfig.leaf_value``, ``leaf_value``; the rollout mode): a leaf that is not the end
-of the game is observed by its player to move (``me`` at a chance node; the ``observation`` kernel) and valued by
-``leaf_value.leaf_values``; with ``mix`` < 1 the rollout runs as without it and its values are mixed in, with
-``mix`` 1 there is no rollout and no stream seed is drawn (the Python loop's ``rolled_out``).
+**Learned leaf values, priors and rollouts** (``leaf_value``; the rollout mode; one network, the ``learned``
+record): a leaf that is not the end of the game is observed by its player to move (``me`` at a chance node; the
+``observation`` kernel) and valued by ``leaf_value.leaf_values``; with ``mix`` < 1 the rollout runs as without it
+and its values are mixed in, with ``mix`` 1 there is no rollout and no stream seed is drawn, with ``mix`` 0 no
+network (the Python loop's ``rolled_out``). Under PUCT over a ``LeafPolicy`` prior (a prior temperature > 0) the
+rollout mode expands by node, as the leaf mode does: the descent goes on past fresh edges to a node never expanded,
+whose edges are made at once with the policy head's softmax over its legal moves as their ``PRIOR``
+(``policy_weights``, renormalised as ``core.prior_over`` does), then the leaf is valued and backed up as above. A
+``LearnedRollout`` (a rollout temperature > 0) replaces the game's ``playout`` by ``_learned_playout``, from the same
+stream seed.
 
 **Tree layout.** ``core.FlatTree`` (see there). A chance node (player ``CHANCE``) hangs in ``edge_child``'s last
 column, and its edges are its outcomes met so far, keyed by id. The step is ``tree.select_edge``'s: availability
@@ -81,18 +88,19 @@ from numba.np.numpy_support import as_dtype
 from ..envs import stop
 from ..envs.compiled_model import CompiledModel
 from ..envs.errors import InvalidParameterError
-from ..envs.kernels import fill_units
+from ..envs.kernels import fill_units, rand_unit
 from ..envs.protocol import CHANCE, HOOKS, TERMINAL, GameInfo, GameState
 from .batching import Steps
 from .core import (LEFT, MAX_DEPTH, N_EDGES, N_JUDGED, N_NODES, NEED_EDGES, NEED_JUDGED, NEED_NODES, NEED_WORDS,
-                   NO_ROOT_PRIOR, POS, TREE_TYPES, UNIFORMS_BLOCK, VISITS, WAITING, FlatTree, KeyTable, backup,
-                   child_of, edge_of, flat_edges, heuristic_unit, mark_top, pick_puct, pick_ucb1, set_root_prior,
-                   slot_of, unit_values)
+                   NO_ROOT_PRIOR, POS, TREE_TYPES, UNIFORMS_BLOCK, VISITS, WAITING, FlatTree, KeyTable, add_prior,
+                   backup, child_of, edge_of, flat_edges, heuristic_unit, mark_top, pick_puct, pick_ucb1,
+                   set_root_prior, slot_of, unit_values)
 from .config import Run, SearchConfig, SearchResult, decide
-from .leaf_value import NO_LEAF_VALUE, leaf_values, seat_values
+from .leaf_value import (LeafPolicy, LearnedRollout, hidden_layers, leaf_values, learned_record, pick_weighted,
+                         policy_weights, seat_values, shared_net)
 from .pruning import HardPruning
 from .root_prior import root_prior_of
-from .strategies import UCB1, GameRollout
+from .strategies import PUCT, UCB1, GameRollout
 from .tree import Node
 from .worlds import Fixed, Fresh, TrueState, Worlds
 
@@ -149,8 +157,13 @@ def refusal(config: SearchConfig, worlds: Worlds, state: GameState) -> str | Non
     default = defaults(type(config))
     found = first_reason((
         *either_mode(config, worlds),
-        (type(config.selection) is not UCB1, f"{type(config.selection).__name__} selection has no compiled step"),
-        (type(config.rollout) is not GameRollout, "a rollout other than the game's (GameRollout)"),
+        (type(config.selection) is not UCB1 and not learned_prior(config),
+         f"{type(config.selection).__name__} selection has no compiled step (PUCT: over a learned prior, LeafPolicy)"),
+        (learned_prior(config) and config.depth == 0, "PUCT at depth 0 (the evaluator values its leaves)"),
+        (learned_prior(config) and config.pruning is not None, "hard pruning under a learned prior"),
+        (type(config.rollout) not in (GameRollout, LearnedRollout),
+         "a rollout other than the game's (GameRollout) or a learned one (LearnedRollout)"),
+        (shared_net(learned_parts(config)) is False, "learned value, prior and rollout from different networks"),
         (config.pruning is not None and type(config.pruning) is not HardPruning, "a pruning other than HardPruning"),
         (config.prune and config.pruning is not None, "prune=1 with hard pruning"),
         (config.leaves != 1, "leaves in flight (leaves > 1)"),
@@ -161,13 +174,24 @@ def refusal(config: SearchConfig, worlds: Worlds, state: GameState) -> str | Non
         return found
     model = model_of(state)
     return first_reason((
-        (config.leaf_value is not None and model.observation is None,
-         "the compiled model has no observation kernel (the learned leaf value reads it)"),
+        (shared_net(learned_parts(config)) is not None and model.observation is None,
+         "the compiled model has no observation kernel (the learned network reads it)"),
         (config.pruning is not None and heuristics_of(model, config.pruning) is None,
          "the compiled model cannot score the pruning heuristics"),
         (type(worlds) is Fresh and model.determinize is None, "the compiled model has no determinize"),
         (config.prune and model.sensible_actions is None, "the compiled model has no sensible_actions"),
         (state.info.chance == "explicit" and model.sample_chance is None, "the compiled model has no sample_chance")))
+
+
+def learned_prior(config: SearchConfig) -> bool:
+    """Whether ``config`` is PUCT over a learned prior at every node (the rollout mode's node-wise expansion)."""
+    return type(config.selection) is PUCT and isinstance(config.prior, LeafPolicy)
+
+
+def learned_parts(config: SearchConfig) -> tuple:
+    """The learned value, prior (under PUCT only: UCB1 reads no prior) and rollout of ``config``, for the loop's
+    ``learned`` record (``leaf_value.learned_record``)."""
+    return config.leaf_value, config.prior if learned_prior(config) else None, config.rollout
 
 
 def call_refusal(rng: np.random.Generator, root: Node | None) -> str | None:
@@ -344,7 +368,7 @@ class Runner(NamedTuple):
         search = (me, ismcts, bool(cfg.prune), -1 if cfg.depth is None else cfg.depth,
                   float(cfg.selection.constant(cfg)), root_prior, float(cfg.root_cpuct), which,
                   0 if pruning is None else pruning.limit, bool(pruning is not None and pruning.extrapolate), leaves)
-        learned = NO_LEAF_VALUE if cfg.leaf_value is None else cfg.leaf_value.record()
+        learned = learned_record(*learned_parts(cfg))
         return (*self.kernels.arguments(), model_record, search, learned)
 
 
@@ -393,7 +417,7 @@ def runner_for(model: CompiledModel) -> Runner:
         model_types = types.Tuple((worlds, table, i64, i64, i64, i64, i64, i64, i64, f64, f64))
         search_types = types.Tuple((i64, boolean, boolean, i64, f64, types.float64[::1], f64, i64s, i64, boolean, i64))
         f32s, f32s2 = types.float32[::1], types.float32[:, ::1]
-        learned_types = types.Tuple((f32s2, f32s, f32s2, f32s, f32s2, f32s, f64))
+        learned_types = types.Tuple((f32s2, f32s, f32s2, f32s, f32s2, f32s, f32s2, f32s, f64, f64, f64))
         tree_types = types.Tuple((*TREE_TYPES, types.float64[::1], types.uint64[::1]))
         loop_args = kernel_arguments(kernels) + (model_types, search_types, learned_types, tree_types,
                                                  types.Tuple(LEAF_TYPES), i64, f64, i64)
@@ -534,6 +558,35 @@ def next_uniform(block, words, pos, counters):
 
 
 @njit(cache=True, nogil=True)
+def _learned_playout(world, table, buf, stream, limit, legal_actions, apply, player_of, turn_of, sample_chance,
+                     observation, w1, b1, w2, b2, wp, bp, temperature, seen, hidden1, hidden2, weights):
+    """``leaf_value.LearnedRollout`` from ``world`` until the end or turn ``limit`` begins: each move drawn from the
+    policy head's softmax (its hidden layers once per turn of a player), a chance outcome by ``sample_chance`` at
+    the stream's next unit (none used for an outcome the state fixes)."""
+    last_player, last_turn = np.int64(-3), np.int64(-1)
+    while True:
+        player = player_of(world)
+        turn = turn_of(world)
+        if player == TERMINAL or turn >= limit:
+            return
+        if player == CHANCE:
+            saved = stream[0]
+            outcome = sample_chance(world, table, rand_unit(stream))
+            if outcome < 0:
+                stream[0] = saved
+                outcome = -1 - outcome
+            apply(world, table, outcome, buf)
+            continue
+        if player != last_player or turn != last_turn:
+            last_player, last_turn = player, turn
+            observation(world, table, player, seen)
+            hidden_layers(w1, b1, w2, b2, seen, hidden1, hidden2)
+        n = legal_actions(world, table, buf)
+        total = policy_weights(hidden2, wp, bp, buf, n, temperature, weights)
+        apply(world, table, np.int64(buf[pick_weighted(weights, n, total, rand_unit(stream))]), buf)
+
+
+@njit(cache=True, nogil=True)
 def _iterate(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, playout_t, player_t, turn_t, returns_t,
              heuristic_t, evaluations_after_t, sample_chance_t, sensible_actions_t, observation_t, model, search, learned,
              tree, in_flight, first, stamp0, iterations):
@@ -553,7 +606,7 @@ def _iterate(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, pl
     before an iteration whose leaf path might not fit ``leaf_path_node``."""
     worlds, table, buffer_len, determinize_draws, chance_run, max_turns, num_keys, max_legal, num_players, lo, hi = model
     me, ismcts, prune, depth, c, root_prior, c_root, which, limit, extrapolate, leaves = search
-    w1, b1, w2, b2, w3, b3, mix = learned
+    w1, b1, w2, b2, w3, b3, wp, bp, mix, prior_tau, rollout_tau = learned
     (node_player, node_size, edge_node, edge_key, stat, edge_child, hash_key, hash_edge, judge_key, judge_kept, counters,
      block, words) = tree
     leaf_node, leaf_depth, leaf_path_node, leaf_path_edge, leaf_n, leaf_actions, leaf_keys, observations, masks = in_flight
@@ -575,10 +628,12 @@ def _iterate(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, pl
     values = np.empty(num_players)
     path_node = np.empty(16, dtype=np.int64)
     path_edge = np.empty(16, dtype=np.int64)
-    learning = w1.shape[0] > 0
+    valued = w1.shape[0] > 0 and mix > 0.0
+    by_node = leaves > 0 or prior_tau > 0.0  # PUCT's node-wise expansion (else UCB1's, by edge)
     seen = np.empty(w1.shape[0], dtype=np.float32)
     hidden1, hidden2 = np.empty_like(b1), np.empty_like(b2)
     relative, learned_values = np.empty(num_players), np.empty(num_players)
+    weights = np.empty(max_legal)
     done = 0
     while done < iterations:
         # at most: the deepest level, then up to ``chance_run`` new chance nodes and a new node whose step expands;
@@ -627,6 +682,15 @@ def _iterate(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, pl
             if prune:
                 n = sensible_actions(world, table, buf, n)
             action_keys(world, table, buf, n, keys)
+            if prior_tau > 0.0 and node_size[node] == 0:  # never expanded: the leaf, its prior from the policy head
+                observation(world, table, player, seen)
+                hidden_layers(w1, b1, w2, b2, seen, hidden1, hidden2)
+                total = policy_weights(hidden2, wp, bp, buf, n, prior_tau, weights)
+                for i in range(n):  # ``core.prior_over``'s renormalisation
+                    weights[i] = weights[i] / total if total > 0.0 else 1.0 / n
+                add_prior(node, keys[:n], weights[:n], num_keys, node_size, edge_node, edge_key, stat, edge_child,
+                          hash_key, hash_edge, counters)
+                break
             if leaves and node_size[node] == 0:  # never expanded: the leaf, row ``w`` of the network's batch
                 w = counters[WAITING]
                 leaf_node[w], leaf_depth[w], leaf_n[w] = node, n_path, n
@@ -647,9 +711,9 @@ def _iterate(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, pl
                                 extrapolate, words, pos, judge_key, judge_kept, counters, stream)
             x, pos = next_uniform(block, words, pos, counters)  # PUCT ignores it (drawn as the Python path draws it)
             # ``core.pick_and_visit``'s step, its calls inline here: a call to it costs Hearth's compiled DUCT 4-10%
-            n_fresh = flat_edges(node, keys, m, num_keys, stamp, 1.0 / m if leaves else -1.0, edges_of, node_size,
+            n_fresh = flat_edges(node, keys, m, num_keys, stamp, 1.0 / m if by_node else -1.0, edges_of, node_size,
                                  edge_node, edge_key, stat, edge_child, hash_key, hash_edge, counters)
-            if leaves:
+            if by_node:
                 i = pick_puct(stat, edges_of, m, c)
             elif level == 0 and len(root_prior):
                 set_root_prior(stat, edges_of, keys, m, root_prior)
@@ -663,13 +727,13 @@ def _iterate(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, pl
             path_node[n_path] = node
             path_edge[n_path] = e
             n_path += 1
-            if fresh and not leaves:  # the rollout mode expands an edge, the leaf mode a node
+            if fresh and not by_node:  # UCB1 expands an edge, PUCT a node
                 break
             link = e
             player = player_of(world)
         if not waits:
             player = player_of(world)
-            netted = learning and player != TERMINAL
+            netted = valued and player != TERMINAL
             if netted:  # ``leaf_value.LeafValue``: the network's values of the leaf, observed by its player to move
                 observer = me if player == CHANCE else player
                 observation(world, table, observer, seen)
@@ -678,7 +742,13 @@ def _iterate(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, pl
             if player != TERMINAL and depth != 0 and not (netted and mix == 1.0):
                 stream[0] = words[pos] | np.uint64(1)
                 pos += 1
-                playout(world, table, buf, stream, max_turns + 1 if depth < 0 else turn_of(world) + depth)
+                limit = max_turns + 1 if depth < 0 else turn_of(world) + depth
+                if rollout_tau > 0.0:
+                    _learned_playout(world, table, buf, stream, limit, legal_actions, apply, player_of, turn_of,
+                                     sample_chance, observation, w1, b1, w2, b2, wp, bp, rollout_tau, seen, hidden1,
+                                     hidden2, weights)
+                else:
+                    playout(world, table, buf, stream, limit)
                 player = player_of(world)
             if netted and mix == 1.0:
                 values[:] = learned_values

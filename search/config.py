@@ -22,7 +22,7 @@ from .core import heuristic_unit
 from .final import FinalSelection, robust_child
 from .leaf_value import LeafValue
 from .pruning import HardPruning
-from .strategies import UCB1, ChanceSampler, Evaluator, GameRollout, Rollout, Selection
+from .strategies import PUCT, UCB1, ChanceSampler, Evaluator, GameRollout, Rollout, Selection
 from .tree import Node, legal_keys
 
 Determinizer = Callable[[GameState, int, np.random.Generator], GameState]
@@ -95,6 +95,7 @@ class SearchConfig:
     root_cpuct: float = 1.25  # the root's PUCT constant under a root_prior
     compiled: bool = True  # whole iterations in compiled code where the game and this configuration allow (compiled)
     leaf_value: LeafValue | None = None  # a learned value of the leaves rolled out, mixed with rollouts (leaf_value)
+    # learned priors and rollouts are a ``prior`` (``leaf_value.LeafPolicy``) and a ``rollout`` (``LearnedRollout``)
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -111,9 +112,11 @@ class SearchConfig:
             raise InvalidParameterError(f"leaves must be an int >= 1, got {self.leaves!r}")
         if not self.root_cpuct >= 0:
             raise InvalidParameterError(f"root_cpuct must be >= 0, got {self.root_cpuct}")
-        if self.leaf_value is not None and type(self.selection) is not UCB1:
-            raise InvalidParameterError("a learned leaf value (vnet=) values the leaves a UCB1 search rolls out: "
-                                        f"not with {type(self.selection).__name__} selection")
+        if self.leaf_value is not None and not (type(self.selection) is UCB1 or
+                                                (type(self.selection) is PUCT and self.depth != 0)):
+            raise InvalidParameterError("a learned leaf value (vnet=) values the leaves a UCB1 search, or a PUCT "
+                                        f"search with rollouts, rolls out: not {type(self.selection).__name__} "
+                                        f"selection at depth {self.depth}")
         if self.root_prior is not None and (type(self.selection) is not UCB1 or self.depth == 0):
             raise InvalidParameterError("root_prior steers the root of a UCB1 search over rollouts: it needs UCB1 "
                                         "selection and depth != 0")

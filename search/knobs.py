@@ -74,8 +74,8 @@ KNOBS: dict[str, Knob] = {
                              "value it)", needs=("net",), needs_text="net=PATH"),
     "netrollout": Knob("network", "with net and value=0: rollouts sample the network's policy", needs=("net",),
                        needs_text="net=PATH"),
-    "cpuct": Knob("network", "with net and prior=1 (or root=1): PUCT's exploration constant", needs=("net",),
-                  needs_text="net=PATH"),
+    "cpuct": Knob("network", "with net and prior=1 (or root=1), or vprior: PUCT's exploration constant",
+                  needs=("net", "vprior"), needs_text="net=PATH or vprior=T"),
     "root": Knob("network", "with net: the network's prior at the root only (PUCT there, UCB1 and rollouts below: "
                             "search.root_prior; prior and value unused)", needs=("net",), needs_text="net=PATH"),
     "vnet": Knob("network", "leaf value network checkpoint (policies.value_net, search.leaf_value; zoo:NAME for a shipped "
@@ -85,6 +85,13 @@ KNOBS: dict[str, Knob] = {
                      "its prior at the root (root=1)"),
     "mix": Knob("network", "with vnet: the network's share of a leaf's value, mix * network + (1 - mix) * rollout (1: "
                            "no rollout)", needs=("vnet",), needs_text="vnet=PATH"),
+    "vprior": Knob("network", "with vnet: PUCT at every node over the net's policy head, a softmax at this temperature "
+                              "(0: off, UCB1); cpuct is PUCT's constant", needs=("vnet",), needs_text="vnet=PATH",
+                   clashes=("hard_pruning", "net"),
+                   why="the learned prior replaces pruning's choice of moves and a network's prior at the root"),
+    "vroll": Knob("network", "with vnet: rollout moves drawn from the net's policy head, a softmax at this temperature, "
+                             "the net evaluated once a turn (paper 001's HLR idea; 0: off, the game's random playout)",
+                  needs=("vnet",), needs_text="vnet=PATH"),
     "leaves": Knob("network", "leaves in flight per evaluator call, with virtual loss (1: one iteration after "
                               "another)"),
     "hlr": Knob("network", "card-play network checkpoint for paper 001's multi-level rollouts (Algorithm 5; '': none)"),

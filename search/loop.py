@@ -258,7 +258,7 @@ class PythonLoop:
         learned leaf value (``leaf_value``) values it first, for ``me`` at a chance node, then mixes in the
         rollout's values unless ``mix`` is 1."""
         learned = self.config.leaf_value
-        if learned is not None and not state.is_terminal():
+        if learned is not None and learned.mix > 0.0 and not state.is_terminal():  # mix 0: the rollout's alone
             leaf.values = learned(state, me)
             if learned.mix < 1.0:
                 leaf.values = learned.mix * leaf.values + (1.0 - learned.mix) * rollout(state, rng, self.config)

@@ -3,8 +3,9 @@ one.
 
 Two loops exist: the Python descent (``loop.PythonLoop``), which takes every configuration and every game, and the
 compiled loop (``compiled.CompiledLoop``), which reproduces its trees exactly for a game with ``compiled_model()``
-and the configurations it knows: rollouts below UCB1 (the rollout mode, ``compiled.refusal``) or a network's values
-and priors below PUCT (the leaf mode, ``compiled_network.refusal``). ``plan`` asks the mode that matches the
+and the configurations it knows: rollouts below UCB1, or below PUCT over a learned prior at every node (the rollout
+mode, ``compiled.refusal``), or a network's values and priors below PUCT (the leaf mode,
+``compiled_network.refusal``). ``plan`` asks the mode that matches the
 selection and keeps its refusal as ``Plan.why``; a search that continues a given tree, or whose generator the
 compiled loop cannot replay, runs in Python that once (``compiled.call_refusal``), and its result says why
 (``SearchResult.driver``). ``cardboard agents --explain SPEC`` prints the plan of an agent for a game.
@@ -38,7 +39,7 @@ def plan(config: SearchConfig, worlds: Worlds, state: GameState, reuse: bool = F
     """The plan of an engine with ``config``, ``worlds`` and tree ``reuse`` for ``state``'s game: its compiled loop
     where it reproduces the configuration, else the Python loop (``python``, or a new one) and why."""
     python = python or PythonLoop(config, worlds)
-    leaf_mode = type(config.selection) is PUCT
+    leaf_mode = type(config.selection) is PUCT and not compiled.learned_prior(config)
     refusal = compiled_network.refusal if leaf_mode else compiled.refusal
     why = "reuse=1 (a kept subtree continues in Python)" if reuse and config.compiled else refusal(config, worlds, state)
     if why is not None:

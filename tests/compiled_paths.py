@@ -23,9 +23,10 @@ def as_lists(value):
     return value.tolist() if isinstance(value, np.ndarray) else value
 
 
-def summary(state, worlds, iterations, seed, use_compiled, bit_generator=np.random.PCG64, num_worlds=1, **config):
-    """One search's result and what it leaves: action, visits, iterations, the tree (``tree_summary``), every node's
-    pruning memory, the generator's state."""
+def summary(state, worlds, iterations, seed, use_compiled, bit_generator=np.random.PCG64, num_worlds=1,
+            rows=STAMP + 1, **config):
+    """One search's result and what it leaves: action, visits, iterations, the tree (``tree_summary``, the first
+    ``rows`` statistics rows), every node's pruning memory, the generator's state."""
     rng = np.random.Generator(bit_generator(seed))
     engine = TreeSearch(SearchConfig(iterations=iterations, compiled=use_compiled, **config), worlds, num_worlds)
     result = engine.search(state, rng)
@@ -34,7 +35,7 @@ def summary(state, worlds, iterations, seed, use_compiled, bit_generator=np.rand
     pruned = {i: (np.flatnonzero(m.judged).tolist(), np.flatnonzero(m.kept).tolist())
               for i, m in enumerate(memories) if m is not None}
     return {"action": result.action, "visits": list(result.visits.items()), "iterations": result.iterations,
-            "tree": tree_summary(tree, STAMP + 1), "pruned": pruned, "rng": as_lists(rng.bit_generator.state)}
+            "tree": tree_summary(tree, rows), "pruned": pruned, "rng": as_lists(rng.bit_generator.state)}
 
 
 def tree_summary(tree, rows):

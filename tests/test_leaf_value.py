@@ -27,12 +27,12 @@ def test_the_network_by_hand():
     # x = (0.4, 0.2, 0): hidden1 = b1 + 0.4 (1, -1) + 0.2 (0.5, 2) = (0.6, 0.2), the zero entry adding nothing;
     # hidden2 = b2 + 0.6 (1, 0) + 0.2 (-0.5, 3) = (0.5, 0.5); logits = b3 + 0.5 (2, -1) + 0.5 (1, 1) = (1.5, 0.5)
     out = np.empty(2)
-    leaf_values(*tiny_net(), np.array([0.4, 0.2, 0.0], np.float32), np.empty(2, np.float32), np.empty(2, np.float32),
-                out)
+    leaf_values(*tiny_net().value_layers, np.array([0.4, 0.2, 0.0], np.float32), np.empty(2, np.float32),
+                np.empty(2, np.float32), out)
     assert out == pytest.approx([1 / (1 + np.exp(-1.5)), 1 / (1 + np.exp(-0.5))], abs=1e-6)
     # x = (2, 0, 0): hidden1 = (2.1, -1.8) -> (1, 0): the clip at 1; hidden2 = (1, -0.1) -> (1, 0); logits (2, -0.5)
-    leaf_values(*tiny_net(), np.array([2.0, 0.0, 0.0], np.float32), np.empty(2, np.float32), np.empty(2, np.float32),
-                out)
+    leaf_values(*tiny_net().value_layers, np.array([2.0, 0.0, 0.0], np.float32), np.empty(2, np.float32),
+                np.empty(2, np.float32), out)
     assert out == pytest.approx([1 / (1 + np.exp(-2.0)), 1 / (1 + np.exp(0.5))], abs=1e-6)
 
 
@@ -105,7 +105,7 @@ def test_the_compiled_network_is_torch_s(game, options):
             continue
         observation = np.asarray(state.observation(state.current_player), np.float32).ravel()
         out = np.empty(state.info.num_players)
-        leaf_values(*net, observation, np.empty_like(net.b1), np.empty_like(net.b2), out)
+        leaf_values(*net.value_layers, observation, np.empty_like(net.b1), np.empty_like(net.b2), out)
         with torch.no_grad():
             expected = module(torch.as_tensor(observation)[None])[0].numpy()
         assert out == pytest.approx(expected, abs=1e-5)
@@ -173,9 +173,12 @@ def test_the_agent_runs_compiled_with_it(tmp_path):
     assert agent.last.driver.startswith("compiled")
 
 
-def test_not_with_puct():
-    with pytest.raises(InvalidParameterError, match="UCB1"):
-        SearchConfig(selection=PUCT(), leaf_value=LeafValue(tiny_net()))
+def test_not_with_puct_at_depth_0():
+    """PUCT at depth 0 values its leaves by the evaluator: a leaf value there would be ignored, so it is refused;
+    with rollouts (learned priors, ``vprior``) it values the leaves it rolls out."""
+    with pytest.raises(InvalidParameterError, match="PUCT search with rollouts"):
+        SearchConfig(selection=PUCT(), depth=0, leaf_value=LeafValue(tiny_net()))
+    assert SearchConfig(selection=PUCT(), leaf_value=LeafValue(tiny_net())).leaf_value is not None
 
 
 def test_train_value_writes_a_net_search_reads(tmp_path):

@@ -226,13 +226,13 @@ def test_a_zoo_agent_takes_overrides_of_its_knobs(models, low, tmp_path, capsys)
 
 
 def test_the_shipped_agent_at_another_time_control(low):
-    """The package's lords_of_war model (``ismcts:prune=h4,hpl=20,iterations=0,seconds=0.01,mix=0.5``) at 50 ms a
-    move, as ``cardboard play --agents`` builds it: its other knobs kept."""
+    """The package's lords_of_war model (``ismcts:iterations=0,seconds=0.01,mix=0.5,vprior=0.5,cpuct=0.7``) at 50 ms
+    a move, as ``cardboard play --agents`` builds it: its other knobs kept."""
     shipped, opponent = _agents("zoo:lords_of_war,seconds=0.05,random", low)
     config = shipped.searcher.config
     assert (shipped.name, opponent.name) == ("zoo:lords_of_war,seconds=0.05", "random")
-    assert (config.seconds, config.iterations, config.leaf_value.mix, config.pruning.names, config.pruning.limit) == (
-        0.05, None, 0.5, ("h4",), 20)
+    assert (config.seconds, config.iterations, config.leaf_value.mix, config.selection.c_puct,
+            config.prior.temperature, config.pruning) == (0.05, None, 0.5, 0.7, 0.5, None)
 
 
 def test_zoo_overrides_of_the_network_or_unknown_knobs_are_refused(models, low, tmp_path):
@@ -318,7 +318,7 @@ def test_every_shipped_model_has_a_card_and_plays_its_game():
 @pytest.mark.parametrize("game_name", ["lords_of_war", "hearth", "fifth_aeon", "pandemic"])
 def test_every_game_ships_an_agent_that_plays_by_its_public_name(game_name):
     """The package's own model of each game (README: ``zoo:<game>``) plays a legal move through ``zoo:<game>``,
-    with the agent its metadata name (Lords of War: a leaf value net mixed with rollouts; Hearth and Fifth Aeon:
+    with the agent its metadata name (Lords of War: a leaf net's prior and values; Hearth and Fifth Aeon:
     the network's prior at the root only; Pandemic: the raw network)."""
     game = cardboard.make_game(game_name)
     agent = cardboard.make_agent(f"zoo:{game_name}", game)
@@ -330,8 +330,8 @@ def test_every_game_ships_an_agent_that_plays_by_its_public_name(game_name):
     assert agent.act(state, rng) in state.legal_actions()
     if game_name == "pandemic":  # the raw network: no search
         assert not hasattr(agent, "searcher")
-    elif game_name == "lords_of_war":
-        assert agent.searcher.config.leaf_value.mix == 0.5
+    elif game_name == "lords_of_war":  # a leaf net's value mixed with rollouts, its policy head PUCT's prior
+        assert agent.searcher.config.leaf_value.mix == 0.5 and agent.searcher.config.prior.net.has_policy
     else:
         assert agent.searcher.config.root_prior is not None
 

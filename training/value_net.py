@@ -16,7 +16,11 @@ the mean squared error against the value targets (``--target``):
   the game's next recorded position, the final returns after the last, with ``V`` the network's own values,
   recomputed before every epoch (``td_targets``).
 
-After each epoch the validation loss decides: the best network so far is written to ``<out>/value_net.safetensors``
+``--policy-weight W`` > 0 adds a policy head (``Linear(H2, actions)``, the ``vprior`` and ``vroll`` knobs' logits)
+trained on the records' visit distributions: the cross-entropy of the softmax over the legal actions, weighted by
+``W`` in the loss (records without a search's visits count for the value alone).
+
+After each epoch the validation loss (value, plus ``W`` times policy) decides: the best network so far is written to ``<out>/value_net.safetensors``
 (``policies.value_net.save``; its metadata add ``training``), and training stops after ``--patience`` epochs
 without improvement. ``log.json`` holds every epoch's losses, ``curve.png`` the learning curve. Torch is imported
 when training starts; the written network is read by search with numpy.
@@ -62,6 +66,7 @@ class Args:
     target: str = "mc"
     lam: float = 0.7
     root_mix: float = 0.0
+    policy_weight: float = 0.0
     epochs: int = 20
     batch_size: int = 512
     lr: float = 1e-3
@@ -102,6 +107,8 @@ def to_args(namespace: argparse.Namespace) -> Args:
     for name in ("epochs", "batch_size", "patience", "torch_threads"):
         if getattr(args, name) < 1:
             raise InvalidParameterError(f"--{name.replace('_', '-')} must be >= 1, got {getattr(args, name)}")
+    if not args.policy_weight >= 0:
+        raise InvalidParameterError(f"--policy-weight must be >= 0, got {args.policy_weight}")
     for name in ("lam", "root_mix"):
         if not 0 <= getattr(args, name) <= 1:
             raise InvalidParameterError(f"--{name.replace('_', '-')} must be in [0, 1], got {getattr(args, name)}")
@@ -165,8 +172,9 @@ def td_targets(predicted: np.ndarray, returns: np.ndarray, seat: np.ndarray, gam
     return relative(out, seat)
 
 
-def network(size: int, hidden: tuple[int, int], players: int) -> Any:
-    """The torch module of ``LeafNet``'s shape (module docstring)."""
+def network(size: int, hidden: tuple[int, int], players: int, actions: int = 0) -> Any:
+    """The torch module of ``LeafNet``'s shape (module docstring), with a policy head of ``actions`` logits when
+    ``actions`` > 0 (``logits``)."""
     import torch
 
     class ValueNet(torch.nn.Module):
@@ -175,20 +183,38 @@ def network(size: int, hidden: tuple[int, int], players: int) -> Any:
             self.l1 = torch.nn.Linear(size, hidden[0])
             self.l2 = torch.nn.Linear(hidden[0], hidden[1])
             self.l3 = torch.nn.Linear(hidden[1], players)
+            self.policy = torch.nn.Linear(hidden[1], actions) if actions else None
+
+        def hidden(self, x: Any) -> Any:
+            return torch.clamp(self.l2(torch.clamp(self.l1(x), 0.0, 1.0)), 0.0, 1.0)
 
         def forward(self, x: Any) -> Any:
-            h = torch.clamp(self.l2(torch.clamp(self.l1(x), 0.0, 1.0)), 0.0, 1.0)
-            return torch.sigmoid(self.l3(h))
+            return torch.sigmoid(self.l3(self.hidden(x)))
+
+        def logits(self, x: Any) -> Any:
+            """The policy head's logit of every action id."""
+            return self.policy(self.hidden(x))
 
         def leaf_net(self) -> Any:
             """The weights as ``search.leaf_value.LeafNet`` (numpy, float32, the input side first)."""
             from cardboard.search.leaf_value import LeafNet
 
-            arrays = [p.detach().cpu().numpy().astype(np.float32) for p in (
-                self.l1.weight.T, self.l1.bias, self.l2.weight.T, self.l2.bias, self.l3.weight.T, self.l3.bias)]
+            layers = [self.l1.weight.T, self.l1.bias, self.l2.weight.T, self.l2.bias, self.l3.weight.T, self.l3.bias]
+            if self.policy is not None:
+                layers += [self.policy.weight.T, self.policy.bias]
+            arrays = [p.detach().cpu().numpy().astype(np.float32) for p in layers]
             return LeafNet(*(np.ascontiguousarray(a) for a in arrays))
 
     return ValueNet()
+
+
+def policy_loss(logits: Any, mask: Any, target: Any) -> Any:
+    """The mean cross-entropy of the visit distributions ``target`` against the softmax of ``logits`` over the legal
+    actions (``mask``), over the rows with a target."""
+    import torch
+
+    logp = torch.log_softmax(logits.masked_fill(~mask, -1e9), dim=1)
+    return -(target * logp.masked_fill(~mask, 0.0)).sum(dim=1).mean()
 
 
 def train(args: Args, console: Console) -> dict[str, Any]:
@@ -214,7 +240,9 @@ def train(args: Args, console: Console) -> dict[str, Any]:
     val_rows = np.flatnonzero(np.isin(game_of, val_games))
     if len(train_rows) == 0:
         raise DataError(f"{', '.join(args.data)}: no training records")
-    net = network(observations.shape[1], args.hidden, info.num_players)
+    policies, masks = torch.as_tensor(data["policy"]), torch.as_tensor(data["mask"])
+    searched = policies.sum(dim=1).numpy() > 0  # records with a visit distribution (a policy target)
+    net = network(observations.shape[1], args.hidden, info.num_players, info.num_actions if args.policy_weight else 0)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -227,13 +255,22 @@ def train(args: Args, console: Console) -> dict[str, Any]:
         with torch.no_grad():
             return torch.cat([net(observations[i:i + 8192]) for i in range(0, len(observations), 8192)]).numpy()
 
-    def loss_of(rows: np.ndarray, target: torch.Tensor) -> float:
+    def losses(rows: np.ndarray, target: torch.Tensor) -> tuple[Any, Any]:
+        """The value MSE and the policy cross-entropy (0 without a head) of ``rows``."""
+        index = torch.as_tensor(rows)
+        value = torch.nn.functional.mse_loss(net(observations[index]), target[index])
+        with_policy = torch.as_tensor(rows[searched[rows]])
+        if not args.policy_weight or len(with_policy) == 0:
+            return value, torch.zeros(())
+        return value, policy_loss(net.logits(observations[with_policy]), masks[with_policy], policies[with_policy])
+
+    def loss_of(rows: np.ndarray, target: torch.Tensor) -> tuple[float, float]:
         if len(rows) == 0:
-            return math.nan
+            return math.nan, math.nan
         net.eval()
         with torch.no_grad():
-            index = torch.as_tensor(rows)
-            return float(torch.nn.functional.mse_loss(net(observations[index]), target[index]))
+            value, policy = losses(rows, target)
+            return float(value), float(policy)
 
     history: list[dict[str, Any]] = []
     best = (math.inf, 0, None)
@@ -249,23 +286,25 @@ def train(args: Args, console: Console) -> dict[str, Any]:
             net.train()
             order = train_rows[torch.randperm(len(train_rows), generator=generator).numpy()]
             for first in range(0, len(order), args.batch_size):
-                rows = torch.as_tensor(order[first:first + args.batch_size])
-                loss = torch.nn.functional.mse_loss(net(observations[rows]), target[rows])
+                value, policy = losses(order[first:first + args.batch_size], target)
+                loss = value + args.policy_weight * policy
                 optimizer.zero_grad()
                 loss.backward()
                 optimizer.step()
-            train_loss, val_loss = loss_of(train_rows, target), loss_of(val_rows, target)
-            watched = val_loss if len(val_rows) else train_loss
-            history.append(dict(epoch=epoch, train_loss=train_loss, val_loss=val_loss,
-                                wall_s=round(time.time() - start, 2)))
+            (train_loss, train_policy), (val_loss, val_policy) = loss_of(train_rows, target), loss_of(val_rows, target)
+            watched = (val_loss + args.policy_weight * val_policy if len(val_rows)
+                       else train_loss + args.policy_weight * train_policy)
+            history.append(dict(epoch=epoch, train_loss=train_loss, val_loss=val_loss, train_policy_loss=train_policy,
+                                val_policy_loss=val_policy, wall_s=round(time.time() - start, 2)))
             if watched < best[0]:
                 best = (watched, epoch, net.leaf_net())
-            progress.update(task, advance=1, status=f"train {train_loss:.4f} val {val_loss:.4f} "
-                                                    f"(best {best[0]:.4f} @ {best[1]})")
+            progress.update(task, advance=1, status=f"train {train_loss:.4f} val {val_loss:.4f} policy "
+                                                    f"{val_policy:.3f} (best {best[0]:.4f} @ {best[1]})")
             if epoch - best[1] >= args.patience:
                 break
     training = dict(data=list(args.data), records=len(train_rows) + len(val_rows), epochs=len(history),
                     best_epoch=best[1], best_loss=best[0], target=args.target, lam=args.lam, root_mix=args.root_mix,
+                    policy_weight=args.policy_weight,
                     seed=args.seed, lr=args.lr, batch_size=args.batch_size)
     value_net.save(best[2], info, out / MODEL, {"training": training})
     log = dict(args=dataclasses.asdict(args), data_headers=headers, epochs=history, best_epoch=best[1],
@@ -285,13 +324,15 @@ def plot(history: list[dict[str, Any]], path: Path, args: Args) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(5, 3.3))
+    panels = (("loss", "value MSE"),) + ((("policy_loss", "policy cross-entropy"),) if args.policy_weight else ())
+    fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 3.3), squeeze=False)
     epochs = [h["epoch"] for h in history]
-    ax.plot(epochs, [h["train_loss"] for h in history], marker=".", label="train")
-    ax.plot(epochs, [h["val_loss"] for h in history], marker=".", label="validation")
-    ax.set(xlabel="epoch", ylabel="value MSE", title=f"{args.game}: leaf value net ({args.target})")
-    ax.grid(alpha=0.3)
-    ax.legend()
+    for ax, (key, label) in zip(axes[0], panels):
+        ax.plot(epochs, [h[f"train_{key}"] for h in history], marker=".", label="train")
+        ax.plot(epochs, [h[f"val_{key}"] for h in history], marker=".", label="validation")
+        ax.set(xlabel="epoch", ylabel=label, title=f"{args.game}: leaf net ({args.target})")
+        ax.grid(alpha=0.3)
+        ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
