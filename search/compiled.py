@@ -742,13 +742,13 @@ def _iterate(kernels, determinize_t, legal_actions_t, action_keys_t, apply_t, pl
             if player != TERMINAL and depth != 0 and not (netted and mix == 1.0):
                 stream[0] = words[pos] | np.uint64(1)
                 pos += 1
-                limit = max_turns + 1 if depth < 0 else turn_of(world) + depth
+                turn_limit = max_turns + 1 if depth < 0 else turn_of(world) + depth
                 if rollout_tau > 0.0:
-                    _learned_playout(world, table, buf, stream, limit, legal_actions, apply, player_of, turn_of,
+                    _learned_playout(world, table, buf, stream, turn_limit, legal_actions, apply, player_of, turn_of,
                                      sample_chance, observation, w1, b1, w2, b2, wp, bp, rollout_tau, seen, hidden1,
                                      hidden2, weights)
                 else:
-                    playout(world, table, buf, stream, limit)
+                    playout(world, table, buf, stream, turn_limit)
                 player = player_of(world)
             if netted and mix == 1.0:
                 values[:] = learned_values
