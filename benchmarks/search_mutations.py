@@ -500,6 +500,11 @@ MUTATIONS = [
     Mutation("rollout-chance-word-kept", "search/compiled.py",
              "                stream[0] = saved\n", "",
              "_learned_playout: a fixed chance outcome still uses up a unit of the stream"),
+    Mutation("rollout-limit-shadows-pruning", "search/compiled.py",
+             "                turn_limit = max_turns + 1 if depth < 0 else turn_of(world) + depth\n",
+             "                turn_limit = max_turns + 1 if depth < 0 else turn_of(world) + depth\n"
+             "                limit = turn_limit\n",
+             "_iterate: the rollout's turn limit overwrites the hard-pruning limit (a bug this change made once)"),
     Mutation("python-rollout-every-move", "search/leaf_value.py", "if (player, state.turn) != turn_of:", "if True:",
              "LearnedRollout: the network's hidden layers every move, not once a turn"),
 ]

@@ -233,7 +233,7 @@ def test_ctrl_c_on_ray_prints_the_interruption_last(ray_cluster, tmp_path):
     while (not path.exists() or len(path.read_text().splitlines()) < 3) and time.monotonic() < deadline:
         time.sleep(0.05)
     os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C in a terminal
-    output = proc.communicate(timeout=60)[0]
+    output = proc.communicate(timeout=180)[0]  # winding Ray down under make test's load took over 60 s once
     assert proc.returncode == 130 and "Traceback" not in output, output
     assert output.rstrip("\n").splitlines()[-1].startswith("interrupted: "), output
 
