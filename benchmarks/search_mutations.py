@@ -505,7 +505,7 @@ MUTATIONS = [
              "                turn_limit = max_turns + 1 if depth < 0 else turn_of(world) + depth\n"
              "                limit = turn_limit\n",
              "_iterate: the rollout's turn limit overwrites the hard-pruning limit (a bug this change made once)"),
-    Mutation("python-rollout-every-move", "search/leaf_value.py", "if (player, state.turn) != turn_of:", "if True:",
+    Mutation("python-rollout-every-move", "search/leaf_value.py", "if (player, state.turn) != evaluated_for:", "if True:",
              "LearnedRollout: the network's hidden layers every move, not once a turn"),
 ]
 

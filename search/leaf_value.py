@@ -279,28 +279,28 @@ class LearnedRollout:
         limit = state.info.max_turns + 1 if config.depth is None else state.turn + config.depth
         hidden1, hidden2 = np.empty_like(self.net.b1), np.empty_like(self.net.b2)
         weights = np.empty(state.info.num_actions)
-        turn_of = (-1, -1)
+        evaluated_for = (-1, -1)  # the (player, turn) the hidden layers are of
         while not state.is_terminal() and state.turn < limit:
             player = state.current_player
             if player == CHANCE:
                 state.apply(config.chance_sampler(state, draws))
                 continue
-            if (player, state.turn) != turn_of:
-                turn_of = (player, state.turn)
+            if (player, state.turn) != evaluated_for:
+                evaluated_for = (player, state.turn)
                 turn_features(self.net, state, player, hidden1, hidden2)
             legal = np.asarray(state.legal_actions(), dtype=np.int64)
             total = policy_weights(hidden2, self.net.wp, self.net.bp, legal, len(legal), self.temperature, weights)
             state.apply(int(legal[pick_weighted(weights, len(legal), total, draws.random())]))
 
 
-LearnedPart = LeafValue | LeafPolicy | LearnedRollout
+LEARNED = (LeafValue, LeafPolicy, LearnedRollout)  # the strategies that read a LeafNet
 NO_LEARNING = (*(np.zeros((0,) * ndim, dtype=np.float32) for ndim in (2, 1, 2, 1, 2, 1, 2, 1)), 0.0, 0.0, 0.0)
 
 
 def shared_net(parts: tuple[object, ...]) -> LeafNet | None | bool:
     """The one network of the learned strategies among ``parts`` (None: there are none; False: they read different
     networks, which the compiled loop cannot)."""
-    nets = [part.net for part in parts if isinstance(part, (LeafValue, LeafPolicy, LearnedRollout))]
+    nets = [part.net for part in parts if isinstance(part, LEARNED)]
     if not nets:
         return None
     return nets[0] if all(net is nets[0] for net in nets) else False
@@ -311,9 +311,8 @@ def learned_record(value: object, prior: object, rollout: object) -> tuple:
     it has none), then the value's ``mix`` (0: no learned value), the prior's and the rollout's temperatures (0: not
     learned); ``NO_LEARNING`` without any. The strategies must share one network (``shared_net``)."""
     net = shared_net((value, prior, rollout))
-    if not net:
+    if net is None or net is False:
         return NO_LEARNING
-    def temperature(part: object, kind: type) -> float:
-        return float(part.temperature) if isinstance(part, kind) else 0.0
-    mix = float(value.mix) if isinstance(value, LeafValue) else 0.0
-    return (*net, mix, temperature(prior, LeafPolicy), temperature(rollout, LearnedRollout))
+    return (*net, float(value.mix) if isinstance(value, LeafValue) else 0.0,
+            float(prior.temperature) if isinstance(prior, LeafPolicy) else 0.0,
+            float(rollout.temperature) if isinstance(rollout, LearnedRollout) else 0.0)
