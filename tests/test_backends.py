@@ -222,19 +222,18 @@ def test_device_server_agents_play_from_every_command_on_ray_and_their_servers_s
 
 
 def test_ctrl_c_on_ray_prints_the_interruption_last(ray_cluster, tmp_path):
-    """Ctrl-C mid-match (4,000 games: under make test's load 40, and three times 400, all finished before the
-    signal arrived)."""
+    """Ctrl-C mid-match (400 games: on a loaded machine 40 could all finish before the signal arrives)."""
     path = tmp_path / "match.jsonl"
-    argv = ["play", GAME, "--agents", ",".join(SLOW), "--games", "4000", "--backend", "ray", "--workers", "2",
+    argv = ["play", GAME, "--agents", ",".join(SLOW), "--games", "400", "--backend", "ray", "--workers", "2",
             "--address", ray_cluster.address, "--results", str(path), "--quiet"]
     proc = subprocess.Popen([str(Path(sys.executable).with_name("cardboard")), *argv], stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, start_new_session=True,
                             env=os.environ | {"COLUMNS": "500"})
-    deadline = time.monotonic() + 300  # under make test's load Ray's start can take minutes: interrupt a match
+    deadline = time.monotonic() + 120
     while (not path.exists() or len(path.read_text().splitlines()) < 3) and time.monotonic() < deadline:
         time.sleep(0.05)
     os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C in a terminal
-    output = proc.communicate(timeout=180)[0]  # winding Ray down under make test's load took over 60 s once
+    output = proc.communicate(timeout=60)[0]
     assert proc.returncode == 130 and "Traceback" not in output, output
     assert output.rstrip("\n").splitlines()[-1].startswith("interrupted: "), output
 
