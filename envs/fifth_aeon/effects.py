@@ -245,15 +245,22 @@ def poison(u: Perm) -> None:
 
 def transform(m: Match, u: Perm, card_id: str) -> None:
     """Gorgon: the damaged unit becomes a fresh ``card_id`` (the Statue) in its slot, with only the Statue's
-    abilities (the model keeps the old ones, a bug we do not copy); its items go to the crypt."""
+    abilities (the model keeps the old ones, a bug we do not copy); its items go to the crypt. It stays the same
+    unit for the rules, as in the model (``unit.ts`` ``transform`` changes the unit in place): it keeps its uid,
+    its readiness and its part in combat (attacking, blocking), so an attacker turned to stone part-way through
+    a multi-block fights its later blockers as the Statue (``rules.resolve_combat`` follows it by uid)."""
     side = m.board[u.owner]
     if u not in side:
         return
-    fresh = new_perm(m, m.card(card_id), u.owner)
-    fresh.ready, fresh.exhausted = u.ready, u.exhausted
+    fresh = Perm(u.uid, m.card(card_id), u.owner)
+    init_status(fresh)
+    fresh.ready, fresh.exhausted, fresh.attacking, fresh.blocking = u.ready, u.exhausted, u.attacking, u.blocking
     side[side.index(u)] = fresh
     m.sides[u.owner].crypt.extend(it.id for it in u.items)
     on_leave(m, u)
+    for holder in m.all_perms():  # an Imprison of the old unit ended with it (its CannotAttack / CannotBlock went)
+        if holder.st.get("prisoner") == u.uid:
+            del holder.st["prisoner"]
     update_auras(m)
 
 

@@ -110,14 +110,26 @@ def order_next(m: Match, blocker_uid: int) -> None:
 
 def resolve_combat(m: Match) -> None:
     """Combat (rules "Turn structure" 6; model ``game.ts`` ``resolveCombat``): each blocked attacker fights its
-    blockers in damage order, giving each ``min(its life, damage left)`` (no trample) and taking each blocker's full
-    damage; both sides' damage is computed before either is dealt. A blocker with DamageOnBlock first deals its
-    damage to the attacker. Lethal Strike fires for a unit whose opponent in a fight died. As in the model, an
-    attacker gone part-way (dead, or turned to stone) goes on fighting the blockers left: it still deals them its
-    remaining damage, without its on-damage abilities (they left play with it, ``unit.ts`` ``leaveBoard``), and
-    each of them still fights it: the blocker is exhausted, its Lifesteal heals for its damage and its Lethal Strike
-    fires (``unit.ts`` ``fight`` / ``afterDamage``); the gone attacker takes nothing. Unblocked attackers then hit
-    the defending player."""
+    blockers in damage order, giving each ``min(its life, damage left)`` (no trample; ``left`` starts at the
+    attacker's attack when combat begins) and taking each blocker's full damage; both sides' damage is computed
+    before either is dealt. A blocker with DamageOnBlock first deals its damage to the attacker. Lethal Strike
+    fires for a unit whose opponent in a fight died (left the board; a unit turned to stone did not).
+
+    As in the model the damage order is a fixed list that is always fought to its end:
+
+    - an attacker turned into a Statue (Gorgon) keeps its uid and is followed: it fights the blockers left as the
+      Statue (its abilities, its life), dealing them what is left of its original damage (the model's
+      ``unit.ts`` ``transform`` changes the unit in place and ``fight`` is given the assigned damage);
+    - an attacker gone part-way (dead) still deals the blockers left its remaining damage, without its on-damage
+      abilities (they left play with it, ``unit.ts`` ``leaveBoard``), and each of them still fights it: the
+      blocker is exhausted, its Lifesteal heals for its damage and its Lethal Strike fires (``unit.ts`` ``fight``
+      / ``afterDamage``); the gone attacker takes nothing (``_fight_gone_attacker``);
+    - a blocker that died before its own fight (its lordship went with an earlier blocker) still fights: it is
+      given ``min(its life, damage left)`` (its life without the lordships it lost, 0 if below), deals its damage
+      to the attacker without its abilities, and the attacker's Lethal Strike fires, the blocker being in the
+      crypt (``_fight_dead_blocker``); when the attacker is gone too nothing happens.
+
+    Unblocked attackers then hit the defending player."""
     t = m.turn_player
     attackers = [u for u in m.board[t] if u.attacking]
     blockers = [u for u in m.board[1 - t] if u.blocking >= 0]
@@ -129,11 +141,20 @@ def resolve_combat(m: Match) -> None:
             mine.sort(key=lambda b: rank.get(b.uid, len(rank)))
         left = a.attack
         for b in mine:
-            if m.find(b.uid) is not b:
+            a_now, b_now = m.find(a.uid), m.find(b.uid)
+            a = a_now or a  # the attacker as it is now (a Statue keeps the uid), else as it left the board
+            if b_now is None:
+                share = min(max(b.max_life - b.hurt, 0), left)
+                left -= share
+                if a_now is not None:
+                    _fight_dead_blocker(m, a, b)
+                    if m.winner >= 0:
+                        return
                 continue
+            b = b_now
             share = min(max(b.life, 0), left)
             left -= share
-            if m.find(a.uid) is not a:
+            if a_now is None:
                 _fight_gone_attacker(m, a, b, share)
                 if m.winner >= 0:
                     return
@@ -144,14 +165,15 @@ def resolve_combat(m: Match) -> None:
             hit_back = b.attack
             deal_damage(m, a, b, share)
             deal_damage(m, b, a, hit_back)
+            a, b = m.find(a.uid) or a, m.find(b.uid) or b  # either may have been turned to stone
             a.exhausted = b.exhausted = True
             process_deaths(m)
             if m.winner >= 0:
                 return
-            if m.find(b.uid) is not b:
-                fire_own(m, a, "LethalStrike", trigger_unit=b)
-            if m.find(a.uid) is not a:
-                fire_own(m, b, "LethalStrike", trigger_unit=a)
+            if m.find(b.uid) is None:
+                fire_own(m, m.find(a.uid) or a, "LethalStrike", trigger_unit=b)
+            if m.find(a.uid) is None:
+                fire_own(m, m.find(b.uid) or b, "LethalStrike", trigger_unit=a)
             process_deaths(m)
             if m.winner >= 0:
                 return
@@ -172,7 +194,9 @@ def resolve_combat(m: Match) -> None:
 
 
 def _fight_gone_attacker(m: Match, a: Perm, b: Perm, share: int) -> None:
-    """The fight of an attacker no longer on the board with its next blocker ``b`` (see ``resolve_combat``)."""
+    """The fight of an attacker no longer on the board (dead; ``a`` as it left) with its next blocker ``b`` (see
+    ``resolve_combat``): ``b`` takes ``share`` without the attacker's on-damage abilities, is exhausted, heals
+    for its damage with Lifesteal and fires its Lethal Strike; the attacker's own triggers left play with it."""
     deal_damage(m, None, b, share, owner=a.owner, direct=True)
     hit_back = b.attack
     if hit_back > 0 and "Lifesteal" in b.kw:
@@ -182,4 +206,19 @@ def _fight_gone_attacker(m: Match, a: Perm, b: Perm, share: int) -> None:
     if m.winner >= 0:
         return
     fire_own(m, b, "LethalStrike", trigger_unit=a)  # the attacker's own triggers left play with it
+    process_deaths(m)
+
+
+def _fight_dead_blocker(m: Match, a: Perm, b: Perm) -> None:
+    """The fight of the attacker ``a`` (on the board) with a blocker ``b`` that died before its turn in the damage
+    order (see ``resolve_combat``; the model's ``unit.ts`` ``fight`` with a unit in the crypt): ``b`` deals its
+    damage (without the lordships and items it lost) to ``a``, with none of its abilities (Lifesteal, Lethal,
+    Lethal Strike, DamageOnBlock left play with it; the attacker's shields still act); ``a`` is exhausted and its
+    Lethal Strike fires, ``b`` being dead."""
+    deal_damage(m, None, a, max(b.dmg, 0), owner=b.owner, direct=True)
+    a.exhausted = True
+    process_deaths(m)
+    if m.winner >= 0:
+        return
+    fire_own(m, m.find(a.uid) or a, "LethalStrike", trigger_unit=b)
     process_deaths(m)

@@ -1,6 +1,8 @@
 """Rules taken from the game's own model (Fifth-Aeon-Model @ 5759634) in issue 34, on hand-built positions with
-hand-computed outcomes: a multi-block goes on after the attacker died, the default damage order is the model's
-knapsack, and DefaultAI blocks with every non-exhausted unit (the thesis and the pre-2020 code)."""
+hand-computed outcomes: a multi-block goes on after the attacker died, after it was turned to stone (it fights on
+as the Statue) and past blockers that died before their turn (they still hit the attacker), the default damage
+order is the model's knapsack, and DefaultAI blocks with every non-exhausted unit (the thesis and the pre-2020
+code)."""
 from __future__ import annotations
 
 import numpy as np
@@ -44,6 +46,88 @@ def test_a_dead_attacker_deals_its_damage_without_its_abilities():
     attack_and_block(s, [knight], [(bear, knight), (mino, knight)])
     assert find(s, "Knight") == [] and find(s, "Bear") == []
     assert mino.hurt == 2 and mino.life == 3
+
+
+def test_an_attacker_turned_to_stone_fights_its_later_blockers_as_the_statue():
+    """Minotaur 9/10 blocked by Gorgon 3/7 then Vampire 0/3. The Gorgon takes 7 (dies) and its 3 leave the Minotaur
+    alive, so it becomes a Statue in place (unit.ts ``transform``: the same unit, still attacking). It goes on
+    fighting (game.ts ``resolveCombat``): the Vampire takes the 2 left of the Minotaur's 9 (not the Statue's 0 attack)
+    and deals its 0 back; the Statue is on the board, so the Vampire's Lethal Strike does not fire. Before, the
+    Statue was a new unit and the Minotaur counted as gone: the Vampire's Lethal Strike fired (+1/+1)."""
+    s = build_position(boards=([{"card": "Minotaur", "attack": 9, "life": 10}],
+                               ["Gorgon", {"card": "Vampire", "attack": 0}]))
+    mino = unit(s, "Minotaur")
+    gorgon, vampire = s.match.board[1]
+    attack_and_block(s, [mino], [(gorgon, mino), (vampire, mino)])
+    assert s.phase == "play2"
+    statue = unit(s, "Statue")
+    assert s.match.board[0] == [statue] and statue.uid == mino.uid
+    assert (statue.attack, statue.life, statue.hurt) == (0, 1, 0) and statue.kw == {"CannotAttack"}
+    assert statue.exhausted and not statue.attacking
+    assert s.match.sides[1].crypt == ["Gorgon"]
+    assert (vampire.hurt, vampire.attack, vampire.life) == (2, 0, 1) and vampire.exhausted
+    assert s.match.sides[0].life == 25 and s.match.sides[1].life == 25
+
+
+def test_a_unit_turned_to_stone_in_a_fight_has_no_lethal_strike_left():
+    """Spider Queen 7/10 blocked by a Gorgon: the Gorgon takes 7 and dies, the Queen survives its 3 and is a
+    Statue when the fight ends, so no Lethal Strike fires (the Statue has only CannotAttack; the model's unit kept
+    its old abilities, README decisions). Before, the replaced Queen's Lethal Strike still summoned a Spiderling."""
+    s = build_position(boards=([{"card": "SpiderQueen", "attack": 7, "life": 10}], ["Gorgon"]))
+    queen, gorgon = unit(s, "SpiderQueen"), unit(s, "Gorgon")
+    attack_and_block(s, [queen], [(gorgon, queen)])
+    assert [u.card.id for u in s.match.board[0]] == ["Statue"] and s.match.board[0][0].uid == queen.uid
+    assert s.match.board[1] == [] and s.match.sides[1].crypt == ["Gorgon"]
+
+
+def test_a_blocker_dead_before_its_fight_still_hits_the_attacker():
+    """Spider Queen 6/12 blocked by General 3/3 (Soldiers +1/+1, itself too), Pikeman 3/2 with 1 damage, Archer
+    2/3. The General takes 3 and dies; without its lordship the Pikeman is at 0 life and dies before its fight.
+    As in game.ts ``resolveCombat`` (the damage order is a fixed list) the dead Pikeman still fights: it is
+    given min(its 0 life, 3 left) = 0, deals its 2 (1 + 1 lordship gone) to the Queen, and, the Pikeman being
+    in the crypt, the Queen's Lethal Strike fires (unit.ts ``afterDamage``). The Archer (1/2 now) takes 2 of the
+    3 left. Queen: 3 + 2 + 1 damage, three Spiderlings. Before, the dead Pikeman was skipped (3 + 1, two)."""
+    s = build_position(boards=([{"card": "SpiderQueen", "attack": 6, "life": 12}],
+                               ["General", {"card": "Pikeman", "hurt": 1}, "Archer"]))
+    queen = unit(s, "SpiderQueen")
+    general, pikeman, archer = s.match.board[1]
+    assert [(u.attack, u.life) for u in s.match.board[1]] == [(3, 3), (3, 1), (2, 3)]
+    attack_and_block(s, [queen], [(general, queen), (pikeman, queen), (archer, queen)])
+    assert s.phase == "play2"
+    assert s.match.board[1] == [] and s.match.sides[1].crypt == ["General", "Pikeman", "Archer"]
+    assert queen.hurt == 6 and queen.life == 6 and queen.exhausted
+    assert [u.card.id for u in s.match.board[0]] == ["SpiderQueen"] + ["Spiderling"] * 3
+    assert s.match.sides[0].life == 25 and s.match.sides[1].life == 25
+
+
+def test_a_blocker_dead_before_its_fight_with_life_below_0_takes_no_damage():
+    """Minotaur 5/20 blocked by General 4/4 then Pikeman 4/3 with 2 damage then Archer 3/4 (a King, not blocking,
+    and the General each give Soldiers +1/+1). The General takes 4 of 5 and dies; the Pikeman (3/2, 2 damage) dies
+    at 0 and is at -1 without the lordships. It is given 0 (README decision: the model's min(-1, 1) would raise
+    the damage left to 2), deals its 2 back; the Archer (2/3 now) takes the 1 left."""
+    s = build_position(boards=([{"card": "Minotaur", "attack": 5, "life": 20}],
+                               ["King", "General", {"card": "Pikeman", "hurt": 2}, "Archer"]))
+    mino = unit(s, "Minotaur")
+    king, general, pikeman, archer = s.match.board[1]
+    assert [(u.attack, u.life) for u in (general, pikeman, archer)] == [(4, 4), (4, 1), (3, 4)]
+    attack_and_block(s, [mino], [(general, mino), (pikeman, mino), (archer, mino)])
+    assert s.match.board[1] == [king, archer] and s.match.sides[1].crypt == ["General", "Pikeman"]
+    assert archer.hurt == 1 and mino.hurt == 4 + 2 + 2
+
+
+def test_a_blocker_dead_before_its_fight_has_no_lethal_strike():
+    """Minotaur 5/3 blocked by Communications Tower 0/5 (other friendly units +1/+1) then Spider Queen 4/7 with 6
+    damage. The Tower takes 5 and dies, so the Queen dies at 0 before its fight; it still deals its 3, which kill
+    the Minotaur, but its Lethal Strike left play with it (README decision; the model never unhooks it): no
+    Spiderling."""
+    s = build_position(boards=([{"card": "Minotaur", "attack": 5, "life": 3}],
+                               ["ComsTower", {"card": "SpiderQueen", "hurt": 6}]))
+    mino = unit(s, "Minotaur")
+    tower, queen = s.match.board[1]
+    assert (queen.attack, queen.life) == (4, 1)
+    attack_and_block(s, [mino], [(tower, mino), (queen, mino)])
+    assert s.match.board == ([], []) and s.match.sides[0].crypt == ["Minotaur"]
+    assert s.match.sides[1].crypt == ["ComsTower", "SpiderQueen"]
 
 
 def _ordered(boards) -> tuple:

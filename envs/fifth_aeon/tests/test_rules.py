@@ -653,13 +653,15 @@ def test_custom_cards_can_be_put_in_a_deck_and_played(tmp_path):
     assert s2.phase == "choice"
 
 
-def test_an_attacker_turned_to_stone_by_its_first_blocker_fights_on_as_gone():
-    """Two Gorgons block a Charging Tiger: the first fight turns the Tiger into a Statue (it survived the damage);
-    the gone Tiger goes on with the 0 damage left, so the second Gorgon takes nothing and the fresh Statue is not
-    fought (a crash of a search rollout found this case)."""
+def test_an_attacker_turned_to_stone_by_its_first_blocker_fights_on_as_the_statue():
+    """Two Gorgons block a Charging Tiger 2/10: the first fight turns the Tiger into a Statue (it survived the
+    damage), the same unit (its uid) still in the fight; the Statue goes on with the 0 damage left, so the second
+    Gorgon takes nothing, and its 3 back kill the Statue (no second transformation: it did not survive). A search
+    rollout once crashed on this case (the second Gorgon turning the Tiger already replaced)."""
     s = build_position(boards=([{"card": "ChargingTiger", "attack": 2, "life": 10}], ["Gorgon", "Gorgon"]))
     tiger = unit(s, "ChargingTiger")
     g1, g2 = find(s, "Gorgon", 1)
     attack_and_block(s, [tiger], [(g1, tiger), (g2, tiger)])
-    assert [u.card.id for u in s.match.board[0]] == ["Statue"]
-    assert g1.hurt == 2 and g2.hurt == 0
+    assert s.phase == "play2"
+    assert s.match.board[0] == [] and s.match.sides[0].crypt == ["Statue"]
+    assert g1.hurt == 2 and g2.hurt == 0 and g1.exhausted and g2.exhausted
