@@ -206,6 +206,31 @@ def to_match(s: np.ndarray, table: CardTable, pool: CardPool) -> Match:
     return m
 
 
+def update_match(m: Match, s: np.ndarray, table: CardTable, pool: CardPool) -> None:
+    """Make the match ``m`` the flat state ``s``, in place and keeping its objects: each side stays the same
+    ``Side`` and a permanent still in play (or waiting to return) the same ``Perm`` (by uid), so references to them
+    held across a move see it."""
+    fresh = to_match(s, table, pool)
+    kept = {u.uid: u for u in (*m.board[0], *m.board[1], *m.returns_eot)}
+
+    def keep(u: Perm) -> Perm:
+        old = kept.get(u.uid)
+        if old is None:
+            return u
+        for slot in Perm.__slots__:
+            setattr(old, slot, getattr(u, slot))
+        return old
+
+    fresh.board = tuple([keep(u) for u in side] for side in fresh.board)
+    fresh.returns_eot = [keep(u) for u in fresh.returns_eot]
+    for old, new in zip(m.sides, fresh.sides):
+        for slot in Side.__slots__:
+            setattr(old, slot, getattr(new, slot))
+    fresh.sides = m.sides
+    for slot in Match.__slots__:
+        setattr(m, slot, getattr(fresh, slot))
+
+
 def _run(v: list[int], at: int) -> list[int]:
     """The entries after the count at ``at``."""
     return v[at + 1:at + 1 + v[at]]

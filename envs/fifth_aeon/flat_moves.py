@@ -10,12 +10,12 @@ from numba import njit
 
 from . import flat_layout as F
 from . import layout as L
-from .constants import BOARD_SLOTS
+from .constants import BOARD_SLOTS, OPENING_DRAW
 from .flat_machine import (
-    FR_A, FRAME, OP_AFTER_CHOICE, OP_COMBAT, OP_DEATHS, OP_END_TURN, OP_FINISH_PLAY, SCRATCH, STACK, push, resolve,
+    FR_A, FRAME, OP_AFTER_CHOICE, OP_BEGIN_TURN, OP_COMBAT, OP_DEATHS, OP_END_TURN, OP_FINISH_PLAY, SCRATCH, STACK, push, resolve,
 )
 from .flat_rules import (
-    at, at_position, attack, board_at, board_len, buff, can_attack, can_block, candidates, collect, find, hand_card,
+    ask, at, at_position, attack, board_at, board_len, buff, can_attack, can_block, candidates, collect, draw, find, hand_card,
     hand_remove, has, hosts, is_unit, pb, playable, position, refresh, resolve_choice, st_get, st_set,
     update_auras,
 )
@@ -348,3 +348,22 @@ def _order_next(s, buf, blocker):
         s[F.G_NQUEUE] -= 1
     if s[F.G_NQUEUE] == 0:
         push(s, buf, OP_COMBAT, 0, 0, 0, 0, 0, 0)
+
+
+@njit(**_LEAN)
+def start(s, cards, mechs, buf, mulligan):
+    """``rules.start`` on a match with its decks shuffled: the opening draws, player 0's first turn start, then both
+    mulligans (none without ``mulligan``: the opening hands are kept)."""
+    buf[STACK] = 0
+    for p in range(2):
+        draw(s, cards, mechs, p, OPENING_DRAW[p])
+    push(s, buf, OP_BEGIN_TURN, 0, 0, 0, 0, 0, 0)
+    resolve(s, cards, mechs, buf)
+    for p in range(2):
+        ask(s, cards, mechs, p, F.CK_REPLACE, F.CS_HAND, 0, s[pb(p) + F.P_NHAND], 0)
+    if not mulligan:
+        s[F.G_NCHOICES] = 0
+        s[F.G_NOPTIONS] = -1
+        s[F.G_NPICKED] = 0
+        s[F.G_SLOTTED] = 0
+    collect(s)

@@ -37,6 +37,22 @@ from .constants import BOARD_SLOTS, HARD_HAND_LIMIT
 GLOBALS = 29  # 6 phases, who acts, whose turn, the turn, then 10 per side
 FEATURES = 16
 KINDS = ("replace", "discard", "search", "unbury", "consume")
+PHASES = ("choice", "target", "play1", "block", "order", "play2")  # the phase one-hot (``board.phase_name``)
+SIDE_GLOBALS = 10  # per side: life, energy, maximum energy, 4 resources, resource played, hand size, deck size
+# the scales (a value is divided by its scale, then clipped to [0, 1])
+TURN_SCALE = 200
+LIFE_SCALE = 60  # a player's life
+ENERGY_SCALE = 20  # energy and maximum energy
+RESOURCE_SCALE = 10
+DECK_SCALE = 50
+BONUS_SCALE = 10  # Research AI's hand bonuses
+STAT_SCALE = 20  # a permanent's attack, life, maximum life and power
+SLOT_SCALE = 14  # the blocked attacker's view slot + 1
+POISON_SCALE = 5
+SLEEP_SCALE = 5
+DEATHLESS_SCALE = 3  # Deathless charges
+ITEMS_SCALE = 3
+COUNT_STEP = 0.25  # one card in a count block (counts / 4)
 
 
 def observation_length(n_cards: int) -> int:
@@ -76,26 +92,26 @@ def observe(m: Match, player: int, perfect: bool) -> np.ndarray:
     me, foe = m.sides[player], m.sides[1 - player]
     phase = phase_name(m)
     k = 0
-    for i, name in enumerate(("choice", "target", "play1", "block", "order", "play2")):
+    for i, name in enumerate(PHASES):
         out[k + i] = phase == name
-    k += 6
+    k += len(PHASES)
     out[k] = m.winner < 0 and m.acting == player
     out[k + 1] = m.turn_player == player
-    out[k + 2] = m.turn / 200
+    out[k + 2] = m.turn / TURN_SCALE
     for j, side in enumerate((me, foe)):
-        base = k + 3 + 10 * j
-        out[base] = side.life / 60
-        out[base + 1] = side.energy / 20
-        out[base + 2] = side.max_energy / 20
-        out[base + 3:base + 7] = np.asarray(side.res) / 10
+        base = k + 3 + SIDE_GLOBALS * j
+        out[base] = side.life / LIFE_SCALE
+        out[base + 1] = side.energy / ENERGY_SCALE
+        out[base + 2] = side.max_energy / ENERGY_SCALE
+        out[base + 3:base + 7] = np.asarray(side.res) / RESOURCE_SCALE
         out[base + 7] = side.played_resource
         out[base + 8] = len(side.hand) / HARD_HAND_LIMIT
-        out[base + 9] = len(side.deck) / 50
+        out[base + 9] = len(side.deck) / DECK_SCALE
     k = GLOBALS
     for slot, (cid, d, l) in enumerate(me.hand):
         out[k + slot * n + index[cid]] = 1
-        out[k + HARD_HAND_LIMIT * n + 2 * slot] = d / 10
-        out[k + HARD_HAND_LIMIT * n + 2 * slot + 1] = l / 10
+        out[k + HARD_HAND_LIMIT * n + 2 * slot] = d / BONUS_SCALE
+        out[k + HARD_HAND_LIMIT * n + 2 * slot + 1] = l / BONUS_SCALE
     k += HARD_HAND_LIMIT * (n + 2)
     view = m.board[player] + [None] * (BOARD_SLOTS - len(m.board[player]))
     view += m.board[1 - player] + [None] * (BOARD_SLOTS - len(m.board[1 - player]))
@@ -107,33 +123,34 @@ def observe(m: Match, player: int, perfect: bool) -> np.ndarray:
         base = k + i * row
         out[base + index[u.card.id]] = 1
         f = base + n
-        out[f:f + FEATURES] = (u.attack / 20, u.life / 20, u.full_life / 20, u.power / 20, u.ready, u.exhausted,
-                               u.attacking, u.blocking >= 0, (uids.get(u.blocking, -1) + 1) / 14,
-                               u.st.get("poison", 0) / 5, u.st.get("sleep", 0) / 5, u.st.get("shield", 0),
-                               u.st.get("deathless", 0) / 3, len(u.items) / 3,
+        out[f:f + FEATURES] = (u.attack / STAT_SCALE, u.life / STAT_SCALE, u.full_life / STAT_SCALE,
+                               u.power / STAT_SCALE, u.ready, u.exhausted, u.attacking, u.blocking >= 0,
+                               (uids.get(u.blocking, -1) + 1) / SLOT_SCALE, u.st.get("poison", 0) / POISON_SCALE,
+                               u.st.get("sleep", 0) / SLEEP_SCALE, u.st.get("shield", 0),
+                               u.st.get("deathless", 0) / DEATHLESS_SCALE, len(u.items) / ITEMS_SCALE,
                                any(g.id == "CannotBlock" for g in u.granted), u.st.get("lost:Flying", 0))
     k += 2 * BOARD_SLOTS * row
     hidden = 0
     for (cid, _, _), seen in zip(foe.hand, foe.known):
         if seen or perfect:
-            out[k + index[cid]] += 0.25
+            out[k + index[cid]] += COUNT_STEP
         else:
             hidden += 1
     out[k + n] = hidden / HARD_HAND_LIMIT
     k += n + 1
     for cid in me.deck:
-        out[k + index[cid]] += 0.25
+        out[k + index[cid]] += COUNT_STEP
     k += n
     for j, side in enumerate((me, foe)):
         for cid in side.crypt:
-            out[k + j * n + index[cid]] += 0.25
+            out[k + j * n + index[cid]] += COUNT_STEP
     k += 2 * n
     if m.choices and m.choices[0].player == player:
         c = m.choices[0]
         for i, cid in enumerate(c.options):
-            out[k + index[cid]] += 0.25
+            out[k + index[cid]] += COUNT_STEP
             if i in (c.picked or ()):
-                out[k + n + index[cid]] += 0.25
+                out[k + n + index[cid]] += COUNT_STEP
         out[k + 2 * n + KINDS.index(c.kind.split(":")[0])] = 1
     k += 2 * n + len(KINDS)
     if m.pend is not None and m.acting == player:

@@ -17,13 +17,19 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidParameterError, ProtocolError, UnknownNameError
+from ..kernels import seed_stream
 from ..protocol import TERMINAL, GameInfo
 from ..state_base import StateBase
 from ..structure import ObservationStructure
 from ..view import View
+from . import flat_layout as F
+from . import flat_model, flat_moves
 from . import layout as L
 from . import moves
-from .board import HIDDEN, Match, phase_name
+from .board import PHASE_NAMES, Match
+from .flat_convert import to_flat, to_match, update_match
+from .flat_machine import BUFFER_LEN
+from .flat_table import card_table
 from .cards import DECK_LIST, STANDARD_DECKS, STARTER_DECKS, CardPool, Deck, bundled_pool, load_deck, load_pool
 from .constants import BOARD_SLOTS, MAX_TURNS
 from .default_policy import DefaultPolicy
@@ -31,7 +37,6 @@ from .evaluation import position_value
 from .hidden_lists import DECKLISTS, UniformDeck, hidden_cards, seen_cards, unseen_slots
 from .observation import observation_length, observation_structure, observe
 from .render import render_ansi, render_rgb
-from .rules import start
 from . import view as views
 
 
@@ -75,10 +80,13 @@ class FifthAeonGame:
         self.pool_decks = tuple(load_deck(d, pool).cards for d in self.DECK_POOLS[deckpool])
         self.uniform = UniformDeck(pool)
         self.card_ids = [c.id for c in pool.cards]
+        self.table = card_table(pool)
+        self.table_index = {cid: i for i, cid in enumerate(self.card_ids)}
         self.info = GameInfo(name="fifth_aeon", num_players=2, num_actions=L.NUM_ACTIONS,
                              observation_shape=(observation_length(len(pool)),), chance="setup",
                              information="imperfect", utility="zero_sum", min_return=-1.0, max_return=1.0,
-                             max_turns=MAX_TURNS, reactions=True)
+                             max_turns=MAX_TURNS, reactions=True,
+                             num_action_keys=flat_model.num_action_keys(len(pool.cards)))
 
     def new_state(self, seed: int | np.random.Generator | None = None) -> "FifthAeonState":
         """Draw both decks from the pool (``deckpool``) and shuffle them with ``seed``, draw the opening hands (3
@@ -86,75 +94,119 @@ class FifthAeonGame:
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         lists = (tuple(self.pool_decks[i] for i in rng.integers(len(self.pool_decks), size=2)) if self.pool_decks
                  else tuple(d.cards for d in self.decks))
-        m = Match(self.pool, tuple([d[i] for i in rng.permutation(len(d))] for d in lists))
-        start(m)
-        if not self.mulligan:
-            m.choices.clear()
-        return FifthAeonState(self, m, lists)
+        s = to_flat(Match(self.pool, tuple([d[i] for i in rng.permutation(len(d))] for d in lists)), self.table,
+                    self.pool)
+        flat_moves.start(s, self.table.cards, self.table.mechs, np.zeros(BUFFER_LEN, np.int32), self.mulligan)
+        return FifthAeonState(self, s, lists)
 
     def render_ansi(self, state: "FifthAeonState", perspective: int | None = None) -> str:
-        return render_ansi(state.match, perspective)
+        return render_ansi(state._decoded(), perspective)
 
     def render_rgb(self, state: "FifthAeonState") -> np.ndarray:
-        return render_rgb(state.match)
+        return render_rgb(state._decoded())
 
 
 class FifthAeonState(StateBase):
-    """A Fifth Aeon game state (forward model); see ``cardboard.envs.protocol``. ``match`` is the engine's
-    ``rules.Match`` (zones, board, phase), for agents that read the game directly (``default_ai``); ``decks`` the
-    players' deck lists (card ids; in a world of hidden lists, the opponent's as the world deals it), which
-    DefaultAI's resource choice reads."""
+    """A Fifth Aeon game state (forward model); see ``cardboard.envs.protocol``. The state is one flat array run by
+    the compiled rules (``flat_layout``, ``flat_moves``; ``flat`` gives it). ``match`` is the same position as the
+    object engine's ``board.Match``, for code that reads the game by its objects (views, renders, the Python bots,
+    hand-built positions): it is decoded on demand and kept in step with every move; changes made to it are
+    encoded back before the next move. ``decks``: the players' deck lists (card ids; in a world of hidden lists, the
+    opponent's as the world deals it), which DefaultAI's resource choice reads."""
 
-    __slots__ = ("match", "_legal", "decks")
+    __slots__ = ("_s", "_m", "_legal", "_buf", "decks")
 
-    def __init__(self, game: FifthAeonGame, match: Match, decks: tuple[tuple[str, ...], ...] | None = None):
+    def __init__(self, game: FifthAeonGame, position: "np.ndarray | Match",
+                 decks: tuple[tuple[str, ...], ...] | None = None):
         self.game = game
-        self.match = match
+        if isinstance(position, Match):
+            self._s, self._m = None, position
+        else:
+            self._s, self._m = position, None
         self.decks = tuple(d.cards for d in game.decks) if decks is None else decks
         self._legal: np.ndarray | None = None
+        self._buf: np.ndarray | None = None
+
+    # -- the two views of the position -----------------------------------------------------------------------
+    @property
+    def flat(self) -> np.ndarray:
+        """The flat state (``flat_layout``), encoded again from ``match`` if that was handed out (it may have been
+        changed); the compiled rules' input. Do not write it."""
+        if self._m is not None:
+            self._s = to_flat(self._m, self.game.table, self.game.pool)
+        return self._s
+
+    @property
+    def match(self) -> Match:
+        """The position as the object engine's ``Match`` (decoded once, then kept in step with every move)."""
+        if self._m is None:
+            self._m = to_match(self._s, self.game.table, self.game.pool)
+        return self._m
+
+    def _decoded(self) -> Match:
+        """The position as a ``Match`` to read (not to change): the handed-out one, else a fresh decoding."""
+        return self._m if self._m is not None else to_match(self._s, self.game.table, self.game.pool)
+
+    def _scratch(self) -> np.ndarray:
+        if self._buf is None:
+            self._buf = np.zeros(BUFFER_LEN, np.int32)
+        return self._buf
+
+    def _moved(self) -> None:
+        """After the flat state changed: the legal actions are stale and a handed-out match is brought up to date
+        in place (so references to it stay valid)."""
+        self._legal = None
+        if self._m is not None:
+            update_match(self._m, self._s, self.game.table, self.game.pool)
 
     # -- properties ----------------------------------------------------------------------------------------
     @property
     def current_player(self) -> int:
-        return TERMINAL if self.match.winner >= 0 else self.match.acting
+        return int(flat_model.player(self.flat))
 
     @property
     def turn(self) -> int:
-        return self.match.turn
+        return int(self.flat[F.G_TURN])
 
     @property
     def phase(self) -> str:
-        return phase_name(self.match)
+        s = self.flat
+        if s[F.G_WINNER] >= 0:
+            return "over"
+        if s[F.G_NCHOICES] > 0:
+            return "choice"
+        if s[F.G_PEND] == 1:
+            return "target"
+        return PHASE_NAMES[int(s[F.G_PHASE])]
 
     def is_terminal(self) -> bool:
-        return self.match.winner >= 0
+        return bool(self.flat[F.G_WINNER] >= 0)
 
     def winner(self) -> int | None:
         """0 or 1 once decided; None while running or for a draw."""
-        w = self.match.winner
+        w = int(self.flat[F.G_WINNER])
         return w if w in (0, 1) else None
 
     def returns(self) -> np.ndarray:
-        w = self.match.winner
-        if w in (0, 1):
-            out = np.full(2, -1.0)
-            out[w] = 1.0
-            return out
-        return np.zeros(2)
+        out = np.zeros(2)
+        flat_model.returns(self.flat, out)
+        return out
 
     def heuristic(self, player: int) -> float:
         """DefaultAI's evaluation of the position for ``player`` in [-1, 1] (``evaluation.position_value``)."""
-        w = self.match.winner
+        w = int(self.flat[F.G_WINNER])
         if w in (0, 1):
             return 1.0 if w == player else -1.0
         if w == 2:
             return 0.0
-        return position_value(self.match, self._check_player(player))
+        return position_value(self._decoded(), self._check_player(player))
 
     # -- moves -------------------------------------------------------------------------------------------
     def legal_actions(self) -> np.ndarray:
         if self._legal is None:
-            self._legal = np.array(moves.legal(self.match), dtype=np.int64)
+            buf = self._scratch()
+            n = flat_moves.legal_actions(self.flat, self.game.table.cards, self.game.table.mechs, buf)
+            self._legal = buf[:n].astype(np.int64)
             self._legal.flags.writeable = False
         return self._legal
 
@@ -162,17 +214,20 @@ class FifthAeonState(StateBase):
         """The legal actions an expert keeps (search's ``prune=1``): of the four resources only DefaultAI's choice
         (the card closest to castable decides), whose value no short look-ahead can see."""
         legal = self.legal_actions()
-        m = self.match
-        if not (legal >= L.RESOURCE).any() or not (legal < L.RESOURCE + 4).any() or m.choices:
+        if not (legal >= L.RESOURCE).any() or not (legal < L.RESOURCE + 4).any() or self.phase == "choice":
             return legal
+        m = self._decoded()
         keep = L.RESOURCE + DefaultPolicy().resource(m, m.acting, self.decks[m.acting])
         return legal[(legal < L.RESOURCE) | (legal >= L.RESOURCE + 4) | (legal == keep)]
 
     def _try_apply(self, a: int) -> bool:
         if a not in set(self.legal_actions().tolist()):
             return False
-        moves.apply(self.match, a)
-        self._legal = None
+        table = self.game.table
+        buf = self._scratch()
+        flat_moves.legal_actions(self.flat, table.cards, table.mechs, buf)
+        flat_moves.apply(self._s, table.cards, table.mechs, a, buf)
+        self._moved()
         return True
 
     def _illegal_message(self, a: int) -> str:
@@ -180,7 +235,7 @@ class FifthAeonState(StateBase):
                 f"{self.current_player}; legal: {self.legal_actions().tolist()}")
 
     def clone(self) -> "FifthAeonState":
-        return FifthAeonState(self.game, self.match.copy(), self.decks)
+        return FifthAeonState(self.game, self.flat.copy(), self.decks)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         raise ProtocolError("Fifth Aeon has no chance nodes after set-up (decks are shuffled by new_state)")
@@ -188,29 +243,20 @@ class FifthAeonState(StateBase):
     def random_playout(self, rng: np.random.Generator, max_turns: int | None = None) -> int:
         """The game's rollout policy (``FifthAeonGame.rollout``: uniform legal moves, or DefaultAI on both sides)
         in place to the end, or for ``max_turns`` player turns; returns the number of decisions made."""
-        m = self.match
-        limit = MAX_TURNS if max_turns is None else m.turn + max_turns
-        n = 0
+        limit = MAX_TURNS if max_turns is None else self.turn + max_turns
         if self.game.rollout == "default_ai":
+            m = self.match
             bots = (DefaultPolicy(), DefaultPolicy())
-            decks = self.decks
-            while m.winner < 0 and m.turn < limit:
+            n = 0
+            while not self.is_terminal() and self.turn < limit:
                 p = m.acting
-                moves.apply(m, bots[p].act(m, decks[p], moves.legal(m)))
+                self.apply(bots[p].act(m, self.decks[p], self.legal_actions()))
                 n += 1
-            self._legal = None
             return n
-        randoms = rng.random(64)
-        k = 0
-        while m.winner < 0 and m.turn < limit:
-            legal = moves.legal(m)
-            if k == 64:
-                randoms, k = rng.random(64), 0
-            moves.apply(m, legal[int(randoms[k] * len(legal))])
-            k += 1
-            n += 1
-        self._legal = None
-        return n
+        table = self.game.table
+        n = flat_model.random_playout(self.flat, table.cards, table.mechs, self._scratch(), seed_stream(rng), limit)
+        self._moved()
+        return int(n)
 
     # -- information -------------------------------------------------------------------------------------
     def determinize(self, player: int, rng: np.random.Generator, deck_model: Any = None) -> "FifthAeonState":
@@ -224,53 +270,41 @@ class FifthAeonState(StateBase):
         if deck_model is not None and not hidden:
             raise InvalidParameterError("deck_model: Fifth Aeon's decklists are open (the option decklists=hidden "
                                         "hides them)")
-        m = self.match.copy()
-        own = m.sides[player]
-        free = [i for i, v in enumerate(own.deck_vis) if v == HIDDEN]
-        cards = [own.deck[i] for i in free]
-        for i, j in zip(free, rng.permutation(len(free))):
-            own.deck[i] = cards[j]
-        foe = m.sides[1 - player]
-        hand_slots, deck_slots = unseen_slots(m, player)
+        s = self.flat.copy()
         decks = self.decks
         if hidden:
+            m = self._decoded()
             seen = seen_cards(m, player)
+            hand_slots, deck_slots = unseen_slots(m, player)
             count = len(hand_slots) + len(deck_slots)
             pool = list((deck_model or self.game.uniform).sample(seen, count, rng))
             if len(pool) != count:
                 raise ProtocolError(f"deck model {deck_model!r} dealt {len(pool)} cards, not {count}")
+            index = self.game.table_index
+            foe = F.player_base(1 - player)
+            for k, i in enumerate(hand_slots):
+                s[foe + F.P_HAND + i * F.HF + F.H_CARD] = index[pool[k]]
+            for k, i in enumerate(deck_slots):
+                s[foe + F.P_DECK + i] = index[pool[len(hand_slots) + k]]
             decks = list(decks)
             decks[1 - player] = tuple(seen.elements()) + tuple(pool)
             decks = tuple(decks)
-        else:
-            pool = [foe.hand[i][0] for i in hand_slots] + [foe.deck[i] for i in deck_slots]
-        pool = [pool[i] for i in rng.permutation(len(pool))]
-        for k, i in enumerate(hand_slots):
-            foe.hand[i] = (pool[k], 0, 0)
-        for k, i in enumerate(deck_slots):
-            foe.deck[i] = pool[len(hand_slots) + k]
-            foe.deck_vis[i] = HIDDEN
-        if m.choices and m.choices[0].player != player and m.choices[0].options is not None:
-            c = m.choices[0]  # the opponent's pending choice lists the resampled cards
-            if c.slots is not None:
-                c.options = [foe.hand[i][0] for i in c.slots]
-            elif c.source == "deck":
-                c.options = sorted(set(foe.deck))
-                c.max_n, c.min_n = min(c.max_n, len(c.options)), min(c.min_n, len(c.options))
-        return FifthAeonState(self.game, m, decks)
+        flat_model.determinize(s, self.game.table.cards, player, rng.random(flat_model.DETERMINIZE_DRAWS),
+                               np.empty(flat_model.DETERMINIZE_DRAWS, np.int64))
+        return FifthAeonState(self.game, s, decks)
 
     def seen_cards(self, player: int) -> Counter:
         """The opponent's cards ``player`` sees now, by card id (``hidden_lists.seen_cards``): what a deck model is
         given."""
-        return seen_cards(self.match, self._check_player(player))
+        return seen_cards(self._decoded(), self._check_player(player))
 
     def hidden_cards(self, player: int) -> list[str]:
         """The true identities of the opponent's cards ``determinize(player)`` deals (reads the truth: an oracle
         deck model's)."""
-        return hidden_cards(self.match, self._check_player(player))
+        return hidden_cards(self._decoded(), self._check_player(player))
 
     def observation(self, player: int, perfect: bool = False) -> np.ndarray:
-        return observe(self.match, self._check_player(player), bool(perfect))
+        return observe(self._decoded(), self._check_player(player), bool(perfect))
 
     def observation_structure(self) -> ObservationStructure:
         """The named parts of ``observation(p)`` (``envs.structure``): the hand and both boards as card
@@ -279,12 +313,12 @@ class FifthAeonState(StateBase):
 
     def state_key(self) -> Hashable:
         """Everything of the match and the deck lists, hidden parts included."""
-        return _key(self.match), self.decks
+        return _key(self._decoded()), self.decks
 
     def card_multiset(self) -> tuple:
         """Every card in hands, decks, crypts and on the board (items too), sorted; with hidden lists a player's
         cards the other has not seen count as ``?0`` / ``?1`` (the other's ``determinize`` deals them anew)."""
-        m = self.match
+        m = self._decoded()
         out: list[str] = []
         for p in range(2):
             s = m.sides[p]
@@ -301,21 +335,14 @@ class FifthAeonState(StateBase):
         return tuple(sorted(out))
 
     # -- naming ------------------------------------------------------------------------------------------
-    def action_key(self, action: int) -> Hashable:
-        """Soft key: hand slots and options become the card they name ("play Decapitate"); board positions
-        stay positions (they are public and mean the same in every determinization)."""
-        a = int(action)
-        m = self.match
-        p = m.acting if m.winner < 0 else 0
-        if L.PLAY <= a < L.TARGET:
-            hand = m.sides[p].hand
-            slot = a - L.PLAY
-            return ("play", hand[slot][0]) if slot < len(hand) else ("play?", slot)
-        if L.OPTION <= a < L.CHOICE_DONE and m.choices:
-            opts = m.choices[0].options
-            i = a - L.OPTION
-            return ("option", m.choices[0].kind, opts[i]) if i < len(opts) else ("option?", i)
-        return a
+    def action_key(self, action: int) -> int:
+        """Soft key, an int below ``info.num_action_keys`` (``flat_model``): playing a card from hand or picking
+        a choice's option names the card ("play Decapitate", whatever the slot or the determinization); board
+        positions and resources stay ids (they are public and mean the same in every determinization)."""
+        ids = np.array([int(action)], np.int32)
+        out = np.zeros(1, np.int64)
+        flat_model.action_keys(self.flat, self.game.table.cards, ids, 1, out)
+        return int(out[0])
 
     def action_to_string(self, action: int) -> str:
         """The action in words, cards named as printed ("play Regal Monarch")."""
@@ -332,7 +359,7 @@ class FifthAeonState(StateBase):
         return views.action_seen(self, int(action), perspective)
 
     def _describe(self, a: int) -> str:
-        m = self.match
+        m = self._decoded()
         if not 0 <= a < L.NUM_ACTIONS:
             return f"outside 0..{L.NUM_ACTIONS - 1}"
         p = m.acting if m.winner < 0 else 0
@@ -372,13 +399,13 @@ class FifthAeonState(StateBase):
 
     # -- identity ----------------------------------------------------------------------------------------
     def __reduce__(self) -> tuple:
-        return FifthAeonState, (self.game, self.match, self.decks)
+        return FifthAeonState, (self.game, self.flat, self.decks)
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is FifthAeonState and _key(self.match) == _key(other.match)
+        return type(other) is FifthAeonState and _key(self._decoded()) == _key(other._decoded())
 
     def __repr__(self) -> str:
-        m = self.match
+        m = self._decoded()
         return (f"FifthAeonState(turn={m.turn}, player={self.current_player}, phase={self.phase!r}, "
                 f"life={m.sides[0].life}/{m.sides[1].life})")
 

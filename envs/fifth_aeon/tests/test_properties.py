@@ -104,8 +104,15 @@ def test_spectre_win_leaves_no_unread_choice(seed, depth, playout_seed):
     for _ in range(depth):
         legal = state.legal_actions()
         state.apply(int(legal[rng.integers(len(legal))]))
-    if playout_seed is not None:
-        state.random_playout(np.random.default_rng(playout_seed))
+    if playout_seed is not None:  # the moves of the random playout that found it (uniforms drawn 64 at a time)
+        playout = np.random.default_rng(playout_seed)
+        k, randoms = 64, None
+        while not state.is_terminal():
+            if k == 64:
+                randoms, k = playout.random(64), 0
+            legal = state.legal_actions()
+            state.apply(int(legal[int(randoms[k] * len(legal))]))
+            k += 1
     m = state.match
     assert state.is_terminal() and state.winner() == 0 and m.choices == []
     assert any(u.card.id == "Spectre" for u in m.board[0])

@@ -17,6 +17,7 @@ import pytest
 from cardboard.envs.errors import CardDataError, IllegalActionError
 from cardboard.envs.fifth_aeon import FifthAeonGame
 from cardboard.envs.fifth_aeon import layout as L
+from cardboard.envs.fifth_aeon import flat_layout as F
 from cardboard.envs.fifth_aeon.cards import DECK_LIST, bundled_pool, load_deck, load_pool
 from cardboard.envs.fifth_aeon.constants import BOARD_SLOTS, MAX_TURNS, STARTING_LIFE
 from cardboard.envs.fifth_aeon.positions import attack_and_block, build_position, find, play, unit
@@ -545,7 +546,8 @@ def test_determinize_hides_the_opponents_pending_choice_options():
         det = s.determinize(1, np.random.default_rng(seed))
         hand = [h[0] for h in det.match.sides[0].hand]
         assert det.match.choices[0].options == hand
-        assert det.action_key(L.OPTION + 0) == ("option", "replace", hand[0])
+        card = GAME.card_ids.index(hand[0])
+        assert det.action_key(L.OPTION + 0) == L.NUM_ACTIONS + len(GAME.card_ids) * (1 + F.CK_REPLACE) + card
 
 
 # -- decks and cards ----------------------------------------------------------------------------------------------
