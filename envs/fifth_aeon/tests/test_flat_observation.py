@@ -15,7 +15,7 @@ import cardboard
 from cardboard.envs.fifth_aeon import layout as L
 from cardboard.envs.fifth_aeon import moves, observation
 from cardboard.envs.fifth_aeon.board import Match, phase_name
-from cardboard.envs.fifth_aeon.cards import DECK_LIST, bundled_pool
+from cardboard.envs.fifth_aeon.cards import DECK_LIST, Mechanic, bundled_pool
 from cardboard.envs.fifth_aeon.effects import activate
 from cardboard.envs.fifth_aeon.flat_convert import to_flat, to_match
 from cardboard.envs.fifth_aeon.flat_observation import observation_length, observe
@@ -30,11 +30,12 @@ TABLE = card_table(POOL)
 N = len(POOL.cards)
 LENGTH = observation_length(N)
 GAMES_PER_DECK = 8  # 96 random games, ~14,000 positions
-# what the random games must show some observer: every phase, the mulligan and a discard, an item's host and a
-# card's target being chosen, a block, items, counters, Deathless charges and a lost or imprisoned unit
+# what the random games must show an observer: every phase, the mulligan and a discard with picks, an item's host
+# and a card's target being chosen, a blocker, items, counters, Deathless charges, an imprisoned unit and a hand
+# card the opponent has seen (the rest, hand bonuses among them, are in the built positions)
 REQUIRED = {*(f"phase:{p}" for p in observation.PHASES), "kind:replace", "kind:discard", "picked", "pend:host",
-            "pend:target", "blocked by", "items", "poison", "sleep", "shield", "deathless", "seen hand card",
-            "hand bonus"}
+            "pend:target", "blocked by", "items", "poison", "sleep", "shield", "deathless", "imprisoned",
+            "seen hand card"}
 
 
 def check(s: np.ndarray, out: np.ndarray | None = None) -> None:
@@ -98,8 +99,7 @@ def test_every_position_of_random_games():
 def _choice(hand: tuple[str, ...], card: str, crypt: tuple[str, ...] = (), picks: tuple[int, ...] = (),
             resources: tuple[int, ...] = (6, 6, 6, 6), opponent_hand: tuple[str, ...] = ()) -> Match:
     """Player 0 plays ``card``, then picks ``picks`` of the choice it asks."""
-    state = build_position(hands=(hand, opponent_hand), resources=(resources, (6, 6, 6, 6)),
-                           decks=(("Minotaur", "Knight", "Minotaur", "Archer") * 5, ("Minotaur",) * 20))
+    state = build_position(hands=(hand, opponent_hand), resources=(resources, (6, 6, 6, 6)))
     state.match.sides[0].crypt += list(crypt)
     play(state, card)
     for i in picks:
@@ -108,8 +108,12 @@ def _choice(hand: tuple[str, ...], card: str, crypt: tuple[str, ...] = (), picks
 
 
 def _replace() -> Match:
-    """Insight (Augur) with under 4 synthesis: replace a hand card (one picked)."""
-    return _choice(("Insight", "Knight", "Minotaur", "Knight"), "Insight", picks=(1,), resources=(1, 6, 6, 6))
+    """Player 0's mulligan (replace 0..3 hand cards), two picked."""
+    m = cardboard.new_state("fifth_aeon", seed=5).match
+    assert m.choices[0].kind == "replace" and m.choices[0].player == 0
+    for i in (2, 0):
+        moves.apply(m, L.OPTION + i)
+    return m
 
 
 def _discard() -> Match:
@@ -122,12 +126,6 @@ def _consume() -> Match:
     m = _choice(("Abomination",), "Abomination", crypt=("Knight", "Castle", "Knight", "Webspit"), picks=(2,),
                 resources=(0, 0, 10, 0))
     assert m.choices[0].kind.startswith("consume:")
-    return m
-
-
-def _search_picked() -> Match:
-    m = _search()
-    moves.apply(m, L.OPTION + 1)
     return m
 
 
@@ -149,9 +147,23 @@ def _statuses_read() -> Match:
     return m
 
 
-BUILT = {"replace": _replace, "discard": _discard, "search": _search_picked, "unbury": _unbury,
+def _granted_cannot_block() -> Match:
+    """A CannotBlock granted alone (the flat state's mask, not an Imprison) on one Knight, a granted CannotAttack
+    on the other, and a Dragon (Flying of its own) that lost its Flying."""
+    state = build_position(boards=(("Knight", "Dragon"), ("Knight",)))
+    for u, granted in ((state.match.board[0][0], "CannotBlock"), (state.match.board[1][0], "CannotAttack")):
+        u.granted = (Mechanic(granted),)
+        u.rebuild()
+    dragon = unit(state, "Dragon")
+    dragon.st["lost:Flying"] = 1
+    dragon.rebuild()
+    return state.match
+
+
+BUILT = {"replace": _replace, "discard": _discard, "search": _search, "unbury": _unbury,
          "consume": _consume, "host": lambda: _item("host"), "target with host": lambda: _item("target"),
-         "statuses": _statuses_read, "imprisoned twice": _imprisoned_twice, "webbed flyer": _webbed_flyer}
+         "statuses": _statuses_read, "imprisoned twice": _imprisoned_twice, "webbed flyer": _webbed_flyer,
+         "granted CannotBlock": _granted_cannot_block}
 
 
 @pytest.mark.parametrize("name", BUILT)
@@ -187,6 +199,9 @@ def test_the_built_positions_show_their_features():
     assert o[board + (7 + 0) * row + n + 14] == 1 and o[board + (7 + 1) * row + n + 14] == 1  # Castle, Knight
     o = obs(_webbed_flyer(), 0)
     assert o[board + 7 * row + n + 15] == 1
+    o = obs(_granted_cannot_block(), 0)  # own Knight, own Dragon, the enemy Knight
+    assert [o[board + slot * row + n + 14] for slot in (0, 1, 7)] == [1, 0, 0]
+    assert [o[board + slot * row + n + 15] for slot in (0, 1, 7)] == [0, 1, 0]
     o = obs(_statuses_read(), 0)
     f = board + n  # the Knight: two items, poison 2, sleep 1, shield 0
     assert o[f + 13] == np.float32(2 / 3) and o[f + 9] == np.float32(2 / 5) and o[f + 10] == np.float32(1 / 5)
