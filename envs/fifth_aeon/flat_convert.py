@@ -182,7 +182,7 @@ def to_match(s: np.ndarray, table: CardTable, pool: CardPool) -> Match:
     """The match of the flat state ``s`` (``ValueError`` when a bound overflowed or a record is inconsistent)."""
     v: list[int] = s.tolist()
     if v[F.G_OVERFLOW]:
-        raise ValueError("the flat state overflowed a bound of its layout (G_OVERFLOW is set)")
+        raise ValueError(f"the flat state overflowed {F.OVERFLOWS[v[F.G_OVERFLOW]]}, a bound of its layout")
     cards = pool.cards
     perms: dict[int, Perm] = {}
 

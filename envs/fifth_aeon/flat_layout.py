@@ -85,11 +85,14 @@ XF = X_RES + 4
 PLAY1, BLOCK, ORDER, PLAY2, OVER = range(5)  # board.PLAY1 ...
 HIDDEN, OWNER_KNOWS, PUBLIC = range(3)  # board.HIDDEN ...
 MAX_CHOICES = 8  # queued choices
+OVERFLOWS = ("", "the perm pool (PERM_SLOTS)", "a crypt (MAX_CRYPT)", "a deck (MAX_DECK)", "the choice queue (MAX_CHOICES)",
+             "the Deathless returns (MAX_RETURNS)", "a unit's items (MAX_ITEMS)", "the rules' stack (MAX_FRAMES)")
+OV_PERMS, OV_CRYPT, OV_DECK, OV_CHOICES, OV_RETURNS, OV_ITEMS, OV_STACK = range(1, 8)
 MAX_ATTACKERS = BOARD_SLOTS
 MAX_RETURNS = 16  # Deathless / Immortal units waiting for the end of the turn
 MAX_DECK = 96
 MAX_CRYPT = 160
-MAX_ITEMS = 6  # items on one host
+MAX_ITEMS = 16  # items on one host (the balancer's free items pile up)
 PERM_SLOTS = 48
 
 # choice kinds (effects.CHOICES) and sources (Choice.source)
@@ -110,7 +113,7 @@ G_PEND = 7  # 1: a card is being played (Match.pend)
 G_PEND_SLOT = 8
 G_PEND_HOST = 9  # host uid or -1
 G_PEND_STAGE = 10  # 0 host, 1 target
-G_OVERFLOW = 11  # a bound of this layout was exceeded (the state is then invalid: flat_convert raises)
+G_OVERFLOW = 11  # the bound of this layout that was exceeded (OVERFLOWS; the state is then invalid: flat_convert raises)
 G_NCHOICES = 12
 G_CHOICES = 13  # MAX_CHOICES records of QF
 G_NOPTIONS = G_CHOICES + MAX_CHOICES * QF  # the front choice's options (-1: not yet read, Choice.options None)

@@ -45,7 +45,7 @@ DONE = 1 << 20  # a pc: the op pops as soon as it is resumed (its last statement
 def push(s, buf, op, a0, a1, a2, a3, a4, a5):
     sp = buf[STACK]
     if sp >= MAX_FRAMES:
-        s[F.G_OVERFLOW] = 1
+        s[F.G_OVERFLOW] = F.OV_STACK
         return
     f = STACK + 1 + sp * FRAME
     buf[f + FR_OP] = op
@@ -208,17 +208,11 @@ def _fire(s, cards, mechs, buf, f):
     trigger = buf[f + FR_A + 1]
     if buf[f + FR_PC] == 0:
         card = s[at(u) + F.M_CARD]
-        n = 0
-        end_ = mech_rows(s, cards, u, buf, f + FR_LIST) - f - FR_LIST
-        for k in range(end_):
-            r = buf[f + FR_LIST + k]
-            if mechs[r, F.X_TRIGGER] != trigger:
-                continue
-            if trigger == F.TR_PLAY and not (cards[card, F.C_MECH_START] <= r
-                                             < cards[card, F.C_MECH_START] + cards[card, F.C_MECH_COUNT]):
-                continue
-            buf[f + FR_LIST + n] = r
-            n += 1
+        n = mech_rows(s, cards, mechs, u, trigger, -1, buf, f + FR_LIST) - f - FR_LIST
+        if trigger == F.TR_PLAY:  # an item's Play rows run when it is attached, not with its host's: keep the
+            n = 0  # card's own, which come first
+            for r in range(cards[card, F.C_MECH_START], cards[card, F.C_MECH_START] + cards[card, F.C_MECH_COUNT]):
+                n += mechs[r, F.X_TRIGGER] == F.TR_PLAY
         buf[f + FR_N] = n
         buf[f + FR_PC] = 1
     while True:
@@ -513,12 +507,8 @@ def _deal(s, cards, mechs, buf, f):
         dealt = deal_damage(s, cards, mechs, src, target, buf[f + FR_A + 2], buf[f + FR_A + 3] == 1)
         n = 0
         if target < 0 and dealt > 0 and src >= 0 and buf[f + FR_A + 3] == 0:
-            end_ = mech_rows(s, cards, src, buf, f + FR_LIST) - f - FR_LIST
-            for k in range(end_):
-                r = buf[f + FR_LIST + k]
-                if mechs[r, F.X_TRIGGER] == F.STATIC_TRIGGER and mechs[r, F.X_ID] == F.AB_SUMMON_UNIT_ON_DAMAGE:
-                    buf[f + FR_LIST + n] = r
-                    n += 1
+            n = mech_rows(s, cards, mechs, src, F.STATIC_TRIGGER, F.AB_SUMMON_UNIT_ON_DAMAGE, buf,
+                          f + FR_LIST) - f - FR_LIST
         buf[f + FR_N] = n
         buf[f + FR_PC] = 1
     i = buf[f + FR_A + 4]
@@ -620,7 +610,7 @@ def _die(s, cards, mechs, buf, f):
                 s[b + F.M_LOST] |= 1 << F.AB_DEATHLESS
         n = s[F.G_NRETURNS]
         if n >= F.MAX_RETURNS:
-            s[F.G_OVERFLOW] = 1
+            s[F.G_OVERFLOW] = F.OV_RETURNS
         else:
             s[F.G_RETURNS + n] = u
             s[F.G_NRETURNS] = n + 1
@@ -703,11 +693,9 @@ def _start_turn(s, cards, mechs, buf, f):
         b = at(u)
         kw = abilities(s, cards, u)
         if (kw >> F.AB_DISCHARGE) & 1:
-            end_ = mech_rows(s, cards, u, buf, f + FR_LIST) - f - FR_LIST
-            for k in range(end_):
-                r = buf[f + FR_LIST + k]
-                if mechs[r, F.X_TRIGGER] == F.STATIC_TRIGGER and mechs[r, F.X_ID] == F.AB_DISCHARGE:
-                    s[b + F.M_POWER] -= mechs[r, F.X_AMOUNT]
+            end_ = mech_rows(s, cards, mechs, u, F.STATIC_TRIGGER, F.AB_DISCHARGE, buf, f + FR_LIST)
+            for k in range(f + FR_LIST, end_):
+                s[b + F.M_POWER] -= mechs[buf[k], F.X_AMOUNT]
             if (s[b + F.M_GRANTED] >> F.AB_DISCHARGE) & 1:
                 s[b + F.M_POWER] -= 1  # a granted Discharge has the default amount
         level = st_get(s, u, F.ST_POISON)

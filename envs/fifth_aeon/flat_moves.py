@@ -255,7 +255,7 @@ def _attach(s, cards, mechs, host, item):
     b = at(host)
     n = s[b + F.M_NITEMS]
     if n >= F.MAX_ITEMS:
-        s[F.G_OVERFLOW] = 1
+        s[F.G_OVERFLOW] = F.OV_ITEMS
         return
     s[b + F.M_ITEMS + n] = item
     s[b + F.M_NITEMS] = n + 1

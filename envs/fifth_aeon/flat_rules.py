@@ -213,16 +213,18 @@ def meets(s, cards, p, card):
 
 
 @njit(**_LEAN)
-def mech_rows(s, cards, m, out, start):
-    """The mechanic rows of ``Perm.mechs`` (the card's, then each item's; granted abilities have none), written to
-    ``out[start:]``; returns the end. Only static abilities are ever lost (Flying, Deathless): ``abilities``."""
+def mech_rows(s, cards, mechs, m, trigger, ability, out, start):
+    """The rows of ``Perm.mechs`` (the card's, then each item's; granted abilities have none) with ``trigger``
+    (and, for static ones, ``ability``; -1: any), written to ``out[start:]``; returns the end. Only static
+    abilities are ever lost (Flying, Deathless), and callers of statics read ``abilities`` first."""
     b = at(m)
     n = start
     for k in range(-1, s[b + F.M_NITEMS]):
         c = s[b + F.M_CARD] if k < 0 else s[b + F.M_ITEMS + k]
         for r in range(cards[c, F.C_MECH_START], cards[c, F.C_MECH_START] + cards[c, F.C_MECH_COUNT]):
-            out[n] = r
-            n += 1
+            if mechs[r, F.X_TRIGGER] == trigger and (ability < 0 or mechs[r, F.X_ID] == ability):
+                out[n] = r
+                n += 1
     return n
 
 
@@ -236,7 +238,7 @@ def alloc(s):
                 s[b + f] = 0
             s[b + F.M_USED] = 1
             return m
-    s[F.G_OVERFLOW] = 1
+    s[F.G_OVERFLOW] = F.OV_PERMS
     return F.PERM_SLOTS - 1
 
 
@@ -343,7 +345,7 @@ def crypt_append(s, p, card):
     b = pb(p)
     n = s[b + F.P_NCRYPT]
     if n >= F.MAX_CRYPT:
-        s[F.G_OVERFLOW] = 1
+        s[F.G_OVERFLOW] = F.OV_CRYPT
         return
     s[b + F.P_CRYPT + n] = card
     s[b + F.P_NCRYPT] = n + 1
@@ -365,7 +367,7 @@ def to_bottom(s, p, card, vis):
     b = pb(p)
     n = s[b + F.P_NDECK]
     if n >= F.MAX_DECK:
-        s[F.G_OVERFLOW] = 1
+        s[F.G_OVERFLOW] = F.OV_DECK
         return
     s[b + F.P_DECK + n] = card
     s[b + F.P_DECK_VIS + n] = vis
@@ -683,7 +685,7 @@ def ask(s, cards, mechs, p, kind, source, min_n, max_n, consumer):
         return
     n = s[F.G_NCHOICES]
     if n >= F.MAX_CHOICES:
-        s[F.G_OVERFLOW] = 1
+        s[F.G_OVERFLOW] = F.OV_CHOICES
         return
     q = F.G_CHOICES + n * F.QF
     s[q + F.Q_PLAYER] = p

@@ -204,8 +204,8 @@ def test_what_the_layout_cannot_hold_is_refused():
     with pytest.raises(ValueError, match=r"choices\[1\]"):
         to_flat(m, TABLE, POOL)
     s = to_flat(build_position().match, TABLE, POOL)
-    s[F.G_OVERFLOW] = 1
-    with pytest.raises(ValueError, match="G_OVERFLOW"):
+    s[F.G_OVERFLOW] = F.OV_ITEMS
+    with pytest.raises(ValueError, match=r"overflowed a unit's items \(MAX_ITEMS\)"):
         to_match(s, TABLE, POOL)
 
 
