@@ -1,5 +1,6 @@
 """A prior at the root only (``search.root_prior``, agents' ``net=PATH,root=1``): the formula on hand-computed numbers,
 the prior by key, the compiled loop against the Python path with it, what it steers, and what is refused."""
+import copy
 import dataclasses
 
 import numpy as np
@@ -180,9 +181,20 @@ def test_threaded_search_refuses_a_root_prior():
 
 @pytest.mark.parametrize("prune", [False, True])
 def test_interned_keys_and_sensible_moves(prune):
-    """A game whose soft keys are interned (Fifth Aeon: no ``num_action_keys``), searched in Python, with and
-    without the game's move filter: the root's edges carry the prior of their keys, renormalised."""
-    state = cardboard.new_state("fifth_aeon", seed=2)
+    """A game whose soft keys are interned (Fifth Aeon's, as tuples and without ``num_action_keys``), searched in
+    Python, with and without the game's move filter: the root's edges carry the prior of their keys,
+    renormalised."""
+    from cardboard.envs.fifth_aeon import FifthAeonState
+
+    class TupleKeys(FifthAeonState):
+        __slots__ = ()
+
+        def action_key(self, action: int) -> tuple:
+            return ("key", super().action_key(action))
+
+    game = copy.copy(cardboard.make_game("fifth_aeon"))
+    game.info = dataclasses.replace(game.info, num_action_keys=None)
+    state = TupleKeys(game, game.new_state(2).flat.copy())
     while len(state.legal_actions()) < 3:
         state.apply(int(state.legal_actions()[0]))
     prior = random_prior(state, seed=4)

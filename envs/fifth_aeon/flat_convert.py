@@ -15,7 +15,7 @@ import numpy as np
 from . import flat_layout as F
 from .board import Choice, Match, Perm, Side
 from .cards import CardPool, Mechanic
-from .constants import BOARD_SLOTS, HARD_HAND_LIMIT
+from .constants import BOARD_SLOTS, HARD_HAND_LIMIT, STARTING_LIFE
 from .flat_table import CardTable
 from .layout import MAX_OPTIONS
 
@@ -178,6 +178,22 @@ def _put_choices(s: np.ndarray, choices: list[Choice], index: dict[str, int]) ->
 
 
 # ---- flat -> Match ---------------------------------------------------------------------------------------------
+def fresh(decks: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """The flat state of a match before its start (``Match(pool, decks)``): full life, the decks (card indices,
+    top first) unknown to both, nothing else."""
+    s = np.zeros(F.STATE_LEN, np.int64)
+    s[F.G_NEXT_UID] = 1
+    s[F.G_WINNER] = -1
+    s[F.G_NOPTIONS] = -1
+    for p, deck in enumerate(decks):
+        _check(len(deck), F.MAX_DECK, "a deck", "MAX_DECK")
+        b = F.player_base(p)
+        s[b + F.P_LIFE] = STARTING_LIFE
+        s[b + F.P_NDECK] = len(deck)
+        s[b + F.P_DECK:b + F.P_DECK + len(deck)] = deck
+    return s
+
+
 def to_match(s: np.ndarray, table: CardTable, pool: CardPool) -> Match:
     """The match of the flat state ``s`` (``ValueError`` when a bound overflowed or a record is inconsistent)."""
     v: list[int] = s.tolist()

@@ -157,11 +157,13 @@ def prepare(s, cards, mechs, me, buf):
                 if nt == MAX_TOKENS:
                     raise ValueError("the pool's summons name more distinct cards than flat_evaluation.MAX_TOKENS")
                 buf[I_TOK + nt] = c
+                buf[I_FINAL + FT + nt] = 0
                 nt += 1
     buf[I_NTOK] = nt
-    for i in range(FROW):
-        buf[I_FINAL + i] = 0
-        fw[i] = 0.0
+    for p in range(2):
+        for j in range(board_len(s, p)):
+            i = FV + 2 * board_at(s, p, j)
+            buf[I_FINAL + i] = buf[I_FINAL + i + 1] = 0
     for _ in range(MAX_PASSES):
         progress = False
         pending = False
@@ -177,17 +179,16 @@ def prepare(s, cards, mechs, me, buf):
                     pending = True
         for p in range(2):
             for j in range(board_len(s, p)):
-                m = board_at(s, p, j)
-                for ctx in (LETHAL, NONLETHAL):
-                    i = FV + 2 * m + ctx - LETHAL
-                    if buf[I_FINAL + i] == 0:
-                        buf[I_DIRTY] = 0
-                        fw[i] = _unit(s, cards, mechs, buf, fw, m, ctx)
-                        if buf[I_DIRTY] == 0:
-                            buf[I_FINAL + i] = 1
-                            progress = True
-                        else:
-                            pending = True
+                i = FV + 2 * board_at(s, p, j)
+                if buf[I_FINAL + i] == 0:
+                    buf[I_DIRTY] = 0
+                    fw[i], fw[i + 1] = _unit(s, cards, mechs, buf, fw, board_at(s, p, j), LETHAL, NONLETHAL)
+                    if buf[I_DIRTY] == 0:
+                        buf[I_FINAL + i] = buf[I_FINAL + i + 1] = 1
+                        progress = True
+                    else:
+                        buf[I_FINAL + i + 1] = 0
+                        pending = True
         if not pending or not progress:
             break
 
@@ -209,9 +210,11 @@ def _unit_of(buf, fw, t, ctx):
 
 
 # ---- units, cards and mechanics ---------------------------------------------------------------------------------------
+# Two contexts at once: a mechanic's effect does not depend on the context (only which factor or multiplier
+# applies does), so the table's LETHAL and NONLETHAL values cost one pass over the mechanics.
 @njit(**_LEAN)
-def _unit(s, cards, mechs, buf, fw, m, ctx):
-    """``Evaluator.unit``: current life and attack, the statuses, the mechanics."""
+def _unit(s, cards, mechs, buf, fw, m, ctx, ctx2):
+    """``Evaluator.unit`` in ctx and ctx2: current life and attack, the statuses, the mechanics."""
     fl = full_life(s, m)
     atk = attack(s, m)
     extra = 0.0
@@ -219,7 +222,8 @@ def _unit(s, cards, mechs, buf, fw, m, ctx):
         extra += SLEEP_PER_TURN * st_get(s, m, F.ST_SLEEP)
     if st_get(s, m, F.ST_POISON) != 0:
         extra += POISONED * (fl + atk)
-    return fl + atk + _mechanics(s, cards, mechs, buf, fw, ctx, s[at(m) + F.M_OWNER], m, -1, extra, False)
+    v, v2 = _mechanics(s, cards, mechs, buf, fw, ctx, ctx2, s[at(m) + F.M_OWNER], m, -1, extra, False)
+    return fl + atk + v, fl + atk + v2
 
 
 @njit(**_LEAN)
@@ -232,7 +236,7 @@ def _card(s, cards, mechs, buf, fw, card, ctx, owner, bonus_d, bonus_l):
     if ct == F.UNIT and _self_targeted(cards, mechs, card):
         _fake_values(s, cards, mechs, buf, fw, card, owner)
     c = PLAY if ct == F.ITEM or ct == F.ENCHANTMENT else ctx
-    return base + _mechanics(s, cards, mechs, buf, fw, c, owner, NO_SOURCE, card, 0.0, False)
+    return base + _mechanics(s, cards, mechs, buf, fw, c, c, owner, NO_SOURCE, card, 0.0, False)[0]
 
 
 @njit(**_LEAN)
@@ -254,10 +258,9 @@ def _fake_values(s, cards, mechs, buf, fw, card, owner):
         buf[I_FINAL + FF + k] = 0
         fw[FF + k] = math.nan
     stats = cards[card, F.C_LIFE] + max(0, cards[card, F.C_DAMAGE])
-    for k in range(2):
-        fw[FF + k] = stats + _mechanics(s, cards, mechs, buf, fw, LETHAL + k, owner, FAKE, card, 0.0, False)
-    for k in range(2):
-        buf[I_FINAL + FF + k] = 1
+    v, v2 = _mechanics(s, cards, mechs, buf, fw, LETHAL, NONLETHAL, owner, FAKE, card, 0.0, False)
+    fw[FF], fw[FF + 1] = stats + v, stats + v2
+    buf[I_FINAL + FF] = buf[I_FINAL + FF + 1] = 1
 
 
 @njit(**_LEAN)
@@ -265,101 +268,112 @@ def _perm(s, cards, mechs, buf, fw, m, ctx):
     """``Evaluator.perm``: a unit as a unit, an enchantment by its mechanics in PLAY."""
     if is_unit(s, cards, m):
         if ctx == PLAY:
-            return _unit(s, cards, mechs, buf, fw, m, ctx)
+            return _unit(s, cards, mechs, buf, fw, m, ctx, ctx)[0]
         return _unit_of(buf, fw, m, ctx)
-    return _mechanics(s, cards, mechs, buf, fw, PLAY, s[at(m) + F.M_OWNER], m, -1, 0.0, False)
+    return _mechanics(s, cards, mechs, buf, fw, PLAY, PLAY, s[at(m) + F.M_OWNER], m, -1, 0.0, False)[0]
 
 
 @njit(**_LEAN)
-def _mechanics(s, cards, mechs, buf, fw, ctx, owner, src, card, extra, mult_only):
-    """``Evaluator.mechanics``: ``product(multipliers) * (extra + sum(addends))`` over a source's mechanics in
-    ``Perm.mechs`` order (the card's, the granted ones by bit, Imprison's, the items'; less the lost ones), or over
-    ``card``'s (``src`` NO_SOURCE or FAKE). ``mult_only``: the product alone (``default_policy._multiplier``)."""
-    mult = 1.0
-    total = extra
+def _mechanics(s, cards, mechs, buf, fw, ctx, ctx2, owner, src, card, extra, mult_only):
+    """``Evaluator.mechanics`` in ctx and ctx2: ``product(multipliers) * (extra + sum(addends))`` over a source's
+    mechanics in ``Perm.mechs`` order (the card's, the granted ones by bit, Imprison's, the items'; less the lost
+    ones), or over ``card``'s (``src`` NO_SOURCE or FAKE). ``mult_only``: the products alone
+    (``default_policy._multiplier``)."""
+    mult = mult2 = 1.0
+    total = total2 = extra
     c = card if src < 0 else s[at(src) + F.M_CARD]
     lost = s[at(src) + F.M_LOST] if src >= 0 else 0
-    for r in range(cards[c, F.C_MECH_START], cards[c, F.C_MECH_START] + cards[c, F.C_MECH_COUNT]):
-        if mechs[r, F.X_TRIGGER] != F.STATIC_TRIGGER or (lost >> mechs[r, F.X_ID]) & 1 == 0:
-            a, mul = _mechanic(s, cards, mechs, buf, fw, r, ctx, owner, src, card, mult_only)
-            total += a
-            mult *= mul
-    if src < 0:
-        return mult if mult_only else mult * total
-    b = at(src)
-    granted = s[b + F.M_GRANTED] & ~lost
-    if granted != 0:
-        for bit in range(F.MAX_ABILITIES):
-            if (granted >> bit) & 1:
-                a, mul = _static(s, cards, buf, fw, bit, GRANTED_AMOUNT[bit], 0, 0, -1, ctx, owner, src, card,
-                                 mult_only)
-                total += a
-                mult *= mul
-    for _ in range(s[b + F.M_IMPRISONED]):
-        for bit in (F.AB_CANNOT_ATTACK, F.AB_CANNOT_BLOCK):
-            if (lost >> bit) & 1 == 0:
-                a, mul = _static(s, cards, buf, fw, bit, 0, 0, 0, -1, ctx, owner, src, card, mult_only)
-                total += a
-                mult *= mul
-    for k in range(s[b + F.M_NITEMS]):
-        it = s[b + F.M_ITEMS + k]
-        for r in range(cards[it, F.C_MECH_START], cards[it, F.C_MECH_START] + cards[it, F.C_MECH_COUNT]):
+    b = at(src) if src >= 0 else 0
+    granted = s[b + F.M_GRANTED] & ~lost if src >= 0 else 0
+    imprisoned = s[b + F.M_IMPRISONED] if src >= 0 else 0
+    items = s[b + F.M_NITEMS] if src >= 0 else 0
+    for k in range(-1, items):  # the card's rows, then after them the granted ones, then each item's
+        if k >= 0:
+            c = s[b + F.M_ITEMS + k]
+        for r in range(cards[c, F.C_MECH_START], cards[c, F.C_MECH_START] + cards[c, F.C_MECH_COUNT]):
             if mechs[r, F.X_TRIGGER] != F.STATIC_TRIGGER or (lost >> mechs[r, F.X_ID]) & 1 == 0:
-                a, mul = _mechanic(s, cards, mechs, buf, fw, r, ctx, owner, src, card, mult_only)
+                a, mul, a2, mul2 = _mechanic(s, cards, mechs, buf, fw, r, ctx, ctx2, owner, src, card, mult_only)
                 total += a
                 mult *= mul
-    return mult if mult_only else mult * total
+                total2 += a2
+                mult2 *= mul2
+        if k >= 0:
+            continue
+        if granted != 0:
+            for bit in range(F.MAX_ABILITIES):
+                if (granted >> bit) & 1:
+                    a, mul, mul2 = _static(s, cards, buf, fw, bit, GRANTED_AMOUNT[bit], 0, 0, -1, ctx, ctx2, owner,
+                                           src, card, mult_only)
+                    total += a
+                    mult *= mul
+                    total2 += a
+                    mult2 *= mul2
+        for _ in range(imprisoned):
+            for bit in (F.AB_CANNOT_ATTACK, F.AB_CANNOT_BLOCK):
+                if (lost >> bit) & 1 == 0:
+                    a, mul, mul2 = _static(s, cards, buf, fw, bit, 0, 0, 0, -1, ctx, ctx2, owner, src, card,
+                                           mult_only)
+                    total += a
+                    mult *= mul
+                    total2 += a
+                    mult2 *= mul2
+    if mult_only:
+        return mult, mult2
+    return mult * total, mult2 * total2
 
 
 @njit(**_LEAN)
-def _mechanic(s, cards, mechs, buf, fw, r, ctx, owner, src, card, mult_only):
-    """``Evaluator.mechanic``: (addend, multiplier) of mechanic row r."""
+def _mechanic(s, cards, mechs, buf, fw, r, ctx, ctx2, owner, src, card, mult_only):
+    """``Evaluator.mechanic`` of row r: (addend, multiplier) in ctx, then in ctx2 (the effect computed once)."""
     if mechs[r, F.X_TRIGGER] == F.STATIC_TRIGGER:
-        return _static(s, cards, buf, fw, mechs[r, F.X_ID], mechs[r, F.X_AMOUNT], mechs[r, F.X_LIFE],
-                       mechs[r, F.X_KIND], mechs[r, F.X_CARD], ctx, owner, src, card, mult_only)
+        a, mul, mul2 = _static(s, cards, buf, fw, mechs[r, F.X_ID], mechs[r, F.X_AMOUNT], mechs[r, F.X_LIFE],
+                               mechs[r, F.X_KIND], mechs[r, F.X_CARD], ctx, ctx2, owner, src, card, mult_only)
+        return a, mul, a, mul2
     ef = mechs[r, F.X_ID]
     if ef == F.EF_ENCHANTMENT_SUMMON:  # its own evaluate: no trigger factor
-        if mult_only:
-            return 0.0, 1.0
-        return _token(buf, fw, mechs[r, F.X_CARD]) * min(mechs[r, F.X_AMOUNT], space(s, owner)), 1.0
+        v = 0.0
+        if not mult_only:
+            v = _token(buf, fw, mechs[r, F.X_CARD]) * min(mechs[r, F.X_AMOUNT], space(s, owner))
+        return v, 1.0, v, 1.0
     tr = mechs[r, F.X_TRIGGER]
     if tr == F.TR_AFFINITY:
-        factor = 0.0 if src >= 0 and st_get(s, src, F.ST_AFFINITY) != 0 else AFFINITY
+        factor = factor2 = 0.0 if src >= 0 and st_get(s, src, F.ST_AFFINITY) != 0 else AFFINITY
     else:
-        factor = FACTOR[tr, ctx]
-    if factor == 0:
-        return 0.0, 1.0
-    if mult_only:
-        return 0.0, factor
-    return _effect(s, cards, mechs, buf, fw, r, owner, src, card), factor
+        factor, factor2 = FACTOR[tr, ctx], FACTOR[tr, ctx2]
+    v = 0.0
+    if not mult_only and (factor != 0 or factor2 != 0):
+        v = _effect(s, cards, mechs, buf, fw, r, owner, src, card)
+    return (v if factor != 0 else 0.0, factor if factor != 0 else 1.0,
+            v if factor2 != 0 else 0.0, factor2 if factor2 != 0 else 1.0)
 
 
 @njit(**_LEAN)
-def _static(s, cards, buf, fw, bit, amount, life_bonus, kind, token, ctx, owner, src, card, mult_only):
-    """(addend, multiplier) of static ability ``bit`` with its row's numbers (a granted one: the defaults)."""
+def _static(s, cards, buf, fw, bit, amount, life_bonus, kind, token, ctx, ctx2, owner, src, card, mult_only):
+    """(addend, multiplier in ctx, multiplier in ctx2) of static ability ``bit`` with its row's numbers (a granted
+    one: the defaults)."""
     if bit == F.AB_RUSH:
-        return 0.0, (RUSH_IN_PLAY if ctx == PLAY else 1.0)
+        return 0.0, (RUSH_IN_PLAY if ctx == PLAY else 1.0), (RUSH_IN_PLAY if ctx2 == PLAY else 1.0)
     if bit == F.AB_SHIELDED:
         live = src == NO_SOURCE or (src >= 0 and st_get(s, src, F.ST_SHIELD) != 0)
-        return 0.0, (SHIELDED_LIVE if live else 1.0)
+        return 0.0, (SHIELDED_LIVE if live else 1.0), (SHIELDED_LIVE if live else 1.0)
     if mult_only:
-        return 0.0, MULT[bit, ctx]
+        return 0.0, MULT[bit, ctx], MULT[bit, ctx2]
     if bit == F.AB_DAMAGE_ON_BLOCK:
-        return DAMAGE_ON_BLOCK * amount, 1.0
+        return DAMAGE_ON_BLOCK * amount, 1.0, 1.0
     if bit == F.AB_DISCHARGE:
-        return -float(amount), 1.0
+        return -float(amount), 1.0, 1.0
     power = s[at(src) + F.M_POWER] if src >= 0 else cards[card, F.C_POWER]
     if bit == F.AB_PREVENT_ALL_DAMAGE:
-        return PREVENT_ALL_DAMAGE * power, 1.0
+        return PREVENT_ALL_DAMAGE * power, 1.0, 1.0
     if bit == F.AB_FORCE_FIELD:
-        return float(power), 1.0
+        return float(power), 1.0, 1.0
     if bit == F.AB_DEATH_COUNTER:
-        return DEATH_COUNTER * power, 1.0
+        return DEATH_COUNTER * power, 1.0, 1.0
     if bit == F.AB_SUMMON_UNIT_ON_DAMAGE:
-        return _token(buf, fw, token), 1.0
+        return _token(buf, fw, token), 1.0, 1.0
     if _is_lordship(bit):
-        return float(lordship(s, cards, bit, kind, amount, life_bonus, owner, src)), 1.0
-    return ADDEND[bit], MULT[bit, ctx]
+        return float(lordship(s, cards, bit, kind, amount, life_bonus, owner, src)), 1.0, 1.0
+    return ADDEND[bit], MULT[bit, ctx], MULT[bit, ctx2]
 
 
 @njit(**_LEAN)
@@ -559,7 +573,7 @@ def unit_value(s, cards, mechs, m, ctx, buf):
     """``Evaluator.unit`` of permanent m."""
     fw = floats(buf)
     if ctx == PLAY:
-        return _unit(s, cards, mechs, buf, fw, m, ctx)
+        return _unit(s, cards, mechs, buf, fw, m, ctx, ctx)[0]
     return fw[FV + 2 * m + ctx - LETHAL]
 
 
@@ -589,7 +603,8 @@ def card_target_value(s, cards, mechs, card, owner, t, buf):
 @njit(**_LEAN)
 def multiplier(s, cards, mechs, m, buf):
     """The product of unit m's multipliers in NONLETHAL (``default_policy._multiplier``: an item's host)."""
-    return _mechanics(s, cards, mechs, buf, floats(buf), NONLETHAL, s[at(m) + F.M_OWNER], m, -1, 0.0, True)
+    return _mechanics(s, cards, mechs, buf, floats(buf), NONLETHAL, NONLETHAL, s[at(m) + F.M_OWNER], m, -1, 0.0,
+                      True)[0]
 
 
 @njit(**_LEAN)

@@ -63,13 +63,14 @@ LORDSHIPS = (AB_FRIENDLY_LORDSHIP, AB_UNIT_TYPE_LORDSHIP_INCLUSIVE, AB_UNIT_TYPE
 # ---- the card table: ``cards[card, C_*]`` ------------------------------------------------------------------
 (C_TYPE, C_ENERGY, C_REQ, _R1, _R2, _R3, C_DAMAGE, C_LIFE, C_UNIT_TYPE, C_MECHANICAL, C_POWER, C_EMPOWER_COST,
  C_TARGETER, C_TG_OPTIONAL, C_TG_LIFE, C_TG_UNIT_TYPE, C_TG_ABILITY, C_HOST, C_MECH_START, C_MECH_COUNT,
- C_ABILITIES, C_SHIELDED, C_DEATHLESS_CHARGES, C_RUSH, C_ID_RANK, C_VEHICLE_OR_STRUCTURE) = range(26)
-CF = 26
+ C_ABILITIES, C_SHIELDED, C_DEATHLESS_CHARGES, C_RUSH, C_ID_RANK, C_VEHICLE_OR_STRUCTURE, C_TRIGGERS) = range(27)
+CF = 27
 # C_REQ..C_REQ+3: the thresholds of synthesis, growth, decay, renewal; C_UNIT_TYPE: 0 none, else an index into
 # the pool's unit-type names (``flat_table``); C_HOST: the host targeter (-1: not an item); C_ABILITIES: the mask
 # of the card's static mechanics; C_SHIELDED, C_DEATHLESS_CHARGES (0 none), C_RUSH: what ``effects.init_status``
 # and ``moves.attach`` read from an item or card; C_ID_RANK: the card id's rank in sorted order (a deck search's
-# options are sorted by id); C_VEHICLE_OR_STRUCTURE: a host of FriendlyVehicleOrStructure.
+# options are sorted by id); C_VEHICLE_OR_STRUCTURE: a host of FriendlyVehicleOrStructure; C_TRIGGERS: bit t set
+# when one of the card's mechanics has trigger t.
 
 # ---- the mechanic table: ``mechs[row, X_*]`` (a card's rows are C_MECH_START.. in card order) ---------------
 (X_ID, X_TRIGGER, X_HAS_TARGETER, X_TARGETER, X_TG_OPTIONAL, X_TG_LIFE, X_TG_UNIT_TYPE, X_TG_ABILITY, X_AMOUNT,

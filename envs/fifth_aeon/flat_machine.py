@@ -19,7 +19,7 @@ from .flat_rules import (
     abilities, activate, all_perms, ask, at, board_append, board_at, board_index, board_len, buff, can_block,
     check_players, crypt_append, crypt_take, deal_damage, draw, end, find, init_status, is_unit, life, new_perm,
     on_board, on_leave, pb, poison, refresh, remove_perm, st_get, st_has, st_pop, st_set, to_bottom, unit_type,
-    update_auras, attack, automatic, mech_rows, mechanical, resolve_choice,
+    update_auras, attack, automatic, has_trigger, mech_rows, mechanical, resolve_choice,
 )
 
 _LEAN = dict(cache=True, nogil=True, _nrt=False)
@@ -75,6 +75,16 @@ def call(s, buf, f, pc, op, a0, a1, a2, a3, a4, a5):
 
 
 @njit(**_LEAN)
+def fire(s, cards, buf, f, pc, u, trigger, chosen, trigger_unit):
+    """``call`` of ``OP_FIRE`` (``fire_own(u, trigger, chosen, trigger_unit)``), skipped when u (its card and items)
+    has no mechanic with ``trigger``: ``fire_own`` would then do nothing."""
+    if has_trigger(s, cards, u, trigger):
+        call(s, buf, f, pc, OP_FIRE, u, trigger, chosen, trigger_unit, 0, 0)
+    else:
+        buf[f + FR_PC] = pc
+
+
+@njit(**_LEAN)
 def resolve(s, cards, mechs, buf):
     """Run the stack to empty (or to a layout overflow, which leaves the state invalid)."""
     while buf[STACK] > 0 and s[F.G_OVERFLOW] == 0:
@@ -126,7 +136,7 @@ def _enter(s, cards, mechs, buf, f):
     pc = buf[f + FR_PC]
     if pc == 0:
         if buf[f + FR_A + 2] == 1:
-            call(s, buf, f, 1, OP_FIRE, u, F.TR_PLAY, buf[f + FR_A + 1], -1, 0, 0)
+            fire(s, cards, buf, f, 1, u, F.TR_PLAY, buf[f + FR_A + 1], -1)
             return
         pc = 2
     if pc == 1:
@@ -172,32 +182,21 @@ def _enter(s, cards, mechs, buf, f):
             i += 1
             buf[f + FR_A + 3] = i
             continue
-        call(s, buf, f, 5, OP_FIRE, other, F.TR_FRIENDLY_ENTERS, -1, u, 0, 0)
+        fire(s, cards, buf, f, 5, other, F.TR_FRIENDLY_ENTERS, -1, u)
         return
     other = buf[f + FR_LIST + i]
     if pc == 5:
         trig = F.TR_FRIENDLY_MECH_ENTERS if mechanical(s, cards, u) else F.TR_FRIENDLY_BIO_ENTERS
-        call(s, buf, f, 6, OP_FIRE, other, trig, -1, u, 0, 0)
+        fire(s, cards, buf, f, 6, other, trig, -1, u)
         return
     buf[f + FR_A + 3] = i + 1
     if (pc == 6 and other != u and is_unit(s, cards, other) and unit_type(s, cards, u) != 0
             and unit_type(s, cards, other) == unit_type(s, cards, u) and st_get(s, other, F.ST_AFFINITY) == 0
-            and _has_trigger(s, cards, mechs, other, F.TR_AFFINITY)):
+            and has_trigger(s, cards, other, F.TR_AFFINITY)):
         st_set(s, other, F.ST_AFFINITY, 1)
-        call(s, buf, f, 4, OP_FIRE, other, F.TR_AFFINITY, -1, u, 0, 0)
+        fire(s, cards, buf, f, 4, other, F.TR_AFFINITY, -1, u)
         return
     buf[f + FR_PC] = 4
-
-
-@njit(**_LEAN)
-def _has_trigger(s, cards, mechs, m, trigger):
-    b = at(m)
-    for k in range(-1, s[b + F.M_NITEMS]):
-        c = s[b + F.M_CARD] if k < 0 else s[b + F.M_ITEMS + k]
-        for r in range(cards[c, F.C_MECH_START], cards[c, F.C_MECH_START] + cards[c, F.C_MECH_COUNT]):
-            if mechs[r, F.X_TRIGGER] == trigger:
-                return True
-    return False
 
 
 @njit(**_LEAN)
@@ -580,7 +579,7 @@ def _die(s, cards, mechs, buf, f):
     unit = is_unit(s, cards, u)
     if pc == 0 and unit:
         st_set(s, u, F.ST_DYING, 1)
-        call(s, buf, f, 1, OP_FIRE, u, F.TR_DEATH, -1, -1, 0, 0)
+        fire(s, cards, buf, f, 1, u, F.TR_DEATH, -1, -1)
         return
     if pc == 1:
         st_pop(s, u, F.ST_DYING)
@@ -628,7 +627,7 @@ def _soul_reap(s, cards, mechs, buf, f):
         i = buf[f + FR_A + 1]
         buf[f + FR_A + 1] = i + 1
         if s[F.G_WINNER] < 0:
-            call(s, buf, f, 1, OP_FIRE, buf[f + FR_LIST + i], F.TR_SOUL_REAP, -1, buf[f + FR_A], 0, 0)
+            fire(s, cards, buf, f, 1, buf[f + FR_LIST + i], F.TR_SOUL_REAP, -1, buf[f + FR_A])
             return
     pop(buf)
 
@@ -680,13 +679,13 @@ def _start_turn(s, cards, mechs, buf, f):
             buf[f + FR_A + 1] = i + 1
             continue
         if s[at(u) + F.M_OWNER] == p:
-            call(s, buf, f, 2, OP_FIRE, u, F.TR_DAWN, -1, -1, 0, 0)
+            fire(s, cards, buf, f, 2, u, F.TR_DAWN, -1, -1)
             return
         pc = 2
     if pc == 2:
         i = buf[f + FR_A + 1]
         buf[f + FR_A + 1] = i + 1
-        call(s, buf, f, 1, OP_FIRE, buf[f + FR_LIST + i], F.TR_CYCLE, -1, -1, 0, 0)
+        fire(s, cards, buf, f, 1, buf[f + FR_LIST + i], F.TR_CYCLE, -1, -1)
         return
     for i in range(board_len(s, p)):
         u = board_at(s, p, i)
@@ -725,7 +724,7 @@ def _end_effects(s, cards, mechs, buf, f):
         i = buf[f + FR_A + 1]
         buf[f + FR_A + 1] = i + 1
         if s[F.G_ATTACKED] == 0:
-            call(s, buf, f, 1, OP_FIRE, buf[f + FR_LIST + i], F.TR_SERENITY, -1, -1, 0, 0)
+            fire(s, cards, buf, f, 1, buf[f + FR_LIST + i], F.TR_SERENITY, -1, -1)
             return
         pc = 1
     if pc == 1:
@@ -735,7 +734,7 @@ def _end_effects(s, cards, mechs, buf, f):
             if not on_board(s, u):
                 buf[f + FR_A + 1] = i + 1
                 continue
-            call(s, buf, f, 2, OP_FIRE, u, F.TR_DUSK, -1, -1, 0, 0)
+            fire(s, cards, buf, f, 2, u, F.TR_DUSK, -1, -1)
             return
         t = s[F.G_TURN_PLAYER]
         for q in (t, 1 - t):
@@ -938,7 +937,7 @@ def _combat(s, cards, mechs, buf, f):
         if s[F.G_WINNER] >= 0:
             pop(buf)
             return
-        call(s, buf, f, 4, OP_FIRE, _now(s, a), F.TR_LETHAL_STRIKE, -1, buf[f + FR_A + 6], 0, 0)
+        fire(s, cards, buf, f, 4, _now(s, a), F.TR_LETHAL_STRIKE, -1, buf[f + FR_A + 6])
         return
     if pc == 4:
         call(s, buf, f, 9, OP_DEATHS, 0, 0, 0, 0, 0, 0)
@@ -947,7 +946,7 @@ def _combat(s, cards, mechs, buf, f):
         if s[F.G_WINNER] >= 0:
             pop(buf)
             return
-        call(s, buf, f, 4, OP_FIRE, buf[f + FR_A + 5], F.TR_LETHAL_STRIKE, -1, a, 0, 0)
+        fire(s, cards, buf, f, 4, buf[f + FR_A + 5], F.TR_LETHAL_STRIKE, -1, a)
         return
     b = buf[f + FR_A + 5]
     if pc == 7:
@@ -955,12 +954,12 @@ def _combat(s, cards, mechs, buf, f):
             pop(buf)
             return
         if find(s, s[at(b) + F.M_UID]) < 0:
-            call(s, buf, f, 8, OP_FIRE, _now(s, a), F.TR_LETHAL_STRIKE, -1, b, 0, 0)
+            fire(s, cards, buf, f, 8, _now(s, a), F.TR_LETHAL_STRIKE, -1, b)
             return
         pc = 8
     if pc == 8:
         if find(s, s[at(a) + F.M_UID]) < 0:
-            call(s, buf, f, 4, OP_FIRE, _now(s, b), F.TR_LETHAL_STRIKE, -1, a, 0, 0)
+            fire(s, cards, buf, f, 4, _now(s, b), F.TR_LETHAL_STRIKE, -1, a)
             return
         call(s, buf, f, 9, OP_DEATHS, 0, 0, 0, 0, 0, 0)
         return

@@ -213,6 +213,16 @@ def meets(s, cards, p, card):
 
 
 @njit(**_LEAN)
+def has_trigger(s, cards, m, trigger):
+    """m's card or one of its items has a mechanic with ``trigger``."""
+    b = at(m)
+    mask = cards[s[b + F.M_CARD], F.C_TRIGGERS]
+    for k in range(s[b + F.M_NITEMS]):
+        mask |= cards[s[b + F.M_ITEMS + k], F.C_TRIGGERS]
+    return (mask >> trigger) & 1 == 1
+
+
+@njit(**_LEAN)
 def mech_rows(s, cards, mechs, m, trigger, ability, out, start):
     """The rows of ``Perm.mechs`` (the card's, then each item's; granted abilities have none) with ``trigger``
     (and, for static ones, ``ability``; -1: any), written to ``out[start:]``; returns the end. Only static

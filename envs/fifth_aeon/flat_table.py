@@ -89,7 +89,9 @@ def card_table(pool: CardPool) -> CardTable:
         for mech in card.mechanics:
             x = _mechanic(mech, card, names, index)
             rows.append(x)
-            if mech.trigger is None:
+            if mech.trigger is not None:
+                row[F.C_TRIGGERS] |= 1 << int(x[F.X_TRIGGER])
+            else:
                 mask |= 1 << int(x[F.X_ID])
                 if mech.id == "Shielded":
                     row[F.C_SHIELDED] = 1

@@ -27,7 +27,7 @@ from . import flat_model, flat_moves
 from . import layout as L
 from . import moves
 from .board import PHASE_NAMES, Match
-from .flat_convert import to_flat, to_match, update_match
+from .flat_convert import fresh, to_flat, to_match, update_match
 from .flat_machine import BUFFER_LEN
 from .flat_table import card_table
 from .cards import DECK_LIST, STANDARD_DECKS, STARTER_DECKS, CardPool, Deck, bundled_pool, load_deck, load_pool
@@ -35,7 +35,8 @@ from .constants import BOARD_SLOTS, MAX_TURNS
 from .default_policy import DefaultPolicy
 from .evaluation import position_value
 from .hidden_lists import DECKLISTS, UniformDeck, hidden_cards, seen_cards, unseen_slots
-from .observation import observation_length, observation_structure, observe
+from .flat_observation import observe as flat_observe
+from .observation import observation_length, observation_structure
 from .render import render_ansi, render_rgb
 from . import view as views
 
@@ -82,6 +83,7 @@ class FifthAeonGame:
         self.card_ids = [c.id for c in pool.cards]
         self.table = card_table(pool)
         self.table_index = {cid: i for i, cid in enumerate(self.card_ids)}
+        self._deck_indices: dict[tuple[str, ...], np.ndarray] = {}
         self.info = GameInfo(name="fifth_aeon", num_players=2, num_actions=L.NUM_ACTIONS,
                              observation_shape=(observation_length(len(pool)),), chance="setup",
                              information="imperfect", utility="zero_sum", min_return=-1.0, max_return=1.0,
@@ -94,10 +96,15 @@ class FifthAeonGame:
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         lists = (tuple(self.pool_decks[i] for i in rng.integers(len(self.pool_decks), size=2)) if self.pool_decks
                  else tuple(d.cards for d in self.decks))
-        s = to_flat(Match(self.pool, tuple([d[i] for i in rng.permutation(len(d))] for d in lists)), self.table,
-                    self.pool)
+        s = fresh(tuple(self._indices(d)[rng.permutation(len(d))] for d in lists))
         flat_moves.start(s, self.table.cards, self.table.mechs, np.zeros(BUFFER_LEN, np.int32), self.mulligan)
         return FifthAeonState(self, s, lists)
+
+    def _indices(self, deck: tuple[str, ...]) -> np.ndarray:
+        """A deck list as card indices (the flat state's), cached per list."""
+        if deck not in self._deck_indices:
+            self._deck_indices[deck] = np.array([self.table_index[c] for c in deck], np.int64)
+        return self._deck_indices[deck]
 
     def render_ansi(self, state: "FifthAeonState", perspective: int | None = None) -> str:
         return render_ansi(state._decoded(), perspective)
@@ -235,7 +242,7 @@ class FifthAeonState(StateBase):
                 f"{self.current_player}; legal: {self.legal_actions().tolist()}")
 
     def clone(self) -> "FifthAeonState":
-        return FifthAeonState(self.game, self.flat.copy(), self.decks)
+        return type(self)(self.game, self.flat.copy(), self.decks)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         raise ProtocolError("Fifth Aeon has no chance nodes after set-up (decks are shuffled by new_state)")
@@ -291,7 +298,7 @@ class FifthAeonState(StateBase):
             decks = tuple(decks)
         flat_model.determinize(s, self.game.table.cards, player, rng.random(flat_model.DETERMINIZE_DRAWS),
                                np.empty(flat_model.DETERMINIZE_DRAWS, np.int64))
-        return FifthAeonState(self.game, s, decks)
+        return type(self)(self.game, s, decks)
 
     def seen_cards(self, player: int) -> Counter:
         """The opponent's cards ``player`` sees now, by card id (``hidden_lists.seen_cards``): what a deck model is
@@ -304,7 +311,9 @@ class FifthAeonState(StateBase):
         return hidden_cards(self._decoded(), self._check_player(player))
 
     def observation(self, player: int, perfect: bool = False) -> np.ndarray:
-        return observe(self._decoded(), self._check_player(player), bool(perfect))
+        out = np.empty(self.game.info.observation_shape, np.float32)
+        flat_observe(self.flat, self.game.table.cards, self._check_player(player), bool(perfect), out)
+        return out
 
     def observation_structure(self) -> ObservationStructure:
         """The named parts of ``observation(p)`` (``envs.structure``): the hand and both boards as card
