@@ -121,7 +121,7 @@ class FifthAeonState(StateBase):
     encoded back before the next move. ``decks``: the players' deck lists (card ids; in a world of hidden lists, the
     opponent's as the world deals it), which DefaultAI's resource choice reads."""
 
-    __slots__ = ("_s", "_m", "_legal", "_buf", "decks")
+    __slots__ = ("_s", "_m", "_legal", "_legal_list", "_player", "_buf", "decks")
 
     def __init__(self, game: FifthAeonGame, position: "np.ndarray | Match",
                  decks: tuple[tuple[str, ...], ...] | None = None):
@@ -131,7 +131,9 @@ class FifthAeonState(StateBase):
         else:
             self._s, self._m = position, None
         self.decks = tuple(d.cards for d in game.decks) if decks is None else decks
-        self._legal: np.ndarray | None = None
+        self._legal: np.ndarray | None = None  # this position's legal ids, its player: computed once
+        self._legal_list: list[int] = []
+        self._player: int | None = None
         self._buf: np.ndarray | None = None
 
     # -- the two views of the position -----------------------------------------------------------------------
@@ -148,6 +150,8 @@ class FifthAeonState(StateBase):
         """The position as the object engine's ``Match`` (decoded once, then kept in step with every move)."""
         if self._m is None:
             self._m = to_match(self._s, self.game.table, self.game.pool)
+        self._legal = None  # the caller may change it
+        self._player = None
         return self._m
 
     def _decoded(self) -> Match:
@@ -163,13 +167,16 @@ class FifthAeonState(StateBase):
         """After the flat state changed: the legal actions are stale and a handed-out match is brought up to date
         in place (so references to it stay valid)."""
         self._legal = None
+        self._player = None
         if self._m is not None:
             update_match(self._m, self._s, self.game.table, self.game.pool)
 
     # -- properties ----------------------------------------------------------------------------------------
     @property
     def current_player(self) -> int:
-        return int(flat_model.player(self.flat))
+        if self._player is None:
+            self._player = int(flat_model.player(self.flat))
+        return self._player
 
     @property
     def turn(self) -> int:
@@ -187,7 +194,7 @@ class FifthAeonState(StateBase):
         return PHASE_NAMES[int(s[F.G_PHASE])]
 
     def is_terminal(self) -> bool:
-        return bool(self.flat[F.G_WINNER] >= 0)
+        return self.current_player == TERMINAL
 
     def winner(self) -> int | None:
         """0 or 1 once decided; None while running or for a draw."""
@@ -215,6 +222,7 @@ class FifthAeonState(StateBase):
             n = flat_moves.legal_actions(self.flat, self.game.table.cards, self.game.table.mechs, buf)
             self._legal = buf[:n].astype(np.int64)
             self._legal.flags.writeable = False
+            self._legal_list = self._legal.tolist()
         return self._legal
 
     def sensible_actions(self) -> np.ndarray:
@@ -228,12 +236,11 @@ class FifthAeonState(StateBase):
         return legal[(legal < L.RESOURCE) | (legal >= L.RESOURCE + 4) | (legal == keep)]
 
     def _try_apply(self, a: int) -> bool:
-        if a not in set(self.legal_actions().tolist()):
+        self.legal_actions()
+        if a not in self._legal_list:
             return False
         table = self.game.table
-        buf = self._scratch()
-        flat_moves.legal_actions(self.flat, table.cards, table.mechs, buf)
-        flat_moves.apply(self._s, table.cards, table.mechs, a, buf)
+        flat_moves.apply(self.flat, table.cards, table.mechs, a, self._scratch())
         self._moved()
         return True
 
