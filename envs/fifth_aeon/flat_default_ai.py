@@ -24,8 +24,8 @@ from .cards import CardPool
 from .constants import BOARD_SLOTS
 from .default_policy import ATTACKER_DIES, BLOCKER_DIES, BOTH_DIE, NEITHER_DIES
 from .flat_evaluation import (
-    FOPT, FROW, I_CHOSEN, I_KEEP, I_OPT, KEEP_BITS, KEEP_WORDS, KNAPSACK_CAP, LETHAL, OPTION_LEN, PLAY, card_target_value,
-    card_value, floats, multiplier, prepare, unit_value,
+    FOPT, FROW, I_CHOSEN, I_KEEP, I_OPT, KEEP_BITS, KEEP_WORDS, KNAPSACK_CAP, LETHAL, OPTION_LEN, PLAY,
+    card_target_value, card_value, floats, multiplier, prepare, unit_value,
 )
 from .flat_machine import SCRATCH
 from .flat_moves import acting, apply, legal_actions
@@ -41,7 +41,7 @@ QUEUE = MAX_OPTIONS + 4  # the longest plan: a choice's options and done
 PLAN_LEN = 2 * (1 + QUEUE)  # per player: the queue's length, then its actions
 OUTCOME_RANK = 100000  # block: the outcome outranks the trade (default_policy.DefaultPolicy.block)
 FLYING_FIRST = 1000  # block: Flying attackers first
-# buf[SCRATCH:] lists of the policy (evaluation's targets start at flat_evaluation.AREA = SCRATCH + 64)
+# the policy's lists in buf[SCRATCH:STACK] (over flat_evaluation.AREA: none is live while an evaluation lists targets)
 _ORD, _KEY, _PICK, _OPT = SCRATCH, SCRATCH + 64, SCRATCH + 128, SCRATCH + 192
 
 
@@ -133,7 +133,7 @@ def _plan(s, cards, mechs, decks, buf, me, out, o):
     return 1
 
 
-# ---- casting: the knapsack --------------------------------------------------------------------------------------------
+# ---- casting: the knapsack -------------------------------------------------------------------------------------------
 @njit(**_LEAN)
 def _select_action(s, cards, mechs, buf, me, out, o):
     """``DefaultPolicy.select_action``: the knapsack over energy of every playable card and enchantment change;
@@ -401,7 +401,7 @@ def _order(s, cards, mechs, buf, me, out, o):
     return k
 
 
-# ---- the resource and the choices ----------------------------------------------------------------------------------------
+# ---- the resource and the choices ------------------------------------------------------------------------------------
 @njit(**_LEAN)
 def _first_copy(decks, p, i):
     """Entry i of p's deck list is its card's first (``default_policy._unique``)."""
@@ -529,7 +529,7 @@ def _choose(s, cards, decks, buf, me, out, o):
     return k
 
 
-# ---- games ---------------------------------------------------------------------------------------------------------------
+# ---- games -----------------------------------------------------------------------------------------------------------
 @njit(**_LEAN)
 def playout(s, cards, mechs, decks, plan, buf, turn_limit):
     """DefaultAI on both sides (``FifthAeonState.random_playout`` with ``rollout=default_ai``) until the game ends

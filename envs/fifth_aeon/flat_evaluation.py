@@ -12,7 +12,7 @@ they hold for the position and player of the last ``prepare``.
 A context is an int (``PLAY``, ``LETHAL``, ``NONLETHAL``: ``CONTEXTS`` names them). A value's source is a perm-pool
 index, ``NO_SOURCE`` (a card in hand) or ``FAKE``: the unit a card in hand would be (``Perm(-1, card, owner)``,
 the target of its own SelfTarget effects); a target is a pool index, ``FAKE`` or a player ``p`` as ``-1 - p``
-(``flat_rules.automatic``'s). The work area is ``buf[STACK:]`` (``WORK_LEN`` int32s, floats first): the kernels
+(``flat_rules.automatic``'s). The work area is ``buf[STACK:WORK_END]`` (floats first): the kernels
 run between rules calls, never inside one; ``buf[SCRATCH:STACK]`` holds their short target lists.
 """
 from __future__ import annotations
@@ -26,7 +26,9 @@ from . import evaluation as E
 from . import flat_layout as F
 from .constants import BOARD_SLOTS
 from .flat_machine import BUFFER_LEN, SCRATCH, STACK
-from .flat_rules import abilities, at, attack, automatic, board_at, board_len, full_life, is_unit, life, pb, st_get, unit_type
+from .flat_rules import (
+    abilities, at, attack, automatic, board_at, board_len, full_life, is_unit, life, pb, st_get, unit_type,
+)
 from .flat_table import _AMOUNT
 
 _LEAN = dict(cache=True, nogil=True, _nrt=False)
@@ -93,7 +95,7 @@ HAND_CARD = 3.0
 # ---- the work area: buf[STACK:], int32; floats (a float64 view) then ints -------------------------------------------
 MAX_TOKENS = 32  # distinct cards a pool's summons name
 KNAPSACK_CAP = 1000  # the knapsack's capacity after clamping to the items' total weight + 1
-MAX_ITEMS = 32  # knapsack items: hand cards and enchantments
+KNAPSACK_ITEMS = 32  # knapsack items: hand cards and enchantments
 OPTION_LEN = 5  # an item: weight, its actions' count, up to 3 actions
 KEEP_BITS = 30  # knapsack keep flags per int32 word
 KEEP_WORDS = (KNAPSACK_CAP + KEEP_BITS) // KEEP_BITS
@@ -102,18 +104,17 @@ FT = FV + 2 * F.PERM_SLOTS  # token values, by token slot
 FF = FT + MAX_TOKENS  # the fake unit's LETHAL, NONLETHAL values
 FROW = FF + 2  # the knapsack's row
 FOPT = FROW + KNAPSACK_CAP + 1  # the items' values
-NF = FOPT + MAX_ITEMS
+NF = FOPT + KNAPSACK_ITEMS
 I_NTOK = STACK + 2 * NF
 I_TOK = I_NTOK + 1  # the token slots' cards
 I_FINAL = I_TOK + MAX_TOKENS  # 1: float entry i (< FROW) is final
 I_DIRTY = I_FINAL + FROW  # set when a non-final entry is read
 I_KEEP = I_DIRTY + 1
-I_OPT = I_KEEP + MAX_ITEMS * KEEP_WORDS  # the items (OPTION_LEN each)
-I_CHOSEN = I_OPT + MAX_ITEMS * OPTION_LEN  # the knapsack's choice, in its order
-WORK_END = I_CHOSEN + MAX_ITEMS
-WORK_LEN = WORK_END - STACK
+I_OPT = I_KEEP + KNAPSACK_ITEMS * KEEP_WORDS  # the items (OPTION_LEN each)
+I_CHOSEN = I_OPT + KNAPSACK_ITEMS * OPTION_LEN  # the knapsack's choice, in its order
+WORK_END = I_CHOSEN + KNAPSACK_ITEMS
 AREA = SCRATCH + 64  # an automatic targeter's targets (buf[SCRATCH:AREA]: candidates, hosts, policy lists)
-MAX_PASSES = 4 * BOARD_SLOTS + MAX_TOKENS + 1  # more than the longest acyclic chain of table entries
+MAX_PASSES = 2 * BOARD_SLOTS + MAX_TOKENS + 1  # a pass per table entry (a unit's two are one), and one more
 assert WORK_END <= BUFFER_LEN and AREA + 2 * BOARD_SLOTS + 2 <= STACK
 
 
@@ -209,7 +210,7 @@ def _unit_of(buf, fw, t, ctx):
     return _read(buf, fw, FV + 2 * t + ctx - LETHAL)
 
 
-# ---- units, cards and mechanics ---------------------------------------------------------------------------------------
+# ---- units, cards and mechanics --------------------------------------------------------------------------------------
 # Two contexts at once: a mechanic's effect does not depend on the context (only which factor or multiplier
 # applies does), so the table's LETHAL and NONLETHAL values cost one pass over the mechanics.
 @njit(**_LEAN)
@@ -567,7 +568,7 @@ def target_value(s, cards, mechs, buf, fw, r, owner, t, card):
     return 0.0
 
 
-# ---- the public values (after ``prepare``) ------------------------------------------------------------------------------
+# ---- the public values (after ``prepare``) ---------------------------------------------------------------------------
 @njit(**_LEAN)
 def unit_value(s, cards, mechs, m, ctx, buf):
     """``Evaluator.unit`` of permanent m."""
