@@ -194,7 +194,7 @@ def test_interned_keys_and_sensible_moves(prune):
 
     game = copy.copy(cardboard.make_game("fifth_aeon"))
     game.info = dataclasses.replace(game.info, num_action_keys=None)
-    state = TupleKeys(game, game.new_state(2).flat.copy())
+    state = TupleKeys(game, game.new_state(2).s.copy())
     while len(state.legal_actions()) < 3:
         state.apply(int(state.legal_actions()[0]))
     prior = random_prior(state, seed=4)

@@ -9,34 +9,39 @@ import numpy as np
 
 from ..errors import InvalidParameterError
 from .board import Match
+from .compiled_model import MODEL_BUFFER
 from .default_policy import DefaultPolicy
+from .flat_default_ai import act, new_plan
 from .state import FifthAeonState
 
 
 class DefaultAI:
     """DefaultAI as an ``Agent``: deterministic; plans one action at a time from the state it is given (it reads
-    only what its player may see: its hand, the board, both crypts, its own deck list)."""
+    only what its player may see: its hand, the board, both crypts, its own deck list), compiled
+    (``flat_default_ai``; ``default_policy.DefaultPolicy`` is the same policy over a ``Match``)."""
 
     name = "default_ai"
-    policy_class: type[DefaultPolicy] = DefaultPolicy
+    berserker = False
 
     def __init__(self, game: Any = None) -> None:
         if game is not None and game.info.name != "fifth_aeon":
             raise InvalidParameterError(f"agent {self.name!r} plays fifth_aeon only, not {game.info.name!r}")
-        self.policy = self.policy_class()
+        self.plan = new_plan()
+        self._buf = np.zeros(MODEL_BUFFER, np.int32)
 
     def reset(self) -> None:
-        self.policy.reset()
+        self.plan[:] = 0
 
     def act(self, state: FifthAeonState, rng: np.random.Generator) -> int:
         if not isinstance(state, FifthAeonState):
             raise InvalidParameterError(f"agent {self.name!r} plays fifth_aeon states only")
-        m = state.match
-        return self.policy.act(m, state.decks[m.acting], state.legal_actions())
+        table = state.game.table
+        return int(act(state.s, table.cards, table.mechs, state.deck_lists(), self.plan, self._buf, self.berserker))
 
 
 class BerserkerPolicy(DefaultPolicy):
-    """DefaultAI's decisions, except that it attacks with every unit able to and never blocks."""
+    """DefaultAI's decisions, except that it attacks with every unit able to and never blocks (over a ``Match``:
+    the reference of the compiled ``flat_default_ai.act(..., berserker=True)``)."""
 
     def attackers(self, m: Match, me: int) -> list[int]:
         return [s for s, u in enumerate(m.board[me]) if u.can_attack()]
@@ -49,4 +54,4 @@ class Berserker(DefaultAI):
     """BerserkerAI (004 §2.5): DefaultAI that attacks with every unit able to and never blocks."""
 
     name = "berserker"
-    policy_class = BerserkerPolicy
+    berserker = True

@@ -1,7 +1,7 @@
 """DefaultAI compiled (``default_policy``): numba kernels over the flat state that make ``DefaultPolicy``'s
 decisions, with its plan queue, so that DefaultAI plays whole games in compiled code (``playout``).
 
-``act(s, cards, mechs, decks, plan, buf)`` is ``DefaultPolicy.act`` for the acting player: ``decks`` is an int64
+``act(s, cards, mechs, decks, plan, buf, berserker)`` is ``DefaultPolicy.act`` for the acting player: ``decks`` is an int64
 array [2, 1 + MAX_DECK] of each player's deck list (its length, then card indices in the list's order:
 ``state.decks[p]``, what the resource choice and the mulligan read; ``deck_lists`` builds it), ``plan`` an int64
 array of ``PLAN_LEN`` holding each player's queue (``DefaultPolicy._queue``: one policy per player, as
@@ -63,9 +63,10 @@ def deck_lists(decks: Sequence[Sequence[str]], pool: CardPool) -> np.ndarray:
 
 # ---- the policy ----------------------------------------------------------------------------------------------------
 @njit(**_LEAN)
-def act(s, cards, mechs, decks, plan, buf):
+def act(s, cards, mechs, decks, plan, buf, berserker):
     """``DefaultPolicy.act``: the acting player's next action (the front of its queue while legal, else the first
-    of a new plan, whose rest is queued), -1 once the game is over."""
+    of a new plan, whose rest is queued), -1 once the game is over. ``berserker``: BerserkerAI's
+    (``default_ai.BerserkerPolicy``: attack with every unit able to, never block)."""
     n = legal_actions(s, cards, mechs, buf)
     if n == 0:
         return -1
@@ -77,7 +78,7 @@ def act(s, cards, mechs, decks, plan, buf):
         if _allowed(buf, n, a):
             return a
         plan[q] = 0
-    plan[q] = _plan(s, cards, mechs, decks, buf, p, plan, q + 1)
+    plan[q] = _plan(s, cards, mechs, decks, buf, p, plan, q + 1, berserker)
     if plan[q] > 0:
         first = plan[q + 1]
         _drop_first(plan, q)
@@ -102,7 +103,7 @@ def _drop_first(plan, q):
 
 
 @njit(**_LEAN)
-def _plan(s, cards, mechs, decks, buf, me, out, o):
+def _plan(s, cards, mechs, decks, buf, me, out, o, berserker):
     """``DefaultPolicy.plan``: the next actions for ``me`` into ``out[o:]``; returns their number."""
     if s[F.G_NCHOICES] > 0:
         return _choose(s, cards, decks, buf, me, out, o)
@@ -111,8 +112,10 @@ def _plan(s, cards, mechs, decks, buf, me, out, o):
         return 1
     phase = s[F.G_PHASE]
     if phase == F.BLOCK:
-        prepare(s, cards, mechs, me, buf)
-        k = _block(s, cards, mechs, buf, me, out, o)
+        k = 0
+        if not berserker:
+            prepare(s, cards, mechs, me, buf)
+            k = _block(s, cards, mechs, buf, me, out, o)
         out[o + k] = L.PASS
         return k + 1
     if phase == F.ORDER:
@@ -126,7 +129,7 @@ def _plan(s, cards, mechs, decks, buf, me, out, o):
     if k > 0:
         return k
     if phase == F.PLAY1:
-        k = _attackers(s, cards, mechs, buf, me, out, o)
+        k = _all_attackers(s, cards, me, out, o) if berserker else _attackers(s, cards, mechs, buf, me, out, o)
         out[o + k] = L.PASS
         return k + 1
     out[o] = L.PASS
@@ -304,6 +307,17 @@ def _attackers(s, cards, mechs, buf, me, out, o):
                     favourable = True
                     break
         if not favourable:
+            out[o + k] = L.ATTACK + i
+            k += 1
+    return k
+
+
+@njit(**_LEAN)
+def _all_attackers(s, cards, me, out, o):
+    """``BerserkerPolicy.attackers``: every unit able to attack; returns their number."""
+    k = 0
+    for i in range(board_len(s, me)):
+        if can_attack(s, cards, board_at(s, me, i)):
             out[o + k] = L.ATTACK + i
             k += 1
     return k
@@ -536,6 +550,6 @@ def playout(s, cards, mechs, decks, plan, buf, turn_limit):
     or turn ``turn_limit`` begins; returns the number of decisions."""
     n = 0
     while s[F.G_WINNER] < 0 and s[F.G_TURN] < turn_limit and s[F.G_OVERFLOW] == 0:
-        apply(s, cards, mechs, act(s, cards, mechs, decks, plan, buf), buf)
+        apply(s, cards, mechs, act(s, cards, mechs, decks, plan, buf, False), buf)
         n += 1
     return n

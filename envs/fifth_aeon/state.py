@@ -16,29 +16,30 @@ from typing import Any
 
 import numpy as np
 
+from ..compiled_model import CompiledModel
 from ..errors import InvalidParameterError, ProtocolError, UnknownNameError
 from ..kernels import seed_stream
 from ..protocol import TERMINAL, GameInfo
 from ..state_base import StateBase
 from ..structure import ObservationStructure
 from ..view import View
+from . import compiled_model as CM
+from . import flat_default_ai as DAI
 from . import flat_layout as F
 from . import flat_model, flat_moves
 from . import layout as L
 from . import moves
+from . import view as views
 from .board import PHASE_NAMES, Match
-from .flat_convert import fresh, to_flat, to_match, update_match
-from .flat_machine import BUFFER_LEN
-from .flat_table import card_table
 from .cards import DECK_LIST, STANDARD_DECKS, STARTER_DECKS, CardPool, Deck, bundled_pool, load_deck, load_pool
 from .constants import BOARD_SLOTS, MAX_TURNS
-from .default_policy import DefaultPolicy
-from .evaluation import position_value
-from .hidden_lists import DECKLISTS, UniformDeck, hidden_cards, seen_cards, unseen_slots
+from .flat_convert import fresh, to_flat, to_match, update_match
+from .flat_machine import BUFFER_LEN
 from .flat_observation import observe as flat_observe
+from .flat_table import card_table
+from .hidden_lists import DECKLISTS, UniformDeck, hidden_cards, seen_cards, unseen_slots
 from .observation import observation_length, observation_structure
 from .render import render_ansi, render_rgb
-from . import view as views
 
 
 class FifthAeonGame:
@@ -84,6 +85,7 @@ class FifthAeonGame:
         self.table = card_table(pool)
         self.table_index = {cid: i for i, cid in enumerate(self.card_ids)}
         self._deck_indices: dict[tuple[str, ...], np.ndarray] = {}
+        self._deck_lists: dict[tuple[tuple[str, ...], ...], np.ndarray] = {}
         self.info = GameInfo(name="fifth_aeon", num_players=2, num_actions=L.NUM_ACTIONS,
                              observation_shape=(observation_length(len(pool)),), chance="setup",
                              information="imperfect", utility="zero_sum", min_return=-1.0, max_return=1.0,
@@ -100,6 +102,12 @@ class FifthAeonGame:
         flat_moves.start(s, self.table.cards, self.table.mechs, np.zeros(BUFFER_LEN, np.int32), self.mulligan)
         return FifthAeonState(self, s, lists)
 
+    def deck_lists(self, decks: tuple[tuple[str, ...], ...]) -> np.ndarray:
+        """Both deck lists as the compiled DefaultAI reads them (``flat_default_ai.deck_lists``), cached."""
+        if decks not in self._deck_lists:
+            self._deck_lists[decks] = DAI.deck_lists(decks, self.pool)
+        return self._deck_lists[decks]
+
     def _indices(self, deck: tuple[str, ...]) -> np.ndarray:
         """A deck list as card indices (the flat state's), cached per list."""
         if deck not in self._deck_indices:
@@ -115,21 +123,21 @@ class FifthAeonGame:
 
 class FifthAeonState(StateBase):
     """A Fifth Aeon game state (forward model); see ``cardboard.envs.protocol``. The state is one flat array run by
-    the compiled rules (``flat_layout``, ``flat_moves``; ``flat`` gives it). ``match`` is the same position as the
+    the compiled rules (``flat_layout``, ``flat_moves``; ``s`` gives it). ``match`` is the same position as the
     object engine's ``board.Match``, for code that reads the game by its objects (views, renders, the Python bots,
     hand-built positions): it is decoded on demand and kept in step with every move; changes made to it are
     encoded back before the next move. ``decks``: the players' deck lists (card ids; in a world of hidden lists, the
     opponent's as the world deals it), which DefaultAI's resource choice reads."""
 
-    __slots__ = ("_s", "_m", "_legal", "_legal_list", "_player", "_buf", "decks")
+    __slots__ = ("_array", "_m", "_legal", "_legal_list", "_player", "_buf", "decks")
 
     def __init__(self, game: FifthAeonGame, position: "np.ndarray | Match",
                  decks: tuple[tuple[str, ...], ...] | None = None):
         self.game = game
         if isinstance(position, Match):
-            self._s, self._m = None, position
+            self._array, self._m = None, position
         else:
-            self._s, self._m = position, None
+            self._array, self._m = position, None
         self.decks = tuple(d.cards for d in game.decks) if decks is None else decks
         self._legal: np.ndarray | None = None  # this position's legal ids, its player: computed once
         self._legal_list: list[int] = []
@@ -138,25 +146,25 @@ class FifthAeonState(StateBase):
 
     # -- the two views of the position -----------------------------------------------------------------------
     @property
-    def flat(self) -> np.ndarray:
+    def s(self) -> np.ndarray:
         """The flat state (``flat_layout``), encoded again from ``match`` if that was handed out (it may have been
         changed); the compiled rules' input. Do not write it."""
         if self._m is not None:
-            self._s = to_flat(self._m, self.game.table, self.game.pool)
-        return self._s
+            self._array = to_flat(self._m, self.game.table, self.game.pool)
+        return self._array
 
     @property
     def match(self) -> Match:
         """The position as the object engine's ``Match`` (decoded once, then kept in step with every move)."""
         if self._m is None:
-            self._m = to_match(self._s, self.game.table, self.game.pool)
+            self._m = to_match(self._array, self.game.table, self.game.pool)
         self._legal = None  # the caller may change it
         self._player = None
         return self._m
 
     def _decoded(self) -> Match:
         """The position as a ``Match`` to read (not to change): the handed-out one, else a fresh decoding."""
-        return self._m if self._m is not None else to_match(self._s, self.game.table, self.game.pool)
+        return self._m if self._m is not None else to_match(self._array, self.game.table, self.game.pool)
 
     def _scratch(self) -> np.ndarray:
         if self._buf is None:
@@ -169,22 +177,22 @@ class FifthAeonState(StateBase):
         self._legal = None
         self._player = None
         if self._m is not None:
-            update_match(self._m, self._s, self.game.table, self.game.pool)
+            update_match(self._m, self._array, self.game.table, self.game.pool)
 
     # -- properties ----------------------------------------------------------------------------------------
     @property
     def current_player(self) -> int:
         if self._player is None:
-            self._player = int(flat_model.player(self.flat))
+            self._player = int(flat_model.player(self.s))
         return self._player
 
     @property
     def turn(self) -> int:
-        return int(self.flat[F.G_TURN])
+        return int(self.s[F.G_TURN])
 
     @property
     def phase(self) -> str:
-        s = self.flat
+        s = self.s
         if s[F.G_WINNER] >= 0:
             return "over"
         if s[F.G_NCHOICES] > 0:
@@ -198,28 +206,26 @@ class FifthAeonState(StateBase):
 
     def winner(self) -> int | None:
         """0 or 1 once decided; None while running or for a draw."""
-        w = int(self.flat[F.G_WINNER])
+        w = int(self.s[F.G_WINNER])
         return w if w in (0, 1) else None
 
     def returns(self) -> np.ndarray:
         out = np.zeros(2)
-        flat_model.returns(self.flat, out)
+        flat_model.returns(self.s, out)
         return out
 
     def heuristic(self, player: int) -> float:
-        """DefaultAI's evaluation of the position for ``player`` in [-1, 1] (``evaluation.position_value``)."""
-        w = int(self.flat[F.G_WINNER])
-        if w in (0, 1):
-            return 1.0 if w == player else -1.0
-        if w == 2:
-            return 0.0
-        return position_value(self._decoded(), self._check_player(player))
+        """DefaultAI's evaluation of the position for ``player`` in [-1, 1] (``evaluation.position_value``,
+        compiled)."""
+        table = self.game.table
+        return float(CM.heuristic(self.s, table.cards, table.mechs, self._check_player(player),
+                                  np.zeros(CM.MODEL_BUFFER, np.int32)))
 
     # -- moves -------------------------------------------------------------------------------------------
     def legal_actions(self) -> np.ndarray:
         if self._legal is None:
             buf = self._scratch()
-            n = flat_moves.legal_actions(self.flat, self.game.table.cards, self.game.table.mechs, buf)
+            n = flat_moves.legal_actions(self.s, self.game.table.cards, self.game.table.mechs, buf)
             self._legal = buf[:n].astype(np.int64)
             self._legal.flags.writeable = False
             self._legal_list = self._legal.tolist()
@@ -229,18 +235,29 @@ class FifthAeonState(StateBase):
         """The legal actions an expert keeps (search's ``prune=1``): of the four resources only DefaultAI's choice
         (the card closest to castable decides), whose value no short look-ahead can see."""
         legal = self.legal_actions()
-        if not (legal >= L.RESOURCE).any() or not (legal < L.RESOURCE + 4).any() or self.phase == "choice":
-            return legal
-        m = self._decoded()
-        keep = L.RESOURCE + DefaultPolicy().resource(m, m.acting, self.decks[m.acting])
-        return legal[(legal < L.RESOURCE) | (legal >= L.RESOURCE + 4) | (legal == keep)]
+        buf = legal.astype(np.int32)
+        table = self.game.table
+        return legal[:0].copy() if len(legal) == 0 else np.array(
+            buf[:CM.sensible_actions(self.s, table.cards, table.mechs, self.deck_lists(), buf, len(buf))],
+            np.int64)
+
+    def deck_lists(self) -> np.ndarray:
+        """``decks`` as the compiled DefaultAI reads them (``flat_default_ai.deck_lists``)."""
+        return self.game.deck_lists(self.decks)
+
+    def compiled_model(self) -> CompiledModel:
+        """This state's array and the compiled rules as a ``CompiledModel`` (``compiled_model``): UCT, ISMCTS (open
+        deck lists) and DUCT run whole iterations compiled, DefaultAI's rollouts and evaluation included."""
+        table = self.game.table
+        return CM.compiled_model(self.s, table.cards, table.mechs, self.deck_lists(),
+                                 self.game.rollout == "default_ai", self.game.decklists == "hidden")
 
     def _try_apply(self, a: int) -> bool:
         self.legal_actions()
         if a not in self._legal_list:
             return False
         table = self.game.table
-        flat_moves.apply(self.flat, table.cards, table.mechs, a, self._scratch())
+        flat_moves.apply(self.s, table.cards, table.mechs, a, self._scratch())
         self._moved()
         return True
 
@@ -249,7 +266,7 @@ class FifthAeonState(StateBase):
                 f"{self.current_player}; legal: {self.legal_actions().tolist()}")
 
     def clone(self) -> "FifthAeonState":
-        return type(self)(self.game, self.flat.copy(), self.decks)
+        return type(self)(self.game, self.s.copy(), self.decks)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         raise ProtocolError("Fifth Aeon has no chance nodes after set-up (decks are shuffled by new_state)")
@@ -258,17 +275,14 @@ class FifthAeonState(StateBase):
         """The game's rollout policy (``FifthAeonGame.rollout``: uniform legal moves, or DefaultAI on both sides)
         in place to the end, or for ``max_turns`` player turns; returns the number of decisions made."""
         limit = MAX_TURNS if max_turns is None else self.turn + max_turns
-        if self.game.rollout == "default_ai":
-            m = self.match
-            bots = (DefaultPolicy(), DefaultPolicy())
-            n = 0
-            while not self.is_terminal() and self.turn < limit:
-                p = m.acting
-                self.apply(bots[p].act(m, self.decks[p], self.legal_actions()))
-                n += 1
-            return n
         table = self.game.table
-        n = flat_model.random_playout(self.flat, table.cards, table.mechs, self._scratch(), seed_stream(rng), limit)
+        if self.game.rollout == "default_ai":
+            n = DAI.playout(self.s, table.cards, table.mechs, self.deck_lists(), DAI.new_plan(),
+                            np.zeros(CM.MODEL_BUFFER, np.int32), limit)
+            self._moved()
+            return int(n)
+        table = self.game.table
+        n = flat_model.random_playout(self.s, table.cards, table.mechs, self._scratch(), seed_stream(rng), limit)
         self._moved()
         return int(n)
 
@@ -284,7 +298,7 @@ class FifthAeonState(StateBase):
         if deck_model is not None and not hidden:
             raise InvalidParameterError("deck_model: Fifth Aeon's decklists are open (the option decklists=hidden "
                                         "hides them)")
-        s = self.flat.copy()
+        s = self.s.copy()
         decks = self.decks
         if hidden:
             m = self._decoded()
@@ -319,7 +333,7 @@ class FifthAeonState(StateBase):
 
     def observation(self, player: int, perfect: bool = False) -> np.ndarray:
         out = np.empty(self.game.info.observation_shape, np.float32)
-        flat_observe(self.flat, self.game.table.cards, self._check_player(player), bool(perfect), out)
+        flat_observe(self.s, self.game.table.cards, self._check_player(player), bool(perfect), out)
         return out
 
     def observation_structure(self) -> ObservationStructure:
@@ -357,7 +371,7 @@ class FifthAeonState(StateBase):
         positions and resources stay ids (they are public and mean the same in every determinization)."""
         ids = np.array([int(action)], np.int32)
         out = np.zeros(1, np.int64)
-        flat_model.action_keys(self.flat, self.game.table.cards, ids, 1, out)
+        flat_model.action_keys(self.s, self.game.table.cards, ids, 1, out)
         return int(out[0])
 
     def action_to_string(self, action: int) -> str:
@@ -415,7 +429,7 @@ class FifthAeonState(StateBase):
 
     # -- identity ----------------------------------------------------------------------------------------
     def __reduce__(self) -> tuple:
-        return FifthAeonState, (self.game, self.flat, self.decks)
+        return FifthAeonState, (self.game, self.s, self.decks)
 
     def __eq__(self, other: object) -> bool:
         return type(other) is FifthAeonState and _key(self._decoded()) == _key(other._decoded())

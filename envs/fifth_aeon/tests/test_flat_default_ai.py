@@ -18,6 +18,7 @@ from cardboard.envs.fifth_aeon import moves
 from cardboard.envs.fifth_aeon.board import ORDER
 from cardboard.envs.fifth_aeon.cards import DECK_LIST, Card, Deck, Mechanic, bundled_pool
 from cardboard.envs.fifth_aeon.constants import DECK_MIN, MAX_COPIES, MAX_TURNS
+from cardboard.envs.fifth_aeon.default_ai import BerserkerPolicy
 from cardboard.envs.fifth_aeon.default_policy import DefaultPolicy
 from cardboard.envs.fifth_aeon.evaluation import position_value
 from cardboard.envs.fifth_aeon.flat_convert import canonical, describe_difference, to_match
@@ -47,7 +48,7 @@ def check_position_values(state: FifthAeonState, seed: int) -> int:
     rng = np.random.default_rng(seed)
     n = 0
     while not state.is_terminal():
-        s = state.flat
+        s = state.s
         m = to_match(s, table, pool)
         for p in range(2):
             assert FE.position_value(s, table.cards, table.mechs, p, 20.0, BUF) == position_value(m, p, 20.0), \
@@ -58,18 +59,20 @@ def check_position_values(state: FifthAeonState, seed: int) -> int:
     return n
 
 
-def play_both(state: FifthAeonState) -> int:
-    """A DefaultAI game on both engines: Python's DefaultPolicy (one per player) on the object engine, ``act`` on
-    the flat state; the same action at every decision and the same state after it. Returns the decisions."""
+def play_both(state: FifthAeonState, berserker: bool = False) -> int:
+    """A DefaultAI game (``berserker``: BerserkerAI's) on both engines: the Python policy (one per player) on the
+    object engine, ``act`` on the flat state; the same action at every decision and the same state after it.
+    Returns the decisions."""
     table, pool = state.game.table, state.game.pool
-    s, m = state.flat.copy(), state.match.copy()
+    s, m = state.s.copy(), state.match.copy()
     decks, plan = FA.deck_lists(state.decks, pool), FA.new_plan()
-    bots = (DefaultPolicy(), DefaultPolicy())
+    policy = BerserkerPolicy if berserker else DefaultPolicy
+    bots = (policy(), policy())
     n = 0
     while m.winner < 0:
         p = m.acting
         a = bots[p].act(m, state.decks[p], moves.legal(m))
-        assert FA.act(s, table.cards, table.mechs, decks, plan, BUF) == a, (state.decks, n)
+        assert FA.act(s, table.cards, table.mechs, decks, plan, BUF, berserker) == a, (state.decks, n)
         moves.apply(m, a)
         apply(s, table.cards, table.mechs, a, BUF)
         decoded = to_match(s, table, pool)
@@ -91,11 +94,11 @@ def check_plans(state: FifthAeonState, seed: int) -> set[int]:
         bot = DefaultPolicy()
         a = bot.act(m, state.decks[p], state.legal_actions())
         plan = FA.new_plan()
-        assert FA.act(state.flat, table.cards, table.mechs, decks, plan, BUF) == a
+        assert FA.act(state.s, table.cards, table.mechs, decks, plan, BUF, False) == a
         q = p * (1 + FA.QUEUE)
         assert plan[q + 1:q + 1 + plan[q]].tolist() == bot._queue
         if not m.choices:
-            assert (FA.resource_choice(state.flat, table.cards, table.mechs, decks, p)
+            assert (FA.resource_choice(state.s, table.cards, table.mechs, decks, p)
                     == L.RESOURCE + DefaultPolicy().resource(m, p, state.decks[p]))
         phases.add(m.phase)
         legal = state.legal_actions()
@@ -134,7 +137,7 @@ def test_playout_is_the_python_default_ai_rollout(max_turns):
     for g in range(6):
         state = new_state((DECK_LIST[2 * g], DECK_LIST[(5 * g + 1) % 12]), g, rollout="default_ai")
         table = state.game.table
-        s = state.flat.copy()
+        s = state.s.copy()
         limit = MAX_TURNS if max_turns is None else state.turn + max_turns
         n = FA.playout(s, table.cards, table.mechs, FA.deck_lists(state.decks, state.game.pool), FA.new_plan(), BUF,
                        limit)
@@ -167,7 +170,7 @@ def test_unit_values_by_hand():
     extra = (unit_card("Flyer", 5, 5, "Flying"), unit_card("Undying", 3, 3, "Lethal", "Deathless"))
     game = FifthAeonGame(("March of Undeath", "March of Undeath"), cards=bundled_pool().with_cards(extra))
     state = build_position(boards=(("Flyer", "Undying"), ()), life=(25, 20), game=game)
-    table, s = game.table, state.flat
+    table, s = game.table, state.s
     flyer, undying = (s[F.player_base(0) + F.P_BOARD + i] for i in range(2))
     FE.prepare(s, table.cards, table.mechs, 0, BUF)
     card = game.pool.index["Flyer"]
@@ -184,6 +187,12 @@ def test_flame_ifrit_counts_the_units_its_play_damage_kills():
     """Flame Ifrit 8/4 (Play: 3 damage to every other unit): 12, - own Pikeman 3, + enemy Pikeman 3 and Imp 2."""
     state = build_position(boards=(("Pikeman", "Knight"), ("Pikeman", "Imp", "Bear")))
     table = state.game.table
-    FE.prepare(state.flat, table.cards, table.mechs, 0, BUF)
+    FE.prepare(state.s, table.cards, table.mechs, 0, BUF)
     card = state.game.pool.index["FireElemental"]
-    assert FE.card_value(state.flat, table.cards, table.mechs, card, FE.PLAY, 0, 0, 0, BUF) == 12 - 3 + 3 + 2
+    assert FE.card_value(state.s, table.cards, table.mechs, card, FE.PLAY, 0, 0, 0, BUF) == 12 - 3 + 3 + 2
+
+
+def test_berserker_plays_as_its_python_policy():
+    """BerserkerAI (attack with every unit able to, never block) decision for decision, over the 12 decks."""
+    for i, deck in enumerate(DECK_LIST):
+        play_both(FifthAeonGame((deck, DECK_LIST[(i * 5 + 3) % len(DECK_LIST)])).new_state(i), berserker=True)
