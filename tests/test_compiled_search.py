@@ -22,6 +22,7 @@ from cardboard.search.mcts import SearchConfig, TreeSearch
 from cardboard.search.pruning import HardPruning
 from cardboard.search.strategies import PUCT, PolicyRollout
 from cardboard.search.tree import STAMP
+from tests.games import tictactoe
 from tests.compiled_paths import assert_same, runs_compiled, start_tiny, summary
 from tests.trees import edge_stats
 
@@ -247,7 +248,7 @@ def test_eligible_configurations(config, worlds):
 
 
 def test_a_game_without_the_hook_goes_to_python():
-    state = cardboard.new_state("fifth_aeon", seed=0)
+    state = tictactoe.TicTacToeGame().new_state(0)
     assert not HOOKS["compiled_model"].offered_by(state)
     engine = TreeSearch(plain(), "ismcts")
     assert not runs_compiled(engine, state, np.random.default_rng(0))
@@ -383,7 +384,7 @@ def test_lords_of_war_scores_moves_as_its_state_does():
     ("ismcts:iterations=20,accuracy=0.5", "hearth",
      "python (ISMCTS worlds from a determinizer other than the game's own (accuracy=, deckmodel=))"),
     ("duct:iterations=20,cnb=1", "hearth", "python (chance-node bucketing (cnb=1))"),
-    ("ismcts:iterations=20", "fifth_aeon", "python (the game offers no compiled_model)")])
+    ("ismcts:iterations=20", "fifth_aeon", "compiled")])
 def test_the_result_names_the_loop_and_why_it_is_the_slower_one(spec, game, driver):
     game = cardboard.make_game(game)
     agent = cardboard.make_agent(spec, game)

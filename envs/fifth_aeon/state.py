@@ -276,13 +276,14 @@ class FifthAeonState(StateBase):
         in place to the end, or for ``max_turns`` player turns; returns the number of decisions made."""
         limit = MAX_TURNS if max_turns is None else self.turn + max_turns
         table = self.game.table
+        stream = seed_stream(rng)  # drawn by both policies, as the compiled model's playout is given one
         if self.game.rollout == "default_ai":
             n = DAI.playout(self.s, table.cards, table.mechs, self.deck_lists(), DAI.new_plan(),
                             np.zeros(CM.MODEL_BUFFER, np.int32), limit)
             self._moved()
             return int(n)
         table = self.game.table
-        n = flat_model.random_playout(self.s, table.cards, table.mechs, self._scratch(), seed_stream(rng), limit)
+        n = flat_model.random_playout(self.s, table.cards, table.mechs, self._scratch(), stream, limit)
         self._moved()
         return int(n)
 
