@@ -41,8 +41,10 @@ def to_flat(m: Match, table: CardTable, pool: CardPool) -> np.ndarray:
     for p in range(2):
         _check(len(m.board[p]), BOARD_SLOTS, f"board[{p}]", "BOARD_SLOTS")
     _check(len(m.returns_eot), F.MAX_RETURNS, "returns_eot", "MAX_RETURNS")
+    on_board = len(m.board[0]) + len(m.board[1])
     for i, u in enumerate([*m.board[0], *m.board[1], *m.returns_eot]):
         _put_perm(s, F.perm_base(i), u, table, index)
+        s[F.perm_base(i) + F.M_USED] = F.ON_BOARD if i < on_board else F.OFF_BOARD
     first = 0
     for p in range(2):
         _put_side(s, F.player_base(p), m.sides[p], p, index)
@@ -58,7 +60,6 @@ def to_flat(m: Match, table: CardTable, pool: CardPool) -> np.ndarray:
 
 
 def _put_perm(s: np.ndarray, b: int, u: Perm, table: CardTable, index: dict[str, int]) -> None:
-    s[b + F.M_USED] = 1
     s[b + F.M_UID], s[b + F.M_CARD], s[b + F.M_OWNER] = u.uid, index[u.card.id], u.owner
     s[b + F.M_DMG], s[b + F.M_MAX_LIFE], s[b + F.M_AURA_D], s[b + F.M_AURA_L] = u.dmg, u.max_life, u.aura_d, u.aura_l
     s[b + F.M_HURT], s[b + F.M_POWER], s[b + F.M_READY] = u.hurt, u.power, u.ready
@@ -254,7 +255,7 @@ def _run(v: list[int], at: int) -> list[int]:
 
 def _get_perm(v: list[int], i: int, table: CardTable, cards: tuple) -> Perm:
     b = F.perm_base(i)
-    if v[b + F.M_USED] != 1:
+    if v[b + F.M_USED] == 0:
         raise ValueError(f"perm record {i} is named on a board or in the returns but is not in use")
     u = Perm.__new__(Perm)
     u.uid, u.card, u.owner = v[b + F.M_UID], cards[v[b + F.M_CARD]], v[b + F.M_OWNER]

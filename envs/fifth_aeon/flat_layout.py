@@ -150,7 +150,8 @@ P_NBOARD = P_CRYPT + MAX_CRYPT
 P_BOARD = P_NBOARD + 1
 PLAYER_LEN = P_BOARD + BOARD_SLOTS
 
-M_USED = 0  # 1: the record holds a permanent
+M_USED = 0  # the record holds a permanent: OFF_BOARD (being played, dying, gone, to return) or ON_BOARD; 0: free
+OFF_BOARD, ON_BOARD = 1, 2
 M_UID = 1
 M_CARD = 2
 M_OWNER = 3

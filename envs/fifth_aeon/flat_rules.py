@@ -134,8 +134,9 @@ def find(s, u):
 
 @njit(**_LEAN)
 def on_board(s, m):
-    """``m.find(u.uid) is u``."""
-    return m >= 0 and find(s, s[at(m) + F.M_UID]) == m
+    """``m.find(u.uid) is u``: the record is on a board (``M_USED``: no two permanents on the boards share a
+    uid)."""
+    return m >= 0 and s[at(m) + F.M_USED] == F.ON_BOARD
 
 
 @njit(**_LEAN)
@@ -246,7 +247,7 @@ def alloc(s):
         if s[b + F.M_USED] == 0:
             for f in range(F.PF):
                 s[b + f] = 0
-            s[b + F.M_USED] = 1
+            s[b + F.M_USED] = F.OFF_BOARD
             return m
     s[F.G_OVERFLOW] = F.OV_PERMS
     return F.PERM_SLOTS - 1
@@ -257,12 +258,10 @@ def collect(s):
     """Free every record neither on a board nor waiting to return (once a decision has resolved, nothing else
     refers to them)."""
     for m in range(F.PERM_SLOTS):
-        s[at(m) + F.M_USED] = 0
-    for p in range(2):
-        for i in range(board_len(s, p)):
-            s[at(board_at(s, p, i)) + F.M_USED] = 1
+        if s[at(m) + F.M_USED] == F.OFF_BOARD:
+            s[at(m) + F.M_USED] = 0
     for k in range(s[F.G_NRETURNS]):
-        s[at(s[F.G_RETURNS + k]) + F.M_USED] = 1
+        s[at(s[F.G_RETURNS + k]) + F.M_USED] = F.OFF_BOARD
 
 
 @njit(**_LEAN)
@@ -339,6 +338,7 @@ def board_append(s, p, m):
     b = pb(p)
     s[b + F.P_BOARD + s[b + F.P_NBOARD]] = m
     s[b + F.P_NBOARD] += 1
+    s[at(m) + F.M_USED] = F.ON_BOARD
 
 
 @njit(**_LEAN)
@@ -348,6 +348,7 @@ def board_remove(s, m):
     i = board_index(s, p, m)
     if i >= 0:
         list_remove(s, b + F.P_BOARD, b + F.P_NBOARD, i)
+        s[at(m) + F.M_USED] = F.OFF_BOARD
 
 
 @njit(**_LEAN)
@@ -588,6 +589,8 @@ def transform(s, cards, mechs, m, card):
     for f in (F.M_READY, F.M_EXHAUSTED, F.M_ATTACKING, F.M_BLOCKING):
         s[b + f] = s[old + f]
     s[pb(p) + F.P_BOARD + i] = fresh
+    s[b + F.M_USED] = F.ON_BOARD
+    s[old + F.M_USED] = F.OFF_BOARD
     for k in range(s[old + F.M_NITEMS]):
         crypt_append(s, p, s[old + F.M_ITEMS + k])
     on_leave(s, m)

@@ -6,6 +6,7 @@ code. Unit types and the ability names beyond ``cards.STATIC`` are numbered per 
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -63,8 +64,10 @@ class _Names:
         return self.abilities.index(name)
 
 
+@lru_cache(maxsize=32)
 def card_table(pool: CardPool) -> CardTable:
-    """The tables of ``pool`` (``CardDataError`` when a card names a card the pool lacks)."""
+    """The tables of ``pool`` (``CardDataError`` when a card names a card the pool lacks); kept for the last pools
+    (the balancer makes a game per deck pair over one pool)."""
     names = _Names()
     index = {c.id: i for i, c in enumerate(pool.cards)}
     rank = {cid: r for r, cid in enumerate(sorted(index))}

@@ -75,6 +75,6 @@ def test_a_finished_game_offers_no_action_and_the_pool_holds_only_the_board():
     rng = np.random.default_rng(3)
     while (n := legal_actions(s, table.cards, table.mechs, _BUF)) > 0:
         apply(s, table.cards, table.mechs, int(_BUF[rng.integers(n)]), _BUF)
-        used = sum(s[F.perm_base(i) + F.M_USED] for i in range(F.PERM_SLOTS))
+        used = sum(s[F.perm_base(i) + F.M_USED] != 0 for i in range(F.PERM_SLOTS))
         assert used == s[F.player_base(0) + F.P_NBOARD] + s[F.player_base(1) + F.P_NBOARD] + s[F.G_NRETURNS]
     assert s[F.G_WINNER] in (0, 1, 2) and s[F.G_OVERFLOW] == 0

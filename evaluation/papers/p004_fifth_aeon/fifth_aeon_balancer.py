@@ -26,6 +26,7 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,6 @@ from cardboard.envs.errors import CardDataError, InvalidParameterError
 from cardboard.envs.files import errors_as, read_json
 from cardboard.envs.fifth_aeon.cards import STANDARD_DECKS, Card, CardPool, Deck, bundled_pool, card_from_json, load_deck
 from cardboard.envs.fifth_aeon.constants import BALANCER_REPETITIONS, GOAL_CARD, INJECTED_COPIES
-from cardboard.envs.fifth_aeon.default_ai import DefaultAI
 from cardboard.envs.fifth_aeon.state import FifthAeonGame
 from cardboard.jobs.backends import Backend, add_backend_arguments, backend_from, run_tasks
 from cardboard.jobs.interrupts import track
@@ -129,16 +129,18 @@ def setup(target: Card, decks: tuple[str, ...] = STANDARD_DECKS, pairing: str = 
                  tuple(d.plus(GOAL_CARD, INJECTED_COPIES) for d in base), pairs)
 
 
-def play_game(s: Setup, pair: int, target_first: bool, seed: int) -> int:
-    """One game of pairing ``pair``: 1 when the Target deck wins, 0 when it loses, -1 for a draw."""
+@lru_cache(maxsize=1024)
+def _game(s: Setup, pair: int, target_first: bool) -> FifthAeonGame:
+    """The match-up of pairing ``pair`` in one seat order, with DefaultAI as its rollout policy (made once)."""
     i, j = s.pairs[pair]
     decks = (s.target_decks[i], s.goal_decks[j]) if target_first else (s.goal_decks[j], s.target_decks[i])
-    game = FifthAeonGame(decks, cards=s.pool)
-    state = game.new_state(np.random.default_rng(seed))
-    bots = (DefaultAI(), DefaultAI())
-    rng = np.random.default_rng(0)  # DefaultAI is deterministic
-    while not state.is_terminal():
-        state.apply(bots[state.current_player].act(state, rng))
+    return FifthAeonGame(decks, cards=s.pool, rollout="default_ai")
+
+
+def play_game(s: Setup, pair: int, target_first: bool, seed: int) -> int:
+    """One game of pairing ``pair``: 1 when the Target deck wins, 0 when it loses, -1 for a draw."""
+    state = _game(s, pair, target_first).new_state(np.random.default_rng(seed))
+    state.random_playout(np.random.default_rng(0))  # DefaultAI on both sides, compiled (deterministic)
     w = state.winner()
     if w is None:
         return -1
