@@ -4,10 +4,14 @@ Modules, each importing only those before it: the numbers (``constants``), the a
 cards, the Statue token and the 12 decks as data (``cards``, ``cards.json``, ``decks.json``), the board and its
 permanents (``board``), whom each targeter picks (``targeters``), what each mechanic does (``effects``), the turn
 and combat (``rules``), the legal actions (``moves``), DefaultAI's card evaluation (``evaluation``) and decisions
-(``default_policy``), the observation (``observation``), text and RGB pictures (``render``), the forward model
-(``state``), the bots as agents (``default_ai``), the PettingZoo AEC env (``env``) and hand-built positions
-(``positions``). The rules as implemented, and every decision taken where the sources are silent, are in this
-folder's README.
+(``default_policy``), the observation (``observation``), text and RGB pictures (``render``). The same rules compiled
+over one flat array, which the forward model runs on (README "Speed: the compiled rules"): the layout and card
+tables (``flat_layout``, ``flat_table``), what resolves at once and what sets triggers off (``flat_rules``,
+``flat_machine``), the moves (``flat_moves``), playouts, keys and determinization (``flat_model``), the observation
+(``flat_observation``), DefaultAI (``flat_evaluation``, ``flat_default_ai``), the conversions to and from a
+``Match`` (``flat_convert``) and search's model (``compiled_model``). Then the forward model (``state``), the bots
+as agents (``default_ai``), the PettingZoo AEC env (``env``) and hand-built positions (``positions``). The rules as
+implemented, and every decision taken where the sources are silent, are in this folder's README.
 
 Importing this package registers the game ``fifth_aeon`` and the agents ``default_ai`` and ``berserker``.
 """

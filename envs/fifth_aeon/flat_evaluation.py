@@ -27,7 +27,7 @@ from . import flat_layout as F
 from .constants import BOARD_SLOTS
 from .flat_machine import BUFFER_LEN, SCRATCH, STACK
 from .flat_rules import (
-    abilities, at, attack, automatic, board_at, board_len, full_life, is_unit, life, pb, st_get, unit_type,
+    abilities, at, attack, automatic, board_at, board_len, full_life, is_unit, life, pb, rules_unit, st_get, unit_type,
 )
 from .flat_table import _AMOUNT
 
@@ -393,22 +393,7 @@ def lordship(s, cards, rule, kind, amount, life_bonus, owner, lord):
     n = 0
     for p in range(2):
         for i in range(board_len(s, p)):
-            u = board_at(s, p, i)
-            if not is_unit(s, cards, u):
-                continue
-            ut = unit_type(s, cards, u)
-            if rule == F.AB_FRIENDLY_LORDSHIP:
-                ok = p == lo and u != lord
-            elif rule == F.AB_UNIT_TYPE_LORDSHIP_INCLUSIVE:
-                ok = p == lo and ut == kind
-            elif rule == F.AB_UNIT_TYPE_LORDSHIP_EXCLUSIVE:
-                ok = p == lo and ut == kind and u != lord
-            elif rule == F.AB_UNIT_TYPE_LORDSHIP_ALL:
-                ok = ut == kind
-            else:
-                ok = ut != kind
-            if ok:
-                n += 1
+            n += rules_unit(s, cards, rule, kind, lo, lord, p, board_at(s, p, i))
     return n * (amount + life_bonus)
 
 

@@ -12,12 +12,13 @@ from . import flat_layout as F
 from . import layout as L
 from .constants import BOARD_SLOTS, OPENING_DRAW
 from .flat_machine import (
-    FR_A, FRAME, OP_AFTER_CHOICE, OP_BEGIN_TURN, OP_COMBAT, OP_DEATHS, OP_END_TURN, OP_FINISH_PLAY, SCRATCH, STACK, push, resolve,
+    FR_A, FRAME, OP_AFTER_CHOICE, OP_BEGIN_TURN, OP_COMBAT, OP_DEATHS, OP_END_TURN, OP_FINISH_PLAY, SCRATCH, STACK,
+    push, resolve,
 )
 from .flat_rules import (
-    ask, at, at_position, attack, board_at, board_len, buff, can_attack, can_block, candidates, collect, draw, find, hand_card,
-    hand_remove, has, hosts, is_unit, pb, playable, position, refresh, resolve_choice, st_get, st_set,
-    update_auras,
+    ask, at, at_position, attack, board_at, board_len, buff, can_attack, can_block, candidates, collect, draw, find,
+    hand_card, hand_remove, has, hosts, is_unit, pb, picked, playable, position, refresh, resolve_choice, st_get,
+    st_set, update_auras,
 )
 
 _LEAN = dict(cache=True, nogil=True, _nrt=False)
@@ -33,14 +34,6 @@ def acting(s):
     if s[F.G_PHASE] == F.BLOCK:
         return 1 - s[F.G_TURN_PLAYER]
     return s[F.G_TURN_PLAYER]
-
-
-@njit(**_LEAN)
-def _picked(s, i):
-    for k in range(s[F.G_NPICKED]):
-        if s[F.G_PICKED + k] == i:
-            return True
-    return False
 
 
 @njit(**_LEAN)
@@ -63,7 +56,7 @@ def legal_actions(s, cards, mechs, buf):
     if s[F.G_NCHOICES] > 0:
         if s[F.G_NPICKED] < s[F.G_CHOICES + F.Q_MAX]:
             for i in range(s[F.G_NOPTIONS]):
-                if not _picked(s, i):
+                if not picked(s, i):
                     buf[n] = L.OPTION + i
                     n += 1
         if s[F.G_NPICKED] >= s[F.G_CHOICES + F.Q_MIN]:

@@ -29,7 +29,7 @@ from .board import PHASE_NAMES
 from .constants import BOARD_SLOTS, HARD_HAND_LIMIT
 from .flat_convert import CHOICE_KINDS, PEND_STAGES
 from .flat_moves import acting
-from .flat_rules import at, attack, board_at, board_len, full_life, life, pb, st_get, st_has
+from .flat_rules import at, attack, board_at, board_len, full_life, life, pb, picked, st_get, st_has
 from .observation import (
     BONUS_SCALE, COUNT_STEP, DEATHLESS_SCALE, DECK_SCALE, ENERGY_SCALE, FEATURES, GLOBALS, ITEMS_SCALE, KINDS,
     LIFE_SCALE, PHASES, POISON_SCALE, RESOURCE_SCALE, SIDE_GLOBALS, SLEEP_SCALE, SLOT_SCALE, STAT_SCALE, TURN_SCALE,
@@ -99,14 +99,6 @@ def _view_slot(s, player, uid):
             if s[at(board_at(s, p, i)) + F.M_UID] == uid:
                 found = j * BOARD_SLOTS + i
     return found
-
-
-@njit(**_LEAN)
-def _picked(s, i):
-    for k in range(s[F.G_NPICKED]):
-        if s[F.G_PICKED + k] == i:
-            return True
-    return False
 
 
 @njit(**_LEAN)
@@ -201,7 +193,7 @@ def observe(s, cards, player, perfect, out):
         for i in range(s[F.G_NOPTIONS]):  # none when not read yet (G_NOPTIONS = -1)
             c = s[F.G_OPTIONS + i]
             _count(out, k + c)
-            if _picked(s, i):
+            if picked(s, i):
                 _count(out, k + n + c)
         out[k + 2 * n + _KIND_SLOT[s[F.G_CHOICES + F.Q_KIND]]] = 1.0
     k += 2 * n + len(KINDS)

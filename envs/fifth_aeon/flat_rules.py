@@ -15,66 +15,65 @@ from .constants import BOARD_SLOTS, HARD_HAND_LIMIT, SOFT_HAND_LIMIT
 from .layout import MAX_OPTIONS
 
 _LEAN = dict(cache=True, nogil=True, _nrt=False)
-_INLINE = dict(cache=True, nogil=True, _nrt=False, inline="always")
 
 
 # ---- addressing and plain queries ------------------------------------------------------------------------------
-@njit(**_INLINE)
+@njit(**_LEAN)
 def pb(p):
     """Offset of player p's block."""
     return F.GLOBAL_LEN + p * F.PLAYER_LEN
 
 
-@njit(**_INLINE)
+@njit(**_LEAN)
 def at(m):
     """Offset of perm-pool record m."""
     return F.PERMS + m * F.PF
 
 
-@njit(**_INLINE)
+@njit(**_LEAN)
 def board_len(s, p):
     return s[pb(p) + F.P_NBOARD]
 
 
-@njit(**_INLINE)
+@njit(**_LEAN)
 def board_at(s, p, i):
     return s[pb(p) + F.P_BOARD + i]
 
 
-@njit(**_INLINE)
+@njit(**_LEAN)
 def field(s, m, f):
     return s[at(m) + f]
 
 
-@njit(**_INLINE)
+@njit(**_LEAN)
 def is_unit(s, cards, m):
     return cards[s[at(m) + F.M_CARD], F.C_TYPE] == F.UNIT
 
 
-@njit(**_INLINE)
+@njit(**_LEAN)
 def attack(s, m):
     b = at(m)
     return max(0, s[b + F.M_DMG] + s[b + F.M_AURA_D])
 
 
-@njit(**_INLINE)
+@njit(**_LEAN)
 def life(s, m):
     b = at(m)
     return s[b + F.M_MAX_LIFE] + s[b + F.M_AURA_L] - s[b + F.M_HURT]
 
 
-@njit(**_INLINE)
+@njit(**_LEAN)
 def full_life(s, m):
     b = at(m)
     return s[b + F.M_MAX_LIFE] + s[b + F.M_AURA_L]
 
 
-@njit(**_INLINE)
+@njit(**_LEAN)
 def unit_type(s, cards, m):
     return cards[s[at(m) + F.M_CARD], F.C_UNIT_TYPE]
 
 
-@njit(**_INLINE)
+@njit(**_LEAN)
 def mechanical(s, cards, m):
     return cards[s[at(m) + F.M_CARD], F.C_MECHANICAL] == 1
 
@@ -91,17 +90,17 @@ def abilities(s, cards, m):
     return mask & ~s[b + F.M_LOST]
 
 
-@njit(**_INLINE)
+@njit(**_LEAN)
 def has(s, cards, m, ability):
     return (abilities(s, cards, m) >> ability) & 1 == 1
 
 
-@njit(**_INLINE)
+@njit(**_LEAN)
 def st_has(s, m, flag):
     return (s[at(m) + F.M_HAS] >> flag) & 1 == 1
 
 
-@njit(**_INLINE)
+@njit(**_LEAN)
 def st_set(s, m, flag, value):
     """``Perm.st[key] = value`` for the key of presence bit ``flag`` (slot ``M_SHIELD + flag``)."""
     b = at(m)
@@ -109,12 +108,12 @@ def st_set(s, m, flag, value):
     s[b + F.M_HAS] |= 1 << flag
 
 
-@njit(**_INLINE)
+@njit(**_LEAN)
 def st_get(s, m, flag):
     return s[at(m) + F.M_SHIELD + flag]
 
 
-@njit(**_INLINE)
+@njit(**_LEAN)
 def st_pop(s, m, flag):
     b = at(m)
     s[b + F.M_SHIELD + flag] = 0
@@ -659,30 +658,33 @@ def _aura(s, cards, mechs, lord, r):
     rule = mechs[r, F.X_ID]
     if mechs[r, F.X_TRIGGER] != F.STATIC_TRIGGER or not _is_lordship(rule):
         return
-    kind = mechs[r, F.X_KIND]
-    lo = s[at(lord) + F.M_OWNER]
     for up in range(2):
         for ui in range(board_len(s, up)):
             u = board_at(s, up, ui)
-            if not is_unit(s, cards, u):
-                continue
-            ut = unit_type(s, cards, u)
-            if rule == F.AB_FRIENDLY_LORDSHIP:
-                ok = up == lo and u != lord
-            elif rule == F.AB_UNIT_TYPE_LORDSHIP_INCLUSIVE:
-                ok = up == lo and ut == kind
-            elif rule == F.AB_UNIT_TYPE_LORDSHIP_EXCLUSIVE:
-                ok = up == lo and ut == kind and u != lord
-            elif rule == F.AB_UNIT_TYPE_LORDSHIP_ALL:
-                ok = ut == kind
-            else:
-                ok = ut != kind
-            if ok:
+            if rules_unit(s, cards, rule, mechs[r, F.X_KIND], s[at(lord) + F.M_OWNER], lord, up, u):
                 s[at(u) + F.M_AURA_D] += mechs[r, F.X_AMOUNT]
                 s[at(u) + F.M_AURA_L] += mechs[r, F.X_LIFE]
 
 
-@njit(**_INLINE)
+@njit(**_LEAN)
+def rules_unit(s, cards, rule, kind, lord_owner, lord, p, u):
+    """Lordship ``rule`` (of unit type ``kind``) of ``lord`` (of ``lord_owner``) rules the permanent u of player p
+    (``effects.AURAS``; a lord -1 is none: every unit counts as another)."""
+    if not is_unit(s, cards, u):
+        return False
+    ut = unit_type(s, cards, u)
+    if rule == F.AB_FRIENDLY_LORDSHIP:
+        return p == lord_owner and u != lord
+    if rule == F.AB_UNIT_TYPE_LORDSHIP_INCLUSIVE:
+        return p == lord_owner and ut == kind
+    if rule == F.AB_UNIT_TYPE_LORDSHIP_EXCLUSIVE:
+        return p == lord_owner and ut == kind and u != lord
+    if rule == F.AB_UNIT_TYPE_LORDSHIP_ALL:
+        return ut == kind
+    return ut != kind
+
+
+@njit(**_LEAN)
 def _is_lordship(ability):
     return (ability == F.AB_FRIENDLY_LORDSHIP or ability == F.AB_UNIT_TYPE_LORDSHIP_INCLUSIVE
             or ability == F.AB_UNIT_TYPE_LORDSHIP_EXCLUSIVE or ability == F.AB_UNIT_TYPE_LORDSHIP_ALL
@@ -802,7 +804,7 @@ def resolve_choice(s, cards, mechs):
     b = pb(p)
     if kind == F.CK_REPLACE or kind == F.CK_DISCARD:
         for slot in range(s[b + F.P_NHAND] - 1, -1, -1):  # the picked slots, highest first
-            if _picked(s, npicked, slot):
+            if picked(s, slot):
                 card = hand_remove(s, p, slot)
                 if kind == F.CK_REPLACE:
                     to_bottom(s, p, card, F.OWNER_KNOWS)
@@ -831,9 +833,10 @@ def resolve_choice(s, cards, mechs):
     s[F.G_SLOTTED] = 0
 
 
-@njit(**_INLINE)
-def _picked(s, npicked, i):
-    for k in range(npicked):
+@njit(**_LEAN)
+def picked(s, i):
+    """Option i of the front choice has been picked."""
+    for k in range(s[F.G_NPICKED]):
         if s[F.G_PICKED + k] == i:
             return True
     return False

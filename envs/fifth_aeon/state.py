@@ -33,7 +33,7 @@ from . import view as views
 from .board import PHASE_NAMES, Match
 from .cards import DECK_LIST, STANDARD_DECKS, STARTER_DECKS, CardPool, Deck, bundled_pool, load_deck, load_pool
 from .constants import BOARD_SLOTS, MAX_TURNS
-from .flat_convert import fresh, to_flat, to_match, update_match
+from .flat_convert import canonical, fresh, to_flat, to_match, update_match
 from .flat_machine import BUFFER_LEN
 from .flat_observation import observe as flat_observe
 from .flat_table import card_table
@@ -129,7 +129,7 @@ class FifthAeonState(StateBase):
     encoded back before the next move. ``decks``: the players' deck lists (card ids; in a world of hidden lists, the
     opponent's as the world deals it), which DefaultAI's resource choice reads."""
 
-    __slots__ = ("_array", "_m", "_legal", "_legal_list", "_player", "_buf", "decks")
+    __slots__ = ("_array", "_m", "_legal", "_legal_list", "_player", "_buf", "_deck_array", "decks")
 
     def __init__(self, game: FifthAeonGame, position: "np.ndarray | Match",
                  decks: tuple[tuple[str, ...], ...] | None = None):
@@ -143,6 +143,7 @@ class FifthAeonState(StateBase):
         self._legal_list: list[int] = []
         self._player: int | None = None
         self._buf: np.ndarray | None = None
+        self._deck_array: np.ndarray | None = None
 
     # -- the two views of the position -----------------------------------------------------------------------
     @property
@@ -172,8 +173,12 @@ class FifthAeonState(StateBase):
         return self._buf
 
     def _moved(self) -> None:
-        """After the flat state changed: the legal actions are stale and a handed-out match is brought up to date
-        in place (so references to it stay valid)."""
+        """After the flat state changed: a bound of the layout that overflowed raises ``ProtocolError``; the legal
+        actions are stale and a handed-out match is brought up to date in place (so references to it stay
+        valid)."""
+        if self._array[F.G_OVERFLOW]:
+            raise ProtocolError(f"the compiled state overflowed {F.OVERFLOWS[int(self._array[F.G_OVERFLOW])]}, a "
+                                "bound of flat_layout")
         self._legal = None
         self._player = None
         if self._m is not None:
@@ -243,7 +248,9 @@ class FifthAeonState(StateBase):
 
     def deck_lists(self) -> np.ndarray:
         """``decks`` as the compiled DefaultAI reads them (``flat_default_ai.deck_lists``)."""
-        return self.game.deck_lists(self.decks)
+        if self._deck_array is None:
+            self._deck_array = self.game.deck_lists(self.decks)
+        return self._deck_array
 
     def compiled_model(self) -> CompiledModel:
         """This state's array and the compiled rules as a ``CompiledModel`` (``compiled_model``): UCT, ISMCTS (open
@@ -344,7 +351,7 @@ class FifthAeonState(StateBase):
 
     def state_key(self) -> Hashable:
         """Everything of the match and the deck lists, hidden parts included."""
-        return _key(self._decoded()), self.decks
+        return canonical(self._decoded()), self.decks
 
     def card_multiset(self) -> tuple:
         """Every card in hands, decks, crypts and on the board (items too), sorted; with hidden lists a player's
@@ -433,25 +440,9 @@ class FifthAeonState(StateBase):
         return FifthAeonState, (self.game, self.s, self.decks)
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is FifthAeonState and _key(self._decoded()) == _key(other._decoded())
+        return type(other) is FifthAeonState and canonical(self._decoded()) == canonical(other._decoded())
 
     def __repr__(self) -> str:
         m = self._decoded()
         return (f"FifthAeonState(turn={m.turn}, player={self.current_player}, phase={self.phase!r}, "
                 f"life={m.sides[0].life}/{m.sides[1].life})")
-
-
-def _key(m: Match) -> tuple:
-    def perm(u: Any) -> tuple:
-        return (u.uid, u.card.id, u.owner, u.dmg, u.max_life, u.aura_d, u.aura_l, u.hurt, u.power,
-                tuple(g.id for g in u.granted), tuple(i.id for i in u.items), u.ready, u.exhausted, u.attacking,
-                u.blocking, tuple(sorted(u.st.items())))
-
-    sides = tuple((s.life, s.energy, s.max_energy, tuple(s.res), s.played_resource, tuple(s.hand), tuple(s.known),
-                   tuple(s.deck), tuple(s.deck_vis), tuple(s.crypt), s.fatigue) for s in m.sides)
-    return (sides, tuple(tuple(perm(u) for u in side) for side in m.board), m.turn_player, m.turn, m.phase,
-            m.next_uid, tuple((c.player, c.kind, c.source, c.min_n, c.max_n, tuple(c.options or ()),
-                               tuple(c.slots or ()), tuple(c.picked or ())) for c in m.choices),
-            None if m.pend is None else tuple(m.pend), tuple(m.order_queue),
-            tuple(sorted((k, tuple(v)) for k, v in m.order.items())), tuple(perm(u) for u in m.returns_eot),
-            m.winner, m.attacked, m.then)
