@@ -27,7 +27,8 @@ from . import flat_layout as F
 from .constants import BOARD_SLOTS
 from .flat_machine import BUFFER_LEN, SCRATCH, STACK
 from .flat_rules import (
-    abilities, at, attack, automatic, board_at, board_len, full_life, is_unit, life, pb, rules_unit, st_get, unit_type,
+    abilities, at, attack, automatic, board_at, board_len, full_life, is_unit, life, pb, rules_unit, st_get,
+    strongest_attack, unit_type,
 )
 from .flat_table import _AMOUNT
 
@@ -489,11 +490,7 @@ def target_value(s, cards, mechs, buf, fw, r, owner, t, card):
     player = t < 0 and t != FAKE
     if ef == F.EF_DEAL or ef == F.EF_DAMAGE_SPAWN or ef == F.EF_BITE or ef == F.EF_DEAL_RESOURCE:
         if ef == F.EF_BITE:
-            a = 0
-            for i in range(board_len(s, owner)):
-                u = board_at(s, owner, i)
-                if is_unit(s, cards, u):
-                    a = max(a, attack(s, u))
+            a = strongest_attack(s, cards, owner)
         elif ef == F.EF_DEAL_RESOURCE:
             a = s[pb(owner) + F.P_RES + mechs[r, F.X_KIND]]
         else:

@@ -19,7 +19,7 @@ from .flat_rules import (
     abilities, activate, all_perms, ask, at, board_append, board_at, board_index, board_len, buff, can_block,
     check_players, crypt_append, crypt_take, deal_damage, draw, end, find, init_status, is_unit, life, new_perm,
     on_board, on_leave, pb, poison, refresh, remove_perm, st_get, st_has, st_pop, st_set, to_bottom, unit_type,
-    update_auras, attack, automatic, has_trigger, mech_rows, mechanical, resolve_choice,
+    update_auras, attack, automatic, has_trigger, mech_rows, mechanical, resolve_choice, strongest_attack,
 )
 
 _LEAN = dict(cache=True, nogil=True, _nrt=False)
@@ -368,14 +368,7 @@ def _leaf_effect(s, cards, mechs, buf, f, effect, row, o, source, amount):
     n = buf[f + FR_N]
     ob = pb(o)
     if effect == F.EF_DEAL_RESOURCE or effect == F.EF_BITE:
-        if effect == F.EF_BITE:
-            dealt = 0
-            for i in range(board_len(s, o)):
-                u = board_at(s, o, i)
-                if is_unit(s, cards, u):
-                    dealt = max(dealt, attack(s, u))
-        else:
-            dealt = s[ob + F.P_RES + mechs[row, F.X_KIND]]
+        dealt = strongest_attack(s, cards, o) if effect == F.EF_BITE else s[ob + F.P_RES + mechs[row, F.X_KIND]]
         for i in range(n):
             deal_damage(s, cards, mechs, -1, buf[f + FR_LIST + i], dealt, False)
         return True

@@ -174,6 +174,17 @@ def all_perms(s, out, start):
 
 
 @njit(**_LEAN)
+def strongest_attack(s, cards, p):
+    """The largest attack among p's units, 0 without any (BiteDamage's amount)."""
+    best = 0
+    for i in range(board_len(s, p)):
+        u = board_at(s, p, i)
+        if is_unit(s, cards, u):
+            best = max(best, attack(s, u))
+    return best
+
+
+@njit(**_LEAN)
 def can_attack(s, cards, m):
     b = at(m)
     return (is_unit(s, cards, m) and s[b + F.M_READY] == 1 and s[b + F.M_EXHAUSTED] == 0

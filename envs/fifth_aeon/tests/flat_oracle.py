@@ -12,6 +12,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from cardboard.envs.fifth_aeon import moves
+from cardboard.envs.fifth_aeon.cards import DECK_LIST
 from cardboard.envs.fifth_aeon.default_policy import DefaultPolicy
 from cardboard.envs.fifth_aeon.flat_convert import canonical, describe_difference, to_flat, to_match
 from cardboard.envs.fifth_aeon.flat_table import CardTable, card_table
@@ -70,4 +72,19 @@ def play_differential(game_kwargs: dict, seed: int, flat_legal: FlatLegal, flat_
             raise fail(f"the flat engine failed on the last move: {e!r}") from e
         if canonical(decoded) != canonical(state.match):
             raise fail(f"states differ (flat, then object engine): {describe_difference(decoded, state.match)}")
+
+
+def random_positions(games_per_deck: int):
+    """Every position (a ``Match``, changed in place between yields) of random games played on the object engine,
+    ``games_per_deck`` a built-in deck paired in turn with the others; seeded by the game's index."""
+    for g in range(len(DECK_LIST) * games_per_deck):
+        decks = (DECK_LIST[g % len(DECK_LIST)], DECK_LIST[(g // len(DECK_LIST) + g) % len(DECK_LIST)])
+        m = FifthAeonGame(decks).new_state(g).match
+        rng = np.random.default_rng(g)
+        while True:
+            yield m
+            if m.winner >= 0:
+                break
+            legal = moves.legal(m)
+            moves.apply(m, legal[int(rng.integers(len(legal)))])
 

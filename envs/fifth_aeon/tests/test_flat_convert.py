@@ -12,7 +12,6 @@ from collections import Counter
 import numpy as np
 import pytest
 
-import cardboard
 from cardboard.envs.fifth_aeon import flat_layout as F
 from cardboard.envs.fifth_aeon import layout as L
 from cardboard.envs.fifth_aeon import moves
@@ -22,7 +21,7 @@ from cardboard.envs.fifth_aeon.constants import BOARD_SLOTS, HARD_HAND_LIMIT
 from cardboard.envs.fifth_aeon.flat_convert import IMPRISONED, canonical, describe_difference, to_flat, to_match
 from cardboard.envs.fifth_aeon.flat_table import CardTable, card_table
 from cardboard.envs.fifth_aeon.positions import build_position, play, unit
-from cardboard.envs.fifth_aeon.tests.flat_oracle import play_differential
+from cardboard.envs.fifth_aeon.tests.flat_oracle import play_differential, random_positions
 
 POOL = bundled_pool()
 TABLE = card_table(POOL)
@@ -74,20 +73,11 @@ def test_round_trip_every_position_of_random_games():
     seen: Counter = Counter()
     positions = 0
     start = time.perf_counter()
-    for g in range(len(DECK_LIST) * GAMES_PER_DECK):
-        decks = (DECK_LIST[g % len(DECK_LIST)], DECK_LIST[(g // len(DECK_LIST) + g) % len(DECK_LIST)])
-        state = cardboard.new_state("fifth_aeon", seed=g, decks=decks)
-        assert state.game.pool is POOL
-        m = state.match
-        rng = np.random.default_rng(g)
-        while True:
-            round_trip(m)
-            seen.update(features(m))
-            positions += 1
-            if m.winner >= 0:
-                break
-            legal = moves.legal(m)
-            moves.apply(m, legal[int(rng.integers(len(legal)))])
+    for m in random_positions(GAMES_PER_DECK):
+        assert m.pool is POOL
+        round_trip(m)
+        seen.update(features(m))
+        positions += 1
     print(f"\n{positions} positions in {time.perf_counter() - start:.1f} s:", dict(sorted(seen.items())))
     assert REQUIRED <= set(seen), f"never seen: {REQUIRED - set(seen)}"
 

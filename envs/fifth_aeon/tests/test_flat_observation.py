@@ -15,12 +15,13 @@ import cardboard
 from cardboard.envs.fifth_aeon import layout as L
 from cardboard.envs.fifth_aeon import moves, observation
 from cardboard.envs.fifth_aeon.board import Match, phase_name
-from cardboard.envs.fifth_aeon.cards import DECK_LIST, Mechanic, bundled_pool
+from cardboard.envs.fifth_aeon.cards import Mechanic, bundled_pool
 from cardboard.envs.fifth_aeon.effects import activate
 from cardboard.envs.fifth_aeon.flat_convert import to_flat, to_match
 from cardboard.envs.fifth_aeon.flat_observation import observation_length, observe
 from cardboard.envs.fifth_aeon.flat_table import card_table
 from cardboard.envs.fifth_aeon.positions import build_position, play, unit
+from cardboard.envs.fifth_aeon.tests.flat_oracle import random_positions
 from cardboard.envs.fifth_aeon.tests.test_flat_convert import (
     _imprisoned_twice, _search, _statuses, _unbury, _webbed_flyer,
 )
@@ -79,18 +80,10 @@ def test_every_position_of_random_games():
     positions = 0
     out = np.full(LENGTH, np.nan, np.float32)  # one buffer for all: each call overwrites the last observation
     start = time.perf_counter()
-    for g in range(len(DECK_LIST) * GAMES_PER_DECK):
-        decks = (DECK_LIST[g % len(DECK_LIST)], DECK_LIST[(g // len(DECK_LIST) + g) % len(DECK_LIST)])
-        m = cardboard.new_state("fifth_aeon", seed=g, decks=decks).match
-        rng = np.random.default_rng(g)
-        while True:
-            check(to_flat(m, TABLE, POOL), out)
-            seen.update(features(m))
-            positions += 1
-            if m.winner >= 0:
-                break
-            legal = moves.legal(m)
-            moves.apply(m, legal[int(rng.integers(len(legal)))])
+    for m in random_positions(GAMES_PER_DECK):
+        check(to_flat(m, TABLE, POOL), out)
+        seen.update(features(m))
+        positions += 1
     print(f"\n{positions} positions in {time.perf_counter() - start:.1f} s:", dict(sorted(seen.items())))
     assert REQUIRED <= set(seen), f"never seen: {REQUIRED - set(seen)}"
 
