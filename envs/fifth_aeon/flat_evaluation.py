@@ -28,7 +28,7 @@ from .constants import BOARD_SLOTS
 from .flat_machine import BUFFER_LEN, SCRATCH, STACK
 from .flat_rules import (
     abilities, at, attack, automatic, board_at, board_len, full_life, is_unit, life, pb, rules_unit, st_get,
-    strongest_attack, unit_type,
+    strongest_attack,
 )
 from .flat_table import _AMOUNT
 
@@ -558,12 +558,6 @@ def unit_value(s, cards, mechs, m, ctx, buf):
     if ctx == PLAY:
         return _unit(s, cards, mechs, buf, fw, m, ctx, ctx)[0]
     return fw[FV + 2 * m + ctx - LETHAL]
-
-
-@njit(**_LEAN)
-def perm_value(s, cards, mechs, m, ctx, buf):
-    """``Evaluator.perm`` of permanent m."""
-    return _perm(s, cards, mechs, buf, floats(buf), m, ctx)
 
 
 @njit(**_LEAN)

@@ -16,10 +16,10 @@ from numba import njit
 from . import flat_layout as F
 from .constants import BOARD_SLOTS, MAX_TURNS
 from .flat_rules import (
-    abilities, activate, all_perms, ask, at, board_append, board_at, board_index, board_len, buff, can_block,
-    check_players, crypt_append, crypt_take, deal_damage, draw, end, find, init_status, is_unit, life, new_perm,
-    on_board, on_leave, pb, poison, refresh, remove_perm, st_get, st_has, st_pop, st_set, to_bottom, unit_type,
-    update_auras, attack, automatic, has_trigger, mech_rows, mechanical, resolve_choice, strongest_attack,
+    abilities, activate, all_perms, ask, at, attack, automatic, board_append, board_at, board_len, buff,
+    crypt_append, crypt_take, deal_damage, draw, end, find, has_trigger, init_status, is_unit, life, mech_rows,
+    mechanical, new_perm, on_board, on_leave, pb, poison, refresh, remove_perm, st_get, st_has, st_pop, st_set,
+    strongest_attack, to_bottom, unit_type, update_auras,
 )
 
 _LEAN = dict(cache=True, nogil=True, _nrt=False)

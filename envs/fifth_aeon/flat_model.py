@@ -16,7 +16,7 @@ from . import flat_layout as F
 from . import layout as L
 from .constants import HARD_HAND_LIMIT
 from .flat_moves import acting, apply, legal_actions
-from .flat_rules import hand_card, pb, _distinct_sorted
+from .flat_rules import distinct_sorted, hand_card, pb
 
 _LEAN = dict(cache=True, nogil=True, _nrt=False)
 CHOICE_KINDS = 5  # flat_layout.CK_REPLACE .. CK_CONSUME
@@ -139,7 +139,7 @@ def determinize(s, cards, player_, u, scratch):
             for i in range(s[F.G_NOPTIONS]):
                 s[F.G_OPTIONS + i] = hand_card(s, 1 - player_, i)
         elif s[F.G_CHOICES + F.Q_SOURCE] == F.CS_DECK:
-            n = _distinct_sorted(s, cards, foe + F.P_DECK, s[foe + F.P_NDECK])
+            n = distinct_sorted(s, cards, foe + F.P_DECK, s[foe + F.P_NDECK])
             s[F.G_NOPTIONS] = n
             hi = min(s[F.G_CHOICES + F.Q_MAX], n)
             s[F.G_CHOICES + F.Q_MAX] = hi

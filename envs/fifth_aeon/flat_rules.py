@@ -756,7 +756,7 @@ def activate(s, cards, mechs):
             if source == F.CS_TRIM:
                 s[F.G_CHOICES + F.Q_MIN] = s[F.G_CHOICES + F.Q_MAX] = max(s[b + F.P_NHAND] - SOFT_HAND_LIMIT, 0)
         elif source == F.CS_DECK:
-            n = _distinct_sorted(s, cards, b + F.P_DECK, s[b + F.P_NDECK])
+            n = distinct_sorted(s, cards, b + F.P_DECK, s[b + F.P_NDECK])
         else:
             wanted = source - F.CS_CRYPT
             for i in range(s[b + F.P_NCRYPT]):
@@ -779,7 +779,7 @@ def activate(s, cards, mechs):
 
 
 @njit(**_LEAN)
-def _distinct_sorted(s, cards, start, count):
+def distinct_sorted(s, cards, start, count):
     """``sorted(set(deck))`` (card ids sort as strings: ``C_ID_RANK``) into the options; returns n."""
     n = 0
     for i in range(count):
