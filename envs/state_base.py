@@ -4,7 +4,8 @@ It gives the game's ``info``, ``num_players`` and ``num_actions`` (read from ``g
 over ``legal_actions()``, a checked ``apply`` (a non-integer or illegal action raises ``IllegalActionError``
 and leaves the state unchanged), the seat check of ``observation`` / ``heuristic`` / ``determinize`` and
 ``__hash__ = None`` (states are mutable). ``FlatState`` extends it for states over one flat array; a state
-over Python objects (Fifth Aeon) extends it directly.
+with other needs extends it directly (Fifth Aeon: a flat array that can also be read as the object engine's
+``Match``).
 
 A subclass sets ``game`` (its ``info`` is a ``GameInfo``) and defines ``legal_actions()``,
 ``_try_apply(a) -> bool`` (play the integer ``a`` if legal and say so; return False with the state unchanged
