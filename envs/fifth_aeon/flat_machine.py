@@ -16,8 +16,8 @@ from numba import njit
 from . import flat_layout as F
 from .constants import BOARD_SLOTS, MAX_TURNS
 from .flat_rules import (
-    abilities, activate, all_perms, ask, at, attack, automatic, board_append, board_at, board_len, buff,
-    crypt_append, crypt_take, deal_damage, draw, end, find, has_trigger, init_status, is_unit, life, mech_rows,
+    abilities, activate, all_perms, ask, at, attack, automatic, board_append, board_at, board_len, buff, crypt_append,
+    crypt_take, deal_damage, draw, end, find, has_trigger, init_status, is_unit, life, list_append, mech_rows,
     mechanical, new_perm, on_board, on_leave, pb, poison, refresh, remove_perm, st_get, st_has, st_pop, st_set,
     strongest_attack, to_bottom, unit_type, update_auras,
 )
@@ -600,12 +600,7 @@ def _die(s, cards, mechs, buf, f):
             st_set(s, u, F.ST_DEATHLESS, left)
             if left == 0:
                 s[b + F.M_LOST] |= 1 << F.AB_DEATHLESS
-        n = s[F.G_NRETURNS]
-        if n >= F.MAX_RETURNS:
-            s[F.G_OVERFLOW] = F.OV_RETURNS
-        else:
-            s[F.G_RETURNS + n] = u
-            s[F.G_NRETURNS] = n + 1
+        list_append(s, F.G_RETURNS, F.G_NRETURNS, F.MAX_RETURNS, F.OV_RETURNS, u)
     call(s, buf, f, DONE, OP_SOUL_REAP, u, 0, 0, 0, 0, 0)
 
 

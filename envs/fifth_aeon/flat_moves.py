@@ -17,8 +17,8 @@ from .flat_machine import (
 )
 from .flat_rules import (
     ask, at, at_position, attack, board_at, board_len, buff, can_attack, can_block, candidates, collect, draw, find,
-    hand_card, hand_remove, has, hosts, is_unit, pb, picked, playable, position, refresh, resolve_choice, st_get,
-    st_set, update_auras,
+    hand_card, hand_remove, has, hosts, is_unit, list_append, pb, picked, playable, position, refresh, resolve_choice,
+    st_get, st_set, update_auras,
 )
 
 _LEAN = dict(cache=True, nogil=True, _nrt=False)
@@ -246,12 +246,8 @@ def _finish_play(s, cards, mechs, buf, p, slot, host_uid, chosen):
 def _attach(s, cards, mechs, host, item):
     """``moves.attach``: the host gets the item's stats and abilities, and the counters they come with."""
     b = at(host)
-    n = s[b + F.M_NITEMS]
-    if n >= F.MAX_ITEMS:
-        s[F.G_OVERFLOW] = F.OV_ITEMS
+    if list_append(s, b + F.M_ITEMS, b + F.M_NITEMS, F.MAX_ITEMS, F.OV_ITEMS, item) < 0:
         return
-    s[b + F.M_ITEMS + n] = item
-    s[b + F.M_NITEMS] = n + 1
     buff(s, host, cards[item, F.C_DAMAGE], cards[item, F.C_LIFE])
     if cards[item, F.C_SHIELDED] == 1:
         st_set(s, host, F.ST_SHIELD, 1)

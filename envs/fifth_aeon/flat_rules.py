@@ -362,14 +362,21 @@ def board_remove(s, m):
 
 
 @njit(**_LEAN)
+def list_append(s, start, count_at, cap, overflow, value):
+    """Append ``value`` to the list at ``s[start:]`` whose length is ``s[count_at]``; returns its index, or -1 (and
+    the state marked ``overflow``) when the list already holds ``cap``."""
+    n = s[count_at]
+    if n >= cap:
+        s[F.G_OVERFLOW] = overflow
+        return -1
+    s[start + n] = value
+    s[count_at] = n + 1
+    return n
+
+
+@njit(**_LEAN)
 def crypt_append(s, p, card):
-    b = pb(p)
-    n = s[b + F.P_NCRYPT]
-    if n >= F.MAX_CRYPT:
-        s[F.G_OVERFLOW] = F.OV_CRYPT
-        return
-    s[b + F.P_CRYPT + n] = card
-    s[b + F.P_NCRYPT] = n + 1
+    list_append(s, pb(p) + F.P_CRYPT, pb(p) + F.P_NCRYPT, F.MAX_CRYPT, F.OV_CRYPT, card)
 
 
 @njit(**_LEAN)
@@ -386,13 +393,9 @@ def crypt_take(s, p, card):
 @njit(**_LEAN)
 def to_bottom(s, p, card, vis):
     b = pb(p)
-    n = s[b + F.P_NDECK]
-    if n >= F.MAX_DECK:
-        s[F.G_OVERFLOW] = F.OV_DECK
-        return
-    s[b + F.P_DECK + n] = card
-    s[b + F.P_DECK_VIS + n] = vis
-    s[b + F.P_NDECK] = n + 1
+    i = list_append(s, b + F.P_DECK, b + F.P_NDECK, F.MAX_DECK, F.OV_DECK, card)
+    if i >= 0:
+        s[b + F.P_DECK_VIS + i] = vis
 
 
 @njit(**_LEAN)

@@ -169,7 +169,7 @@ class FifthAeonState(StateBase):
 
     def _scratch(self) -> np.ndarray:
         if self._buf is None:
-            self._buf = np.zeros(BUFFER_LEN, np.int32)
+            self._buf = np.zeros(CM.MODEL_BUFFER, np.int32)  # the rules' stack and DefaultAI's work area
         return self._buf
 
     def _moved(self) -> None:
@@ -223,8 +223,7 @@ class FifthAeonState(StateBase):
         """DefaultAI's evaluation of the position for ``player`` in [-1, 1] (``evaluation.position_value``,
         compiled)."""
         table = self.game.table
-        return float(CM.heuristic(self.s, table.cards, table.mechs, self._check_player(player),
-                                  np.zeros(CM.MODEL_BUFFER, np.int32)))
+        return float(CM.heuristic(self.s, table.cards, table.mechs, self._check_player(player), self._scratch()))
 
     # -- moves -------------------------------------------------------------------------------------------
     def legal_actions(self) -> np.ndarray:
@@ -239,12 +238,10 @@ class FifthAeonState(StateBase):
     def sensible_actions(self) -> np.ndarray:
         """The legal actions an expert keeps (search's ``prune=1``): of the four resources only DefaultAI's choice
         (the card closest to castable decides), whose value no short look-ahead can see."""
-        legal = self.legal_actions()
-        buf = legal.astype(np.int32)
+        buf = self.legal_actions().astype(np.int32)
         table = self.game.table
-        return legal[:0].copy() if len(legal) == 0 else np.array(
-            buf[:CM.sensible_actions(self.s, table.cards, table.mechs, self.deck_lists(), buf, len(buf))],
-            np.int64)
+        kept = CM.sensible_actions(self.s, table.cards, table.mechs, self.deck_lists(), buf, len(buf))
+        return buf[:kept].astype(np.int64)
 
     def deck_lists(self) -> np.ndarray:
         """``decks`` as the compiled DefaultAI reads them (``flat_default_ai.deck_lists``)."""
@@ -285,8 +282,8 @@ class FifthAeonState(StateBase):
         table = self.game.table
         stream = seed_stream(rng)  # drawn by both policies, as the compiled model's playout is given one
         if self.game.rollout == "default_ai":
-            n = DAI.playout(self.s, table.cards, table.mechs, self.deck_lists(), DAI.new_plan(),
-                            np.zeros(CM.MODEL_BUFFER, np.int32), limit)
+            n = DAI.playout(self.s, table.cards, table.mechs, self.deck_lists(), DAI.new_plan(), self._scratch(),
+                            limit)
             self._moved()
             return int(n)
         table = self.game.table
