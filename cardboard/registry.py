@@ -42,12 +42,14 @@ from pathlib import Path
 from typing import Any
 
 import gymnasium
+import numpy as np
 from pettingzoo import AECEnv
 
 from cardboard.envs.aec import CardboardAECEnv, wrap
 from cardboard.envs.errors import CardboardError, InvalidParameterError, UnknownNameError
 from cardboard.envs.gym_wrappers import Opponent, SeatEnv, SelfPlayEnv
 from cardboard.envs.protocol import Agent, Game, GameState
+from cardboard.envs.vector import GreedyOpponent, RandomOpponent, VectorGame, vector_model
 from cardboard.envs.registration import (AGENTS, COMMANDS, GAMES, CommandEntry, Entry, Extensions, register_agent,
                                          register_command, register_game)
 
@@ -367,6 +369,43 @@ def make_seat_env(name: str, *, seat: int | None = 0, opponent: str | Opponent =
     game = make_game(name, **options)
     return SeatEnv(game, seat=seat, opponent=_opponent(opponent, game), perfect=perfect, illegal=illegal, seed=seed,
                    render_mode=render_mode)
+
+
+def vec_opponent(opponent: Any, game: Game, compiled: bool) -> Any:
+    """What ``VectorGame`` takes for ``opponent``: ``"random"`` and ``"greedy[:samples=k]"`` as the compiled
+    strategies where the game runs compiled (greedy also needs its compiled ``determinize``), any other spec as its
+    agent; an SB3 model or policy as a batch policy (``predict`` with masks, deterministic); objects as they are."""
+    if isinstance(opponent, str):
+        name, params = parse_agent_spec(opponent)
+        if name == "random" and not params:
+            return RandomOpponent()
+        if name == "greedy" and set(params) <= {"samples"} and compiled:
+            return GreedyOpponent(int(params.get("samples", 1)))
+        return make_agent(opponent, game)
+    if hasattr(opponent, "predict") and not hasattr(opponent, "act"):
+        model = opponent
+
+        def policy(observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+            return model.predict(observations, deterministic=True, action_masks=action_masks)[0]
+
+        return policy
+    return opponent
+
+
+def make_vec_env(name: str, num_envs: int, *, opponent: Any = "random", self_play: bool = False,
+                 seat: int | None = None, perfect: bool = False, seed: int | None = None,
+                 compiled: bool | None = None, **options: Any) -> VectorGame:
+    """``num_envs`` games of ``name`` (with its ``options``) stepped by one call (``cardboard.envs.vector``): the
+    caller plays ``seat`` (None: drawn each game) against ``opponent`` (an agent spec, ``"random"`` and
+    ``"greedy"`` compiled where the game is; a batch policy; an SB3 model), or every seat with
+    ``self_play=True``. ``reset(seed)`` is called once here; the Gymnasium and SB3 faces wrap the result."""
+    game = make_game(name, **options)
+    model = vector_model(game, perfect, compiled)
+    opponent = None if self_play else vec_opponent(opponent, game, model is not None and model.determinize is not None)
+    vec = VectorGame(game, num_envs, opponent=opponent, self_play=self_play, seat=seat, perfect=perfect,
+                     compiled=compiled)
+    vec.reset(seed)
+    return vec
 
 
 def make_self_play_env(name: str, *, opponent: str | Opponent = "random", pool_size: int = 5, perfect: bool = False,

@@ -63,13 +63,8 @@ Philox, SFC64) each draw is one raw word, so the generator's state is saved, raw
 the kernel, which uses them in that order and stops before an iteration it might lack words for; at the end the
 state is put back and advanced by exactly the words used. Any other generator takes the Python path.
 
-**Caching.** A ``cache=True`` kernel that takes other jitted functions as dispatcher arguments is compiled anew
-in every process (the dispatcher type names the object); typed as first-class functions (``FunctionType``,
-called through their C wrappers) it is cached once per game's argument types. So the loop is compiled, and
-cached, for the first-class function types of the model's kernels (``TypeRef`` arguments); the kernels go in as
-one int64 array of the addresses of their C wrappers (``numba.cfunc``'s, public and cached), which the loop binds
-to those types (``bind``): unboxing a first-class function object costs about 4 µs a kernel on every call, an
-address array nothing.
+**Caching.** The loop is compiled, and cached, once per game's kernel types: the kernels go in as first-class
+functions by address (``envs.kernel_binding``).
 """
 from __future__ import annotations
 
@@ -78,15 +73,13 @@ import functools
 import time
 from typing import Any, NamedTuple, Protocol
 
-import numba
 import numpy as np
 from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
 from numba.np.numpy_support import as_dtype
 
 from ..envs import stop
 from ..envs.compiled_model import CompiledModel
+from ..envs.kernel_binding import Kernels, bind, kernel_arguments, shape_of, typed_kernels
 from ..envs.errors import InvalidParameterError
 from ..envs.kernels import fill_units, rand_unit
 from ..envs.protocol import CHANCE, HOOKS, TERMINAL, GameInfo, GameState
@@ -304,49 +297,6 @@ def rewind(bits: np.random.BitGenerator, saved: dict, words: int) -> None:
         bits.random_raw(words, output=False)
 
 
-# ---- kernels as first-class functions -----------------------------------------------------------------
-class Kernels(NamedTuple):
-    """A model's kernels for a compiled loop: the addresses of their C wrappers (one int64 array) and their
-    first-class function types, which the loop takes as ``TypeRef`` arguments and binds with ``bind``. Passing the
-    dispatchers themselves would cost their unboxing (about 4 µs a kernel) on every call of the loop."""
-
-    addresses: np.ndarray
-    types: tuple
-
-    def arguments(self) -> tuple:
-        return (self.addresses, *self.types)
-
-
-_C_WRAPPERS: dict[tuple, Any] = {}  # the ``numba.cfunc`` of each kernel and argument types: they own the code
-
-
-def _compiled_kernel(dispatcher: Any, args: tuple) -> tuple[int, Any]:
-    """The address of a C wrapper of ``dispatcher``'s function for ``args`` (``numba.cfunc``, compiled once, then read
-    from its cache) and its first-class function type."""
-    dispatcher.compile(args)  # from numba's cache once the game's module has run it: its signature gives the result
-    sig = dispatcher.overloads[args].signature
-    wrapper = _C_WRAPPERS.get((dispatcher, args))
-    if wrapper is None:
-        wrapper = _C_WRAPPERS[dispatcher, args] = numba.cfunc(sig, cache=True)(dispatcher.py_func)
-    return wrapper.address, types.FunctionType(sig)
-
-
-@intrinsic
-def bind(typingctx, address, kernel_type):
-    """The kernel at ``address`` (a C wrapper's) as a first-class function of the type ``kernel_type`` (a
-    ``TypeRef``)."""
-    function_type = kernel_type.instance_type
-
-    def codegen(context, builder, signature, args):
-        function = cgutils.create_struct_proxy(function_type)(context, builder)
-        function.c_addr = builder.inttoptr(args[0], cgutils.voidptr_t)
-        function.py_addr = cgutils.get_null_value(cgutils.voidptr_t)
-        function.jit_addr = cgutils.get_null_value(cgutils.voidptr_t)
-        return function._getvalue()
-
-    return function_type(address, kernel_type), codegen
-
-
 class Runner(NamedTuple):
     """``_iterate`` compiled for a model's kernels: ``loop(*head(...), (*tree.arrays(), tree.block, words), leaves,
     first, stamp0, iterations)`` runs a kernel call of a search (``_iterate``'s arguments)."""
@@ -375,40 +325,9 @@ class Runner(NamedTuple):
 _RUNNERS: dict[tuple, Runner] = {}
 
 
-def _shape_of(value: Any) -> Any:
-    """What numba's type of ``value`` depends on, cheaply (``numba.typeof`` costs tens of microseconds)."""
-    if isinstance(value, np.ndarray):
-        return value.dtype.str, value.ndim
-    if isinstance(value, tuple):
-        return tuple(_shape_of(v) for v in value)
-    return type(value)
-
-
-def typed_kernels(model: CompiledModel, names: tuple[str, ...]) -> tuple[Kernels, Any, Any]:
-    """The model's kernels ``names`` for a compiled loop, with numba's types of its state and table; an optional
-    kernel the model lacks is replaced by its ``_ABSENT`` stand-in (a loop never calls it then)."""
-    s, table = numba.typeof(model.state).copy(layout="C", readonly=False), numba.typeof(model.table)
-    i64, buf = types.int64, types.int32[::1]
-    f64s, i64s, u64s = types.float64[::1], types.int64[::1], types.uint64[::1]
-    signatures = {"determinize": (s, table, i64, f64s), "legal_actions": (s, table, buf),
-                  "action_keys": (s, table, buf, i64, i64s), "apply": (s, table, i64, buf),
-                  "playout": (s, table, buf, u64s, i64), "player": (s,), "turn": (s,), "returns": (s, f64s),
-                  "heuristic": (s, table, i64),
-                  "evaluations_after": (s, table, buf, i64, i64s, types.boolean, u64s, types.float64[:, ::1]),
-                  "observation": (s, table, i64, types.float32[::1]), "sample_chance": (s, table, types.float64),
-                  "sensible_actions": (s, table, buf, i64)}
-    found = [_compiled_kernel(getattr(model, name) or _ABSENT[name], signatures[name]) for name in names]
-    return Kernels(np.array([a for a, _ in found], dtype=np.int64), tuple(t for _, t in found)), s, table
-
-
-def kernel_arguments(kernels: Kernels) -> tuple:
-    """numba's types of ``Kernels.arguments()``, for a loop compiled ahead."""
-    return (types.int64[::1], *(types.TypeRef(t) for t in kernels.types))
-
-
 def runner_for(model: CompiledModel) -> Runner:
     """The loop compiled for ``model``'s kernels and argument types (built once per process and game)."""
-    key = (tuple(getattr(model, name) for name in KERNELS), _shape_of(model.state), _shape_of(model.table))
+    key = (tuple(getattr(model, name) for name in KERNELS), shape_of(model.state), shape_of(model.table))
     found = _RUNNERS.get(key)
     if found is None:
         kernels, s, table = typed_kernels(model, KERNELS)
@@ -426,35 +345,7 @@ def runner_for(model: CompiledModel) -> Runner:
 
 
 # ---- the compiled loop ------------------------------------------------------------------------------------
-@njit(cache=True, nogil=True)
-def _no_evaluations(s, table, buf, n, which, extrapolate, stream, out):
-    """The scoring kernel of a model without one: never called (such a model never prunes compiled)."""
 
-
-@njit(cache=True, nogil=True)
-def _no_determinize(s, table, player, u):
-    """The determinization of a model without one: never called (such a model never runs ISMCTS compiled)."""
-
-
-@njit(cache=True, nogil=True)
-def _no_chance(s, table, u):
-    """The chance sampler of a model without one: never called (its game has no chance nodes in play)."""
-    return np.int64(-1)
-
-
-@njit(cache=True, nogil=True)
-def _no_sensible(s, table, buf, n):
-    """The move filter of a model without one: never called (such a model never searches with ``prune``)."""
-    return n
-
-
-@njit(cache=True, nogil=True)
-def _no_observation(s, table, player, out):
-    """The observation of a model without one: never called (such a model never searches with a network)."""
-
-
-_ABSENT = {"determinize": _no_determinize, "evaluations_after": _no_evaluations, "sample_chance": _no_chance,
-           "sensible_actions": _no_sensible, "observation": _no_observation}  # stand-ins for a model's optional kernels
 
 
 @njit(cache=True, nogil=True, inline="always")
