@@ -34,7 +34,10 @@ for move. Compiled code draws from those very generators (``kernel_binding.next_
 """
 from __future__ import annotations
 
+import copy
+import os
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Protocol, Union
 
 import numpy as np
@@ -49,6 +52,7 @@ LEARNER, ENDED, WAITING = 0, 1, 2  # a row's status after a call: the caller to 
 KERNELS = ("legal_actions", "apply", "player", "turn", "returns", "heuristic", "determinize", "observation",
            "sample_chance")  # the CompiledModel kernels the loop binds, in its argument order
 STREAMS = 3  # per game: deals, opponent, random_actions
+SPLIT = 128  # rows a thread takes at least: a smaller call runs on one thread
 
 
 class BatchPolicy(Protocol):
@@ -118,7 +122,8 @@ class VectorGame:
     """``num_envs`` games of ``game`` stepped together (see the module docstring)."""
 
     def __init__(self, game: Game, num_envs: int, *, opponent: Opponent = None, self_play: bool = False,
-                 seat: int | None = None, perfect: bool = False, compiled: bool | None = None):
+                 seat: int | None = None, perfect: bool = False, compiled: bool | None = None,
+                 threads: int | None = None):
         info = game.info
         if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise InvalidParameterError(f"num_envs must be a positive int, got {num_envs!r}")
@@ -142,12 +147,16 @@ class VectorGame:
         self.seats = np.full(n, -1, dtype=np.int64)  # the caller's seat per game (-1: every seat, self-play)
         self.final_observations = np.zeros_like(self.observations)
         self.final_returns = np.zeros((n, info.num_players), dtype=np.float64)
-        self.episode_seeds = np.zeros(n, dtype=np.uint64)
+        self.episode_seeds = np.zeros(n, dtype=np.int64)
         self.episodes = np.zeros(n, dtype=np.int64)  # games finished per row
         self._movers = np.zeros(n, dtype=np.int64)  # the seat that made each row's last move of the caller's
         self._streams: list[list[np.random.Generator]] = []
         self._deals: list[np.random.Generator | None] = [None] * n
-        self._engine = _Compiled(self, model) if model is not None else _Python(self)
+        threads = max(1, len(os.sched_getaffinity(0)) - 1) if threads is None else threads  # one core deals
+        if not isinstance(threads, (int, np.integer)) or threads < 1:
+            raise InvalidParameterError(f"threads must be a positive int, got {threads!r}")
+        self._engine = _Compiled(self, model, int(threads)) if model is not None else _Python(self)
+        self._dealer = _Dealer(self._next_game, n, background=False)
         self._started = False
 
     # -- the batch API ---------------------------------------------------------------------------------------------
@@ -158,6 +167,8 @@ class VectorGame:
                           np.random.SeedSequence(root.entropy, spawn_key=(i,)).spawn(STREAMS)]
                          for i in range(self.num_envs)]
         self._engine.bind_streams()
+        self._dealer.close()
+        self._dealer = _Dealer(self._next_game, self.num_envs, background=self.compiled)
         self.episodes[:] = 0
         self.rewards[:] = 0
         self.terminations[:] = False
@@ -187,6 +198,7 @@ class VectorGame:
         self._movers = self.players.copy()
         self.rewards[:] = 0
         self.terminations[:] = False
+        self._dealer.start()  # the games that ended last step are dealt again while the loop runs
         self._settle(np.arange(self.num_envs), acts)
 
     def random_actions(self) -> np.ndarray:
@@ -197,16 +209,26 @@ class VectorGame:
         """A copy of game ``i``'s state, as a ``GameState``."""
         return self._engine.state(int(i))
 
+    def close(self) -> None:
+        """Stop the worker threads (a later step starts them again)."""
+        self._dealer.close()
+        self._engine.close()
+
     # -- the round of a step ---------------------------------------------------------------------------------------
     def _deal(self, rows: np.ndarray) -> None:
-        """Deal a new game in each of ``rows``: its seed, the caller's seat, the game."""
+        """Start the next game in each of ``rows``: its seed, the caller's seat, the game (dealt ahead)."""
         for i in rows:
-            source = self._streams[i][0]
-            self.episode_seeds[i] = source.integers(2 ** 63)
-            self.seats[i] = -1 if self.self_play else (
-                int(source.integers(self.info.num_players)) if self.fixed_seat is None else self.fixed_seat)
-            self._deals[i] = np.random.default_rng(int(self.episode_seeds[i]))
-            self._engine.deal(i, self.game.new_state(self._deals[i]))
+            self.episode_seeds[i], self.seats[i], self._deals[i], game = self._dealer.take(i)
+            self._engine.install(i, game)
+
+    def _next_game(self, i: int) -> tuple[int, int, np.random.Generator, Any]:
+        """Row ``i``'s next game, from its deal stream: seed, seat, generator, and the game as the engine takes it."""
+        source = self._streams[i][0].bit_generator
+        seed = int(source.random_raw() >> 1)  # a non-negative int64 (the AEC env's reset takes it)
+        seat = -1 if self.self_play else (
+            int(source.random_raw() % self.info.num_players) if self.fixed_seat is None else self.fixed_seat)
+        rng = np.random.default_rng(seed)
+        return seed, seat, rng, self._engine.prepare(self.game.new_state(rng), rng)
 
     def _settle(self, rows: np.ndarray, actions: np.ndarray) -> None:
         """Play ``actions`` (-1: none) in ``rows``, then advance each row to the caller's decision, calling outside
@@ -250,6 +272,54 @@ class VectorGame:
         return moves
 
 
+class _Dealer:
+    """Each row's next game, dealt ahead. With ``background``, the games to deal again are dealt on a thread while
+    the compiled loop runs (it releases the GIL), so deals, which run in Python, take no time of their own. A row's
+    games come from its own stream in order, so what is dealt does not depend on the timing."""
+
+    def __init__(self, next_game: Callable[[int], Any], rows: int, background: bool):
+        self.next_game = next_game
+        self.ready: list[Any] = [None] * rows
+        self.todo: list[int] = []
+        self.background = background
+        self.pool: ThreadPoolExecutor | None = None
+        self.pending: Future | None = None
+
+    def take(self, i: int) -> Any:
+        """Row ``i``'s next game (dealt now if it is not ready); its following game is dealt at the next ``start``."""
+        self.wait()
+        game = self.ready[i] if self.ready[i] is not None else self.next_game(i)
+        self.ready[i] = None
+        if self.background:
+            self.todo.append(i)
+        return game
+
+    def start(self) -> None:
+        """Deal the rows taken since the last start on the thread (without ``background``: at the next take)."""
+        if not self.todo:
+            return
+        self.wait()
+        if self.pool is None:
+            self.pool = ThreadPoolExecutor(1, thread_name_prefix="cardboard-dealer")
+        rows, self.todo = list(dict.fromkeys(self.todo)), []  # a row dealt twice in a step deals ahead once
+        self.pending = self.pool.submit(self._fill, rows)
+
+    def _fill(self, rows: list[int]) -> None:
+        for i in rows:
+            self.ready[i] = self.next_game(i)
+
+    def wait(self) -> None:
+        if self.pending is not None:
+            self.pending.result()
+            self.pending = None
+
+    def close(self) -> None:
+        self.wait()
+        if self.pool is not None:
+            self.pool.shutdown()
+            self.pool = None
+
+
 # ---- the engines: one in compiled code, one in Python, the same moves -----------------------------------------------
 class _Python:
     """The loop in Python over ``GameState`` objects, for any game (and ``perfect=True``)."""
@@ -265,7 +335,10 @@ class _Python:
     def bind_streams(self) -> None:
         """Nothing to do: the loop reads the generators themselves."""
 
-    def deal(self, i: int, state: GameState) -> None:
+    def prepare(self, state: GameState, rng: np.random.Generator) -> GameState:
+        return state
+
+    def install(self, i: int, state: GameState) -> None:
         self.states[i] = state
 
     def advance(self, rows: np.ndarray, actions: np.ndarray) -> np.ndarray:
@@ -318,13 +391,21 @@ class _Python:
     def state(self, i: int) -> GameState:
         return self.states[i].clone()
 
+    def close(self) -> None:
+        """No threads to stop."""
+
 
 class _Compiled:
-    """The loop in compiled code over the rows of one array of flat states (``_advance``)."""
+    """The loop in compiled code over the rows of one array of flat states (``_advance``), the rows shared out
+    among ``threads`` threads (the loop releases the GIL), each with its own copy of the model's table (a game's
+    kernels may keep scratch there)."""
 
-    def __init__(self, vec: VectorGame, model: CompiledModel):
+    def __init__(self, vec: VectorGame, model: CompiledModel, threads: int):
         n = vec.num_envs
         self.vec, self.model = vec, model
+        self.threads = min(threads, max(1, n // SPLIT))
+        self.tables = [model.table] + [copy.deepcopy(model.table) for _ in range(self.threads - 1)]
+        self.pool: ThreadPoolExecutor | None = None
         self.state_type: type | None = None
         self.S = np.zeros((n, *model.state.shape), dtype=model.state.dtype)
         self.buffers = np.zeros((n, model.buffer_len), dtype=np.int32)
@@ -346,23 +427,44 @@ class _Compiled:
             for k in (1, 2):
                 self.function, self.addresses[k, i] = generator_addresses(streams[k])
 
-    def deal(self, i: int, state: GameState) -> None:
-        self.state_type = type(state)
-        self.S[i] = state.compiled_model().state
-        self.addresses[0, i] = generator_addresses(self.vec._deals[i])[1]
+    def prepare(self, state: GameState, rng: np.random.Generator) -> tuple[type, np.ndarray, int]:
+        """What ``install`` needs of a new game: its state's type and array, and its generator's address."""
+        return type(state), state.compiled_model().state, generator_addresses(rng)[1]
+
+    def install(self, i: int, game: tuple[type, np.ndarray, int]) -> None:
+        self.state_type, self.S[i], self.addresses[0, i] = game
 
     def advance(self, rows: np.ndarray, actions: np.ndarray) -> np.ndarray:
+        rows = rows.astype(np.int64)
+        parts = self.threads if len(rows) >= 2 * SPLIT else 1
+        if parts == 1:
+            self._run(rows, actions, 0)
+        else:
+            if self.pool is None:
+                self.pool = ThreadPoolExecutor(self.threads - 1, thread_name_prefix="cardboard-rows")
+            blocks = np.array_split(rows, parts)  # contiguous blocks: no two threads write one cache line
+            done = [self.pool.submit(self._run, blocks[k], actions, k) for k in range(1, parts)]
+            self._run(blocks[0], actions, 0)
+            for future in done:
+                future.result()
+        return self.status
+
+    def _run(self, rows: np.ndarray, actions: np.ndarray, part: int) -> None:
         vec = self.vec
-        self.loop(*self.kernels.arguments(), self.S, self.model.table, self.buffers, rows.astype(np.int64), actions,
-                  self.function, self.addresses, vec.seats, vec._movers, vec.opponent_code, self.samples,
+        self.loop(*self.kernels.arguments(), self.S, self.tables[part], self.buffers, rows, actions, self.function,
+                  self.addresses, vec.seats, vec._movers, vec.opponent_code, self.samples,
                   self.model.determinize_draws, self.status, self.nlegal, vec.players,
                   vec.observations.reshape(vec.num_envs, -1), vec.action_masks, vec.final_returns)
-        return self.status
 
     def random_actions(self) -> np.ndarray:
         out = np.empty(self.vec.num_envs, dtype=np.int64)
         _random_actions(self.function, self.addresses[2], self.buffers, self.nlegal, out)
         return out
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown()
+            self.pool = None
 
     def state(self, i: int) -> GameState:
         """Row ``i`` as its game's state: ``type(state)(game, array)`` rebuilds a flat state (``CompiledModel``)."""
