@@ -6,8 +6,11 @@ Every cardboard game gets its AEC env from this one class: agents are
 all zeros for an agent that is not acting, PettingZoo's convention), the
 acting agent stays selected for every decision of its turn, chance nodes are
 sampled by the env with its seeded generator, and rewards are the game's
-returns at the end. The acting agent's info holds ``legal_actions`` (int
-array) and ``turn``; the other agents' infos are empty.
+returns at the end. The acting agent's info holds ``turn``; the other agents'
+infos are empty. ``legal_actions_info=True`` adds ``legal_actions`` (int array)
+to the acting agent's info; it is off by default because its length changes
+from step to step, which replay buffers that stack infos (Tianshou's) cannot
+hold, and the mask says the same.
 
 ``render_mode``: ``"ansi"`` returns the text board, ``"rgb_array"`` an image,
 ``"human"`` prints the text board to stdout and returns None (PettingZoo's
@@ -52,7 +55,8 @@ from .protocol import CHANCE, Game, GameState, sample_chance
 class CardboardAECEnv(AECEnv):
     """PettingZoo AEC env for a cardboard ``Game`` (see the module docstring)."""
 
-    def __init__(self, game: Game, open: bool = False, render_mode: str | None = None):
+    def __init__(self, game: Game, open: bool = False, render_mode: str | None = None,
+                 legal_actions_info: bool = False):
         super().__init__()
         info = game.info
         self.metadata = {"render_modes": ["ansi", "rgb_array", "human"], "name": info.name, "is_parallelizable": False}
@@ -60,6 +64,7 @@ class CardboardAECEnv(AECEnv):
             raise UnknownNameError("render_mode", render_mode, self.metadata["render_modes"])
         self.game = game
         self.open = bool(open)
+        self.legal_actions_info = bool(legal_actions_info)
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(info.num_players)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
@@ -126,12 +131,13 @@ class CardboardAECEnv(AECEnv):
         self._accumulate_rewards()
 
     def _set_infos(self) -> None:
-        """Empty infos, but the acting agent's: its legal actions and the turn."""
+        """Empty infos, but the acting agent's: the turn (and its legal actions with ``legal_actions_info``)."""
         state = self.game_state
         self.infos = {a: {} for a in self.agents}
         if not state.is_terminal():
-            self.infos[self.agent_selection] = {"legal_actions": np.array(state.legal_actions()),
-                                                "turn": int(state.turn)}
+            info = self.infos[self.agent_selection] = {"turn": int(state.turn)}
+            if self.legal_actions_info:
+                info["legal_actions"] = np.array(state.legal_actions())
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None or self.game_state is None:

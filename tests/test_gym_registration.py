@@ -147,8 +147,11 @@ def test_versioned_modules_pass_the_pettingzoo_api_test(module):
     assert module.raw_env().metadata["name"] == module.__name__.rpartition(".")[2].removesuffix("_v0")
 
 
-def test_aec_infos_name_the_acting_agents_legal_actions_and_turn():
-    env = lords_of_war_v0.env()
+def test_aec_infos_name_the_acting_agents_legal_actions_on_request_and_turn():
+    plain = cardboard.make_env("lords_of_war")
+    plain.reset(seed=0)
+    assert plain.infos[plain.agent_selection] == {"turn": 0}  # no variable-length array by default (Tianshou)
+    env = cardboard.make_env("lords_of_war", legal_actions_info=True)
     env.reset(seed=0)
     rng = np.random.default_rng(0)
     for agent in env.agent_iter(max_iter=200):

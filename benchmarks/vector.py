@@ -1,0 +1,120 @@
+"""Vectorised envs against the AEC loops and pgx's connect_four, in the same run (issue 51).
+
+Rows, in steps (decisions) per second, interleaved round by round:
+
+- ``<game> vec``: ``cardboard.make_vec_env(game, N, self_play=True)`` stepped with ``random_actions()``: every
+  step writes every row's observation and action mask, and games that end are dealt again (auto-reset).
+- ``<game> vec vs random``: the caller plays a drawn seat, a compiled random opponent the others (steps: the
+  caller's decisions; the opponent's are played inside the call and not counted).
+- ``<game> AEC``: the PettingZoo AEC loop a user writes (``playout.aec_loop``).
+- ``pgx connect_four``: ``pgx.make("connect_four")`` with ``jax.jit(jax.vmap(env.step))`` over N games, random legal
+  actions drawn inside the jitted step (pgx's own benchmark), auto-reset of ended games; skipped without pgx and jax
+  (``pip install pgx jax``, the ``bench`` extra).
+
+Targets (issue 51): Lords of War's vec >= 1,000,000 steps/s, >= 30x its AEC loop and >= pgx connect_four; Hearth and
+Pandemic >= 300,000.
+
+Usage: ``.venv/bin/python benchmarks/vector.py [--num-envs 1024] [--seconds 3] [--rounds 3] [--games ...]``
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rich.console import Console
+from rich.table import Table
+
+import cardboard
+from harness import Comparison, compare, interleaved_rates, machine, print_machine_and_notes, ratio_table, timing_arguments
+from playout import aec_loop
+
+GAMES = ("lords_of_war", "hearth", "pandemic", "fifth_aeon")
+STEPS = 16  # vector steps per timed call
+COMPARISONS = (
+    Comparison("lords_of_war vec", None, 1_000_000, "lords_of_war vec"),
+    Comparison("lords_of_war vec", "lords_of_war AEC", 30, "lords_of_war vec / its AEC loop"),
+    Comparison("lords_of_war vec", "pgx connect_four", 1, "lords_of_war vec / pgx connect_four"),
+    Comparison("hearth vec", None, 300_000, "hearth vec"),
+    Comparison("pandemic vec", None, 300_000, "pandemic vec"),
+    Comparison("fifth_aeon vec", None, None, "fifth_aeon vec"),
+    *(Comparison(f"{g} vec", f"{g} AEC", None, f"{g} vec / its AEC loop") for g in GAMES[1:]),
+)
+
+
+def vector_rows(game: str, num_envs: int) -> dict[str, Callable[[int], int]]:
+    """The self-play row and the row against a compiled random opponent."""
+    rows = {}
+    for label, kwargs in (("vec", dict(self_play=True)), ("vec vs random", dict(opponent="random"))):
+        vec = cardboard.make_vec_env(game, num_envs, seed=0, **kwargs)
+
+        def work(_i: int, vec=vec) -> int:
+            for _ in range(STEPS):
+                vec.step(vec.random_actions())
+            return STEPS * vec.num_envs
+
+        rows[f"{game} {label}"] = work
+    return rows
+
+
+def pgx_row(num_envs: int) -> Callable[[int], int]:
+    """pgx's connect_four over ``num_envs`` games, ``STEPS`` jitted steps a call (ImportError without pgx)."""
+    import jax
+    import jax.numpy as jnp
+    import pgx
+
+    env = pgx.make("connect_four")
+    init, step = jax.jit(jax.vmap(env.init)), jax.jit(jax.vmap(env.step))
+
+    @jax.jit
+    def advance(state, key):
+        key, pick, again = jax.random.split(key, 3)
+        logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
+        action = jax.random.categorical(pick, logits, axis=-1)
+        state = step(state, action)
+        fresh = init(jax.random.split(again, num_envs))  # auto-reset: ended games start again
+        ended = state.terminated | state.truncated
+        state = jax.tree_util.tree_map(
+            lambda new, old: jnp.where(ended.reshape((-1,) + (1,) * (old.ndim - 1)), new, old), fresh, state)
+        return state, key
+
+    box = [init(jax.random.split(jax.random.PRNGKey(0), num_envs)), jax.random.PRNGKey(1)]
+
+    def work(_i: int) -> int:
+        state, key = box
+        for _ in range(STEPS):
+            state, key = advance(state, key)
+        state.current_player.block_until_ready()
+        box[:] = state, key
+        return STEPS * num_envs
+
+    return work
+
+
+def main() -> None:
+    parser = timing_arguments(__doc__.splitlines()[0], rounds=3)
+    parser.add_argument("--num-envs", type=int, default=1024)
+    parser.add_argument("--games", nargs="+", default=list(GAMES), choices=GAMES)
+    args = parser.parse_args()
+    console, notes = Console(), []
+    rows: dict[str, Callable[[int], int]] = {}
+    for game in args.games:
+        rows.update(vector_rows(game, args.num_envs))
+        loop = aec_loop(cardboard.make_env(game), 0)
+        rows[f"{game} AEC"] = lambda _i, play=loop: play()
+    try:
+        rows["pgx connect_four"] = pgx_row(args.num_envs)
+    except ImportError as error:
+        notes.append(f"pgx connect_four skipped: {error} (pip install pgx jax)")
+    rates = interleaved_rates(rows, args.seconds, args.rounds)
+    table = Table(title=f"Vector envs at num_envs={args.num_envs} and AEC loops ({args.seconds:.0f} s a row, "
+                        f"{args.rounds} rounds)")
+    table.add_column("env")
+    table.add_column("steps/s", justify="right")
+    for name, rate in rates.items():
+        table.add_row(name, f"{rate:,.0f}")
+    console.print(table)
+    console.print(ratio_table(compare(rates, COMPARISONS), "steps/s"))
+    print_machine_and_notes(console, machine(["numpy", "numba", "pettingzoo", "jax", "pgx"]), notes)
+
+
+if __name__ == "__main__":
+    main()
