@@ -68,6 +68,10 @@ Python object per leaf):
 
 The legal-action mask the network reads is made from ``legal_actions`` (``action_mask``'s protocol meaning).
 
+A game whose model has the ``observation`` kernel is also stepped in batches by ``envs.vector``, which keeps each
+game as a row of arrays and rebuilds a state from one as ``type(state)(state.game, array)``: that must give the
+same state (tests/test_conformance.py checks it).
+
 Argument types, fixed so that search compiles (and caches) one loop per game: ``s`` is ``state``'s array type,
 ``table`` the type of ``table`` (any value numba types: an array, a tuple of arrays and ints), ``buf`` a C-contiguous
 int32 array of ``buffer_len``, ``u`` float64 (an array for ``determinize``), ``stream`` a one-word uint64 array

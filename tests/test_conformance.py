@@ -173,6 +173,24 @@ def test_the_compiled_observation_is_the_observation_and_hides_as_it_does(name, 
                 assert np.array_equal(compiled(state.determinize(p, rng), p), seen), f"seat {p} sees hidden: {state!r}"
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_a_compiled_state_is_rebuilt_from_its_array(name, kit):
+    """``envs.vector`` keeps a compiled game as rows of arrays and hands agents ``type(state)(game, array)``: that
+    rebuilds the very state (its moves and observations), from a copy, for a game with an observation kernel."""
+    states = kit.midgame_states(name)
+    make = getattr(states[0], HOOKS["compiled_model"].name, None)
+    if make is None or make().observation is None:
+        pytest.skip(f"{name} offers no compiled observation kernel")
+    for state in states:
+        array = state.compiled_model().state.copy()
+        rebuilt = type(state)(state.game, array)
+        assert rebuilt == state and rebuilt.current_player == state.current_player, repr(state)
+        if not state.is_terminal():
+            assert np.array_equal(rebuilt.legal_actions(), state.legal_actions())
+        for p in range(state.num_players):
+            assert np.array_equal(rebuilt.observation(p), state.observation(p))
+
+
 def check_determinize_resamples(states: list[GameState], info, kit) -> None:
     """For every seat p, many mid-game states and many samples ``det = state.determinize(p, rng)``:
 
