@@ -50,6 +50,7 @@ from cardboard.envs.errors import CardboardError, InvalidParameterError, Unknown
 from cardboard.envs.gym_wrappers import Opponent, SeatEnv, SelfPlayEnv
 from cardboard.envs.protocol import Agent, Game, GameState
 from cardboard.envs.vector import GreedyOpponent, RandomOpponent, VectorGame, vector_model
+from cardboard.envs.vector_env import CardboardVectorEnv
 from cardboard.envs.registration import (AGENTS, COMMANDS, GAMES, CommandEntry, Entry, Extensions, register_agent,
                                          register_command, register_game)
 
@@ -408,6 +409,12 @@ def make_vec_env(name: str, num_envs: int, *, opponent: Any = "random", self_pla
     return vec
 
 
+def make_gym_vec_env(name: str, num_envs: int, **kwargs: Any) -> CardboardVectorEnv:
+    """``make_vec_env(name, num_envs, **kwargs)`` as Gymnasium's ``VectorEnv`` (``cardboard.envs.vector_env``):
+    the vector entry point of ``gym_id(name)``."""
+    return CardboardVectorEnv(make_vec_env(name, num_envs, **kwargs))
+
+
 def make_self_play_env(name: str, *, opponent: str | Opponent = "random", pool_size: int = 5, perfect: bool = False,
                        illegal: str = "lose", seed: int | None = None, render_mode: str | None = None,
                        **options: Any) -> SelfPlayEnv:
@@ -428,12 +435,14 @@ def register_gym_envs() -> list[str]:
     """Register ``cardboard/<game>-v0`` with Gymnasium for every registered game that has no id yet.
 
     ``gymnasium.make(gym_id(name), **kwargs)`` is ``make_seat_env(name, **kwargs)`` (game options, ``seat``,
-    ``opponent``, ``perfect``, ``illegal``, ``render_mode``). ``import cardboard`` calls this once the
-    bundled games and the entry-point plugins are loaded; a game registered later at run time gets its id
-    at the next call. Returns the ids registered by this call."""
+    ``opponent``, ``perfect``, ``illegal``, ``render_mode``); ``gymnasium.make_vec(gym_id(name), num_envs,
+    vectorization_mode="vector_entry_point", **kwargs)`` is ``make_gym_vec_env(name, num_envs, **kwargs)``.
+    ``import cardboard`` calls this once the bundled games and the entry-point plugins are loaded; a game
+    registered later at run time gets its id at the next call. Returns the ids registered by this call."""
     new = [name for name in games() if gym_id(name) not in gymnasium.registry]
     for name in new:
-        gymnasium.register(gym_id(name), entry_point="cardboard.registry:make_seat_env", kwargs={"name": name})
+        gymnasium.register(gym_id(name), entry_point="cardboard.registry:make_seat_env", kwargs={"name": name},
+                           vector_entry_point="cardboard.registry:make_gym_vec_env")
     return [gym_id(name) for name in new]
 
 

@@ -1,15 +1,19 @@
 """MaskablePPO on any registered game against a fixed opponent, in one readable file (CleanRL style).
 
-The learner plays a random seat each episode (``cardboard.make_seat_env(GAME, seat=None, opponent=SPEC)``)
-and is rewarded with its return on its last decision. Every ``eval_every`` steps it plays ``eval_games``
-games against the opponent, seat ``i % num_players`` in game ``i``, deterministic and masked; each evaluation
-is printed and appended to ``<out_dir>/eval.jsonl`` (plotted to ``eval.png`` when matplotlib is installed).
-At the end it plays ``final_eval_games`` other games the same way and prints a table: wins / draws / losses
-(a win: the learner's return beats every other seat's; on a cooperative game the team's win, every seat's
+The learner plays a random seat each game and is rewarded with its return on its last decision. Its ``n_envs``
+games are one batch (``--backend vector``, the default: ``sb3_vec_env(cardboard.make_vec_env(GAME, n_envs,
+opponent=SPEC, seat=None))``, stepped by one compiled call where the game has a compiled model) or that many
+Gymnasium envs (``--backend seat``: ``cardboard.make_seat_env(GAME, seat=None, opponent=SPEC)`` each, in one
+process). ``--cpu-minutes M`` stops training once it has used M minutes of this process's CPU time (evaluations
+aside), so runs of different settings can be compared at equal compute. Every ``eval_every`` steps it plays
+``eval_games`` games against the opponent, seat ``i % num_players`` in game ``i``, deterministic and masked; each
+evaluation is printed and appended to ``<out_dir>/eval.jsonl`` (plotted to ``eval.png`` when matplotlib is
+installed). At the end it plays ``final_eval_games`` other games the same way and prints a table: wins / draws /
+losses (a win: the learner's return beats every other seat's; on a cooperative game the team's win, every seat's
 return reaching ``max_return``, and no draws), the win rate with its Wilson 95% interval and the mean return
 with its normal 95% interval; ``final.json`` and ``model.zip`` go to ``<out_dir>``.
 
-    cardboard train-ppo lords_of_war --opponent random           # the run of training/README.md
+    cardboard train-ppo lords_of_war --opponent random --cpu-minutes 10  # the run of training/README.md
     python -m cardboard.training.ppo hearth --opponent greedy_h --option decks=face_hunter --smoke
     python -m cardboard.training.ppo --help
 
@@ -54,8 +58,12 @@ class Args:
     """seeds the training envs, torch and the network's initialisation"""
     timesteps: int = 500_000
     """learner decisions to train on (rounded up to whole rollouts)"""
-    n_envs: int = 8
-    n_steps: int = 256
+    cpu_minutes: float = 0.0
+    """stop training after this many minutes of the process's CPU time, evaluations aside (0: no limit)"""
+    backend: str = "vector"
+    """'vector': the n_envs games as one VectorGame batch; 'seat': n_envs SeatEnvs in SB3's DummyVecEnv"""
+    n_envs: int = 64
+    n_steps: int = 128
     """rollout length per env (a rollout is n_envs * n_steps decisions)"""
     batch_size: int = 256
     n_epochs: int = 4
@@ -87,6 +95,7 @@ POSITIVE = ("timesteps", "n_envs", "n_steps", "batch_size", "n_epochs", "eval_ev
             "final_eval_games", "torch_threads")
 
 
+BACKENDS = ("vector", "seat")
 SUMMARY = "train MaskablePPO on a game against a fixed opponent"
 
 
@@ -119,6 +128,10 @@ def to_args(namespace: argparse.Namespace) -> Args:
     for name in POSITIVE:
         if getattr(args, name) < 1:
             raise InvalidParameterError(f"--{name.replace('_', '-')} must be >= 1, got {getattr(args, name)}")
+    if args.cpu_minutes < 0:
+        raise InvalidParameterError(f"--cpu-minutes must be >= 0, got {args.cpu_minutes}")
+    if args.backend not in BACKENDS:
+        raise InvalidParameterError(f"--backend must be one of {', '.join(BACKENDS)}, got {args.backend!r}")
     if args.out_dir is None:
         opponent = re.sub(r"[^A-Za-z0-9_.=-]+", "_", args.opponent)
         args.out_dir = f"runs/ppo/{args.game}-vs-{opponent}-seed{args.seed}"
@@ -188,8 +201,9 @@ def final_table(result: dict, args: Args) -> Table:
 
 
 class Monitor:
-    """SB3 calls it after every vector step (``learn(callback=monitor)``): it advances the progress bar and,
-    every ``eval_every`` steps, evaluates, prints and appends a line to ``eval.jsonl``."""
+    """SB3 calls it after every vector step (``learn(callback=monitor)``): it advances the progress bar,
+    every ``eval_every`` steps evaluates, prints and appends a line to ``eval.jsonl``, and stops training (returns
+    False) once ``cpu_minutes`` of CPU time have gone to training."""
 
     def __init__(self, model: Any, args: Args, progress: Progress, console: Console, start: float):
         self.model, self.args, self.progress, self.console, self.start = model, args, progress, console, start
@@ -197,12 +211,19 @@ class Monitor:
                                       total=_rounded_timesteps(args), status="")
         self.history: list[dict] = []
         self._next = args.eval_every
+        self._cpu_start, self._eval_cpu = time.process_time(), 0.0
+
+    def train_cpu_s(self) -> float:
+        """CPU seconds (every thread of this process) spent training since the monitor was made, evaluations
+        aside."""
+        return time.process_time() - self._cpu_start - self._eval_cpu
 
     def __call__(self, _locals: dict, _globals: dict) -> bool:
         step = self.model.num_timesteps
         self.progress.update(self.task, completed=step)
         if step >= self._next:
             self._next += self.args.eval_every
+            eval_start = time.process_time()
             result = dict(step=step, wall_s=round(time.time() - self.start, 1),
                           **evaluate(self.model, self.args, self.args.eval_games, self.args.eval_seed))
             self.history.append(result)
@@ -211,7 +232,8 @@ class Monitor:
             self.progress.update(self.task, status=f"{result['win_rate']:.0%} vs {self.args.opponent}")
             self.console.print(f"step {step:>8} | {result['wall_s'] / 60:5.1f} min | "
                                f"{report(result, self.args.opponent)}", soft_wrap=True, highlight=False)
-        return True
+            self._eval_cpu += time.process_time() - eval_start
+        return not self.args.cpu_minutes or self.train_cpu_s() < 60 * self.args.cpu_minutes
 
 
 def _rounded_timesteps(args: Args) -> int:
@@ -242,13 +264,25 @@ def plot(history: list[dict], path: Path, args: Args) -> None:
 
 
 # -- training ----------------------------------------------------------------------------------------------
+def training_env(args: Args, options: dict[str, Any]) -> Any:
+    """The ``n_envs`` training games as SB3's ``VecEnv``, for ``args.backend`` (see the module docstring)."""
+    if args.backend == "seat":
+        from stable_baselines3.common.env_util import make_vec_env
+
+        return make_vec_env(lambda: registry.make_seat_env(args.game, seat=None, opponent=args.opponent, **options),
+                            n_envs=args.n_envs, seed=args.seed)
+    from cardboard.envs.vector_env import sb3_vec_env
+
+    return sb3_vec_env(registry.make_vec_env(args.game, args.n_envs, opponent=args.opponent, seat=None,
+                                             seed=args.seed, **options))
+
+
 def train(args: Args, console: Console) -> dict:
     """Train, evaluate, save; return the final evaluation (also in ``<out_dir>/final.json``)."""
     options = registry.parse_game_options(args.option)
     registry.make_seat_env(args.game, opponent=args.opponent, **options)  # unknown names fail before any output
     import torch
     from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.env_util import make_vec_env
 
     torch.set_num_threads(args.torch_threads)
     out = Path(args.out_dir)
@@ -257,21 +291,21 @@ def train(args: Args, console: Console) -> dict:
     (out / "args.json").write_text(json.dumps(dataclasses.asdict(args), indent=2))
     start = time.time()
 
-    env = make_vec_env(lambda: registry.make_seat_env(args.game, seat=None, opponent=args.opponent, **options),
-                       n_envs=args.n_envs, seed=args.seed)
     model = MaskablePPO(
-        "MlpPolicy", env, n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=args.n_epochs,
-        learning_rate=args.learning_rate, gamma=args.gamma, gae_lambda=args.gae_lambda, ent_coef=args.ent_coef,
-        policy_kwargs=dict(net_arch=list(args.net_arch)), seed=args.seed, device=args.device, verbose=0,
+        "MlpPolicy", training_env(args, options), n_steps=args.n_steps, batch_size=args.batch_size,
+        n_epochs=args.n_epochs, learning_rate=args.learning_rate, gamma=args.gamma, gae_lambda=args.gae_lambda,
+        ent_coef=args.ent_coef, policy_kwargs=dict(net_arch=list(args.net_arch)), seed=args.seed, device=args.device,
+        verbose=0,
     )
-    console.print(f"training MaskablePPO on {args.game} vs {args.opponent}: {args.timesteps} steps, "
-                  f"{args.n_envs} envs, seed {args.seed}", soft_wrap=True, highlight=False)
+    budget = f" or {args.cpu_minutes:g} CPU-minutes" if args.cpu_minutes else ""
+    console.print(f"training MaskablePPO on {args.game} vs {args.opponent}: {args.timesteps} steps{budget}, "
+                  f"{args.n_envs} envs ({args.backend}), seed {args.seed}", soft_wrap=True, highlight=False)
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[status]}"), TimeElapsedColumn(), TimeRemainingColumn())
     with Progress(*columns, console=console, disable=args.quiet) as progress:
         monitor = Monitor(model, args, progress, console, start)
         model.learn(args.timesteps, callback=monitor)
-    train_s = time.time() - start
+    train_s, train_cpu_s = time.time() - start, monitor.train_cpu_s()
     model.save(out / "model.zip")
 
     final = dict(game=args.game, opponent=args.opponent, step=model.num_timesteps, train_wall_s=round(train_s, 1),
@@ -280,7 +314,8 @@ def train(args: Args, console: Console) -> dict:
     if monitor.history:
         plot(monitor.history, out / "eval.png", args)
     console.print(final_table(final, args))
-    console.print(f"final after {final['step']} steps ({train_s / 60:.1f} min training): "
+    console.print(f"final after {final['step']} steps ({train_s / 60:.1f} min training, "
+                  f"{train_cpu_s / 60:.1f} CPU-min): "
                   f"{report(final, args.opponent)}", soft_wrap=True, highlight=False)
     console.print(f"model, eval.jsonl and final.json in {out}/", highlight=False)
     return final
