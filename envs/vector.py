@@ -44,7 +44,7 @@ import numpy as np
 from numba import njit, types
 
 from .compiled_model import CompiledModel
-from .errors import IllegalActionError, InvalidParameterError
+from .errors import IllegalActionError, InvalidParameterError, ProtocolError
 from .kernel_binding import bind, generator_addresses, kernel_arguments, next_double, shape_of, typed_kernels
 from .protocol import CHANCE, HOOKS, TERMINAL, Agent, Game, GameState, hook, sample_chance
 
@@ -52,6 +52,7 @@ LEARNER, ENDED, WAITING = 0, 1, 2  # a row's status after a call: the caller to 
 KERNELS = ("legal_actions", "apply", "player", "turn", "returns", "heuristic", "determinize", "observation",
            "sample_chance")  # the CompiledModel kernels the loop binds, in its argument order
 STREAMS = 3  # per game: deals, opponent, random_actions
+MAX_REDEALS = 100  # new games in a row that may end before the caller's first decision
 SPLIT = 128  # rows a thread takes at least: a smaller call runs on one thread
 
 
@@ -147,6 +148,7 @@ class VectorGame:
         self.seats = np.full(n, -1, dtype=np.int64)  # the caller's seat per game (-1: every seat, self-play)
         self.final_observations = np.zeros_like(self.observations)
         self.final_returns = np.zeros((n, info.num_players), dtype=np.float64)
+        self._returns = np.zeros_like(self.final_returns)  # where the engines write a game's returns at its end
         self.episode_seeds = np.zeros(n, dtype=np.int64)
         self.episodes = np.zeros(n, dtype=np.int64)  # games finished per row
         self._movers = np.zeros(n, dtype=np.int64)  # the seat that made each row's last move of the caller's
@@ -162,19 +164,19 @@ class VectorGame:
     # -- the batch API ---------------------------------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> None:
         """Deal every game afresh; ``seed`` (None: fresh entropy) fixes every stream of every row."""
+        self._dealer.close()  # first: a deal still under way draws from the streams replaced here
         root = np.random.SeedSequence(seed)
         self._streams = [[np.random.default_rng(s) for s in
                           np.random.SeedSequence(root.entropy, spawn_key=(i,)).spawn(STREAMS)]
                          for i in range(self.num_envs)]
         self._engine.bind_streams()
-        self._dealer.close()
         self._dealer = _Dealer(self._next_game, self.num_envs, background=self.compiled)
         self.episodes[:] = 0
         self.rewards[:] = 0
         self.terminations[:] = False
         rows = np.arange(self.num_envs)
         self._deal(rows)
-        self._settle(rows, np.full(self.num_envs, -1, dtype=np.int64))
+        self._settle(rows, np.full(self.num_envs, -1, dtype=np.int64), played=False)
         self._started = True
 
     def step(self, actions: Sequence[int] | np.ndarray) -> None:
@@ -185,7 +187,7 @@ class VectorGame:
             raise InvalidParameterError("call reset() before step()")
         acts = np.asarray(actions)
         if acts.shape != (self.num_envs,) or acts.dtype.kind not in "iu":
-            raise IllegalActionError(f"step takes {self.num_envs} integer actions, got an array of shape "
+            raise InvalidParameterError(f"step takes {self.num_envs} integer actions, got an array of shape "
                                      f"{acts.shape} and dtype {acts.dtype}")
         acts = acts.astype(np.int64)
         bad = (acts < 0) | (acts >= self.info.num_actions)
@@ -230,10 +232,13 @@ class VectorGame:
         rng = np.random.default_rng(seed)
         return seed, seat, rng, self._engine.prepare(self.game.new_state(rng), rng)
 
-    def _settle(self, rows: np.ndarray, actions: np.ndarray) -> None:
+    def _settle(self, rows: np.ndarray, actions: np.ndarray, played: bool = True) -> None:
         """Play ``actions`` (-1: none) in ``rows``, then advance each row to the caller's decision, calling outside
-        opponents and dealing again where a game ended, until every row waits for the caller."""
+        opponents and dealing again where a game ended, until every row waits for the caller. Only a game the caller
+        ``played`` in counts (reward, final observation, termination): a new game that ends before the caller's
+        first decision is dealt again, as it teaches nothing (``MAX_REDEALS`` times in a row at most)."""
         status = self._engine.advance(rows, actions)
+        redeals = 0
         while True:
             waiting = rows[status[rows] == WAITING]
             if len(waiting):
@@ -243,14 +248,20 @@ class VectorGame:
             ended = rows[status[rows] == ENDED]
             if not len(ended):
                 return
-            self.rewards[ended] = self.final_returns[ended, self.players[ended]]
-            self.final_observations[ended] = self.observations[ended]
-            self.terminations[ended] = True
-            self.episodes[ended] += 1
+            if played:
+                self.final_returns[ended] = self._returns[ended]
+                self.rewards[ended] = self._returns[ended, self.players[ended]]
+                self.final_observations[ended] = self.observations[ended]
+                self.terminations[ended] = True
+                self.episodes[ended] += 1
+            elif redeals == MAX_REDEALS:
+                raise ProtocolError(f"{self.info.name}: {MAX_REDEALS} deals in a row of row {ended[0]} ended before "
+                                    "the caller's first decision")
             self._deal(ended)
             actions[ended] = -1
             status[ended] = self._engine.advance(ended, actions)[ended]
-            rows = ended
+            rows, played = ended, False
+            redeals += 1
 
     def _outside_moves(self, rows: np.ndarray) -> np.ndarray:
         """The moves of an Agent or batch-policy opponent in ``rows`` (observations and masks are the movers')."""
@@ -373,7 +384,7 @@ class _Python:
             seat = vec.seats[i] if vec.seats[i] >= 0 else vec._movers[i]
             vec.observations[i] = state.observation(int(seat), vec.perfect)
             vec.players[i] = seat
-            vec.final_returns[i] = state.returns()
+            vec._returns[i] = state.returns()
             return
         p = state.current_player
         vec.players[i] = p
@@ -454,7 +465,7 @@ class _Compiled:
         self.loop(*self.kernels.arguments(), self.S, self.tables[part], self.buffers, rows, actions, self.function,
                   self.addresses, vec.seats, vec._movers, vec.opponent_code, self.samples,
                   self.model.determinize_draws, self.status, self.nlegal, vec.players,
-                  vec.observations.reshape(vec.num_envs, -1), vec.action_masks, vec.final_returns)
+                  vec.observations.reshape(vec.num_envs, -1), vec.action_masks, vec._returns)
 
     def random_actions(self) -> np.ndarray:
         out = np.empty(self.vec.num_envs, dtype=np.int64)
@@ -540,10 +551,10 @@ def _greedy(legal_actions, apply, player_of, turn_of, heuristic, determinize, s,
 @njit(cache=True, nogil=True)
 def _advance(kernels, legal_actions_t, apply_t, player_t, turn_t, returns_t, heuristic_t, determinize_t,
              observation_t, sample_chance_t, S, table, buffers, rows, actions, function, addresses, seats, movers,
-             opponent, samples, draws, status, nlegal, players, observations, masks, final_returns):
+             opponent, samples, draws, status, nlegal, players, observations, masks, ended_returns):
     """For each row ``i`` of ``rows``: play ``actions[i]`` (-1: none), then chance and compiled opponents' moves up to
     the caller's decision (status ``LEARNER``), an outside opponent's (``WAITING``) or the end (``ENDED``: the
-    returns in ``final_returns[i]``); the row's observation for ``players[i]`` (at the end: the seat rewarded) and
+    returns in ``ended_returns[i]``); the row's observation for ``players[i]`` (at the end: the seat rewarded) and
     its legal mask."""
     legal_actions, apply = bind(kernels[0], legal_actions_t), bind(kernels[1], apply_t)
     player_of, turn_of, returns = bind(kernels[2], player_t), bind(kernels[3], turn_t), bind(kernels[4], returns_t)
@@ -585,7 +596,7 @@ def _advance(kernels, legal_actions_t, apply_t, player_t, turn_t, returns_t, heu
         if state == ENDED:
             seat = seats[i] if seats[i] >= 0 else movers[i]
             players[i] = seat
-            returns(s, final_returns[i])
+            returns(s, ended_returns[i])
             observation(s, table, seat, observations[i])
             nlegal[i] = 0
         else:
