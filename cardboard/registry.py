@@ -224,11 +224,14 @@ def new_state(name: str, seed: int | None = None, **options: Any) -> GameState:
 
 
 def make_env(name: str, *, open: bool = False, render_mode: str | None = None, illegal: str = "lose",
-             **options: Any) -> AECEnv:
+             legal_actions_info: bool = False, **options: Any) -> AECEnv:
     """The PettingZoo AEC env of game ``name`` (``open=True``: perfect information) in PettingZoo's classic
     wrapper stack: an illegal move ends the game with the offender's penalty (``illegal="raise"``: raises
-    ``IllegalActionError``), see ``cardboard.envs.aec``."""
-    return wrap(CardboardAECEnv(make_game(name, **options), open=open, render_mode=render_mode), illegal)
+    ``IllegalActionError``); ``legal_actions_info=True`` puts the acting agent's legal actions in its info (see
+    ``cardboard.envs.aec``)."""
+    raw = CardboardAECEnv(make_game(name, **options), open=open, render_mode=render_mode,
+                          legal_actions_info=legal_actions_info)
+    return wrap(raw, illegal)
 
 
 def parse_game_options(pairs: Sequence[str]) -> dict[str, object]:
