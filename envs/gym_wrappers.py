@@ -100,6 +100,12 @@ Self-play
     deep copy of the training policy to the pool of every env at the start of
     training and every ``every`` steps after that.
 
+Masks in the observation
+    ``MaskedDict(env)`` turns the Box observation into ``{"observations": obs, "action_mask": mask}``, the
+    mask ``action_masks()`` as float32 0/1: the layout of RLlib's ``ActionMaskingTorchRLModule``::
+
+        env = MaskedDict(cardboard.make_seat_env("lords_of_war", seat=None))
+
 The live forward-model state is ``env.game_state``.
 """
 from __future__ import annotations
@@ -394,6 +400,24 @@ class SelfPlayEnv(SeatEnv):
 
     def _draw_opponent(self) -> None:
         self._opponent = self.pool[int(self.np_random.integers(len(self.pool)))]
+
+
+class MaskedDict(gym.ObservationWrapper):
+    """Dict observations ``{observation_key: obs, mask_key: legal actions as float32 0/1}`` of an env with
+    ``action_masks()`` (``SeatEnv``, ``SelfPlayEnv``), for libraries that read the mask from the observation
+    (RLlib's ``ActionMaskingTorchRLModule``: the default keys). The mask is all 0 once the episode is over."""
+
+    def __init__(self, env: gym.Env, observation_key: str = "observations", mask_key: str = "action_mask"):
+        super().__init__(env)
+        if observation_key == mask_key:
+            raise InvalidParameterError(f"observation_key and mask_key must differ, both are {mask_key!r}")
+        self.observation_key, self.mask_key = observation_key, mask_key
+        mask_space = spaces.Box(0.0, 1.0, shape=(env.action_space.n,), dtype=np.float32)
+        self.observation_space = spaces.Dict({observation_key: env.observation_space, mask_key: mask_space})
+
+    def observation(self, observation: np.ndarray) -> dict[str, np.ndarray]:
+        mask = self.env.get_wrapper_attr("action_masks")()
+        return {self.observation_key: observation, self.mask_key: mask.astype(np.float32)}
 
 
 @functools.cache

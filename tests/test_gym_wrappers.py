@@ -19,7 +19,7 @@ import cardboard
 import cardboard.envs.gym_wrappers as gym_wrappers
 from cardboard import make_seat_env, make_self_play_env
 from cardboard.envs.errors import IllegalActionError, InvalidParameterError, UnknownNameError
-from cardboard.envs.gym_wrappers import SeatEnv, SelfPlayEnv
+from cardboard.envs.gym_wrappers import MaskedDict, SeatEnv, SelfPlayEnv
 from cardboard.envs.protocol import CHANCE, TERMINAL, GameInfo
 from cardboard.policies.agents import RandomAgent
 from cardboard.registry import make_game
@@ -349,6 +349,23 @@ def test_illegal_action_raises_and_changes_nothing():
         assert np.array_equal(out_a[0], out_b[0]) and out_a[1:4] == out_b[1:4]
         if out_a[2]:
             break
+
+
+def test_masked_dict_puts_the_mask_in_the_observation():
+    """RLlib's action-masking layout; the episode itself is the wrapped env's (tests/test_rllib.py trains on it)."""
+    env, rng = MaskedDict(make_seat_env(GAME, seat=None, seed=5, illegal="raise")), np.random.default_rng(0)
+    assert set(env.observation_space) == {"observations", "action_mask"}
+    obs, _ = env.reset()
+    done = False
+    while not done:
+        assert env.observation_space.contains(obs)
+        np.testing.assert_array_equal(obs["observations"], env.unwrapped.game_state.observation(env.unwrapped.seat))
+        np.testing.assert_array_equal(obs["action_mask"], env.unwrapped.action_masks())
+        obs, _, done, _, _ = env.step(rng.choice(np.flatnonzero(obs["action_mask"])))
+    assert env.observation_space.contains(obs) and not obs["action_mask"].any()
+    assert set(MaskedDict(make_seat_env(GAME), "obs", "mask").observation_space) == {"obs", "mask"}
+    with pytest.raises(InvalidParameterError, match="must differ"):
+        MaskedDict(make_seat_env(GAME), "mask", "mask")
 
 
 def test_integer_arrays_from_predict_are_actions():
