@@ -159,15 +159,21 @@ class VectorGame:
             raise InvalidParameterError(f"threads must be a positive int, got {threads!r}")
         self._engine = _Compiled(self, model, int(threads)) if model is not None else _Python(self)
         self._dealer = _Dealer(self._next_game, n, background=False)
+        self._root: np.random.SeedSequence | None = None  # the last reset's: an unseeded reset spawns from it
         self._started = False
 
     # -- the batch API ---------------------------------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> None:
-        """Deal every game afresh; ``seed`` (None: fresh entropy) fixes every stream of every row."""
+        """Deal every game afresh; ``seed`` fixes every stream of every row. ``None``: the batch's next streams after
+        a seeded reset (Gymnasium's convention: an unseeded reset goes on from the seeded ones), else fresh entropy."""
         self._dealer.close()  # first: a deal still under way draws from the streams replaced here
-        root = np.random.SeedSequence(seed)
+        if seed is not None or self._root is None:
+            self._root = np.random.SeedSequence(seed)
+        else:
+            self._root = self._root.spawn(1)[0]
+        root = self._root
         self._streams = [[np.random.default_rng(s) for s in
-                          np.random.SeedSequence(root.entropy, spawn_key=(i,)).spawn(STREAMS)]
+                          np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, i)).spawn(STREAMS)]
                          for i in range(self.num_envs)]
         self._engine.bind_streams()
         self._dealer = _Dealer(self._next_game, self.num_envs, background=self.compiled)

@@ -18,17 +18,19 @@ Spaces: observation ``Box(0, 1, observation_shape, float32)``, action ``Discrete
 faces have ``action_masks()``, the legal actions of every row as a new ``(num_envs, num_actions)`` bool array
 (what ``MaskablePPO`` asks for). An illegal action raises ``IllegalActionError`` and plays nothing.
 
-Gymnasium (``CardboardVectorEnv``): same-step auto-reset (``AutoresetMode.SAME_STEP``): a row whose game ended
-in a step already holds the next game's first observation. ``infos`` are batched: ``action_mask`` (N, A) and
+Gymnasium (``CardboardVectorEnv``): same-step auto-reset (``AutoresetMode.SAME_STEP``, the default): a row whose
+game ended in a step already holds the next game's first observation. ``autoreset_mode=AutoresetMode.DISABLED``
+(TorchRL's choice) hands an ended row its game's last observation, masks all its actions and refuses to step until
+``reset(options={"reset_mask": m})`` starts the next game of the rows ``m`` (already dealt by the core). ``infos`` are batched: ``action_mask`` (N, A) and
 ``player`` (N,) (the seat to act) always; where some game ended, ``final_obs`` (an object array: the ended rows'
 last observations, None elsewhere), ``final_info`` (``returns``, every seat's, and ``seat``, the one whose last
 observation and reward those are) and ``returns`` again at the top, each with its ``_key`` mask of ended rows.
-``reset(seed=s)`` deals every row from ``s`` (None: fresh entropy).
+``reset(seed=s)`` deals every row from ``s`` (None: the batch's next streams, ``VectorGame.reset``).
 
 SB3 (``sb3_vec_env``): ``reset()`` returns observations; ``step`` returns ``(obs, rewards, dones, infos)``,
 ``infos[i]`` holding ``terminal_observation``, ``TimeLimit.truncated`` (False: games end by rule) and ``returns``
-where row ``i``'s game ended. ``seed(s)`` fixes the next ``reset()``'s deal (a reset without a pending seed deals
-from fresh entropy). The rows have no env objects of their own: ``get_attr`` / ``set_attr`` / ``env_method`` reach
+where row ``i``'s game ended. ``seed(s)`` fixes the next ``reset()``'s deal (a reset without a pending seed goes on
+from the last seeded streams). The rows have no env objects of their own: ``get_attr`` / ``set_attr`` / ``env_method`` reach
 the batch's attributes and methods, one answer per row asked, except ``env_method("action_masks")``: each row's.
 This module imports SB3 only when ``sb3_vec_env`` is first called.
 """
@@ -49,6 +51,9 @@ from .vector import VectorGame
 
 if TYPE_CHECKING:
     from stable_baselines3.common.vec_env import VecEnv
+
+
+AUTORESET_MODES = (AutoresetMode.SAME_STEP, AutoresetMode.DISABLED)  # DISABLED: what TorchRL's GymWrapper prefers
 
 
 def single_spaces(info: GameInfo) -> tuple[spaces.Box, spaces.Discrete]:
@@ -77,34 +82,64 @@ class CardboardVectorEnv(_Shared, gymnasium.vector.VectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
-    def __init__(self, vec: VectorGame):
+    def __init__(self, vec: VectorGame, autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP):
         self.vec = vec
         self.num_envs = vec.num_envs
         self.single_observation_space, self.single_action_space = single_spaces(vec.info)
         self.observation_space = batch_space(self.single_observation_space, vec.num_envs)
         self.action_space = batch_space(self.single_action_space, vec.num_envs)
+        self.autoreset_mode = AutoresetMode(autoreset_mode)  # an attribute too: TorchRL reads it there
+        if self.autoreset_mode not in AUTORESET_MODES:
+            raise InvalidParameterError(f"autoreset_mode must be SAME_STEP or DISABLED, got {autoreset_mode!r}")
+        self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
+        self._ended = np.zeros(vec.num_envs, dtype=bool)  # DISABLED: rows showing a finished game until reset
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
-        """Deal every row afresh from ``seed`` (None: fresh entropy); no ``options`` are taken."""
+        """Deal every row afresh from ``seed`` (None: the next deal of the batch's streams), or with
+        ``options={"reset_mask": m}`` (DISABLED) start the next game of the ended rows ``m``, already dealt."""
+        options = dict(options or {})
+        mask = options.pop("reset_mask", None)
         if options:
-            raise InvalidParameterError(f"CardboardVectorEnv.reset takes no options, got {options!r}")
+            raise InvalidParameterError(f"CardboardVectorEnv.reset takes only options['reset_mask'], got {options!r}")
+        if mask is not None:
+            mask = np.asarray(mask, dtype=bool)
+            if mask.shape != (self.num_envs,):
+                raise InvalidParameterError(f"reset_mask must be {self.num_envs} bools, got shape {mask.shape}")
+            if seed is None and not (mask & ~self._ended).any():
+                self._ended &= ~mask
+                return self._observations(), self._infos()
+            if not mask.all():
+                raise InvalidParameterError("reset_mask may name only rows whose game ended, or every row")
+        self._ended[:] = False
         self.vec.reset(seed)
-        return self.vec.observations.copy(), self._infos()
+        return self._observations(), self._infos()
 
     def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
         vec = self.vec
+        if self._ended.any():
+            raise InvalidParameterError("reset the rows whose game ended first: reset(options={'reset_mask': m})")
         movers = vec.players.copy()  # the seat rewarded in each row this step: the learner's, or self-play's mover
         vec.step(actions)
+        if self.autoreset_mode is AutoresetMode.DISABLED:
+            self._ended = vec.terminations | vec.truncations
         infos = self._infos()
         if vec.terminations.any():
             infos.update(self._final_infos(movers))
-        return vec.observations.copy(), vec.rewards.copy(), vec.terminations.copy(), vec.truncations.copy(), infos
+        return self._observations(), vec.rewards.copy(), vec.terminations.copy(), vec.truncations.copy(), infos
+
+    def _observations(self) -> np.ndarray:
+        """The batch's observations; a DISABLED row whose game ended shows that game's last one."""
+        obs = self.vec.observations.copy()
+        obs[self._ended] = self.vec.final_observations[self._ended]
+        return obs
 
     def close_extras(self, **kwargs: Any) -> None:
         self.vec.close()
 
     def _infos(self) -> dict[str, Any]:
-        return {"action_mask": self.action_masks(), "player": self.vec.players.copy()}
+        masks = self.action_masks()
+        masks[self._ended] = False
+        return {"action_mask": masks, "player": self.vec.players.copy()}
 
     def _final_infos(self, movers: np.ndarray) -> dict[str, Any]:
         """The ended games' part of a step's infos (``movers``: the seat rewarded in each row)."""
@@ -116,8 +151,10 @@ class CardboardVectorEnv(_Shared, gymnasium.vector.VectorEnv):
             final_obs[i] = obs
         returns = np.where(ended[:, None], vec.final_returns, 0.0)
         final_info = {"returns": returns, "_returns": ended, "seat": np.where(ended, movers, -1), "_seat": ended}
-        return dict(final_obs=final_obs, _final_obs=ended, final_info=final_info, _final_info=ended,
-                    returns=returns, _returns=ended)
+        infos = dict(final_info=final_info, _final_info=ended, returns=returns, _returns=ended)
+        if self.autoreset_mode is AutoresetMode.SAME_STEP:  # DISABLED: the observation itself is the last one
+            infos.update(final_obs=final_obs, _final_obs=ended)
+        return infos
 
 
 def sb3_vec_env(vec: VectorGame) -> VecEnv:

@@ -96,7 +96,6 @@ def vector_env(seed: int = 0) -> TransformedEnv:
     return TransformedEnv(env, ActionMask())
 
 
-@pytest.mark.xfail(strict=False, reason="CardboardVectorEnv(autoreset_mode=AutoresetMode.DISABLED) is not there yet")
 def test_gym_wrapper_on_the_vector_env_plays_legal_games_and_trains_ppo():
     """Two back-to-back rollouts (each starts with a full reset) of random legal moves, then PPO on 2,048 frames."""
     torch.manual_seed(0)

@@ -339,3 +339,15 @@ def test_games_that_always_end_before_the_callers_move_are_refused():
     vec = VectorGame(_OneMoveLeft(), 2, opponent=lambda obs, masks: np.full(len(masks), 8), seat=0)  # O wins
     with pytest.raises(ProtocolError, match="deals in a row"):
         vec.reset(0)
+
+
+def test_an_unseeded_reset_goes_on_from_the_seeded_streams():
+    """Gymnasium's convention: after reset(seed), reset() continues deterministically (TorchRL resets unseeded)."""
+    runs = []
+    for _ in range(2):
+        vec = cardboard.make_vec_env("lords_of_war", 3, seed=4)
+        first = vec.episode_seeds.copy()
+        vec.reset()
+        runs.append((first, vec.episode_seeds.copy()))
+        assert not np.array_equal(first, vec.episode_seeds)
+    np.testing.assert_array_equal(runs[0][1], runs[1][1])
