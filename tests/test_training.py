@@ -70,7 +70,7 @@ def test_default_out_dir_names_game_opponent_and_seed():
     ppo.add_arguments(parser)
     args = ppo.to_args(parser.parse_args(["some_game", "--opponent", "greedy:samples=2", "--seed", "4"]))
     assert args.out_dir == "runs/ppo/some_game-vs-greedy_samples=2-seed4"
-    assert args.timesteps == 500_000 and args.net_arch == (256, 256)
+    assert args.timesteps == 5_000_000 and args.net_arch == (64, 64)
 
 
 @pytest.mark.parametrize("argv, error, words", [

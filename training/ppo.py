@@ -56,24 +56,24 @@ class Args:
     """game options as KEY=VALUE (repeatable)"""
     seed: int = 1
     """seeds the training envs, torch and the network's initialisation"""
-    timesteps: int = 500_000
+    timesteps: int = 5_000_000
     """learner decisions to train on (rounded up to whole rollouts)"""
     cpu_minutes: float = 0.0
     """stop training after this many minutes of the process's CPU time, evaluations aside (0: no limit)"""
     backend: str = "vector"
     """'vector': the n_envs games as one VectorGame batch; 'seat': n_envs SeatEnvs in SB3's DummyVecEnv"""
-    n_envs: int = 64
-    n_steps: int = 128
+    n_envs: int = 512
+    n_steps: int = 16
     """rollout length per env (a rollout is n_envs * n_steps decisions)"""
-    batch_size: int = 256
-    n_epochs: int = 4
-    learning_rate: float = 3e-4
+    batch_size: int = 4096
+    n_epochs: int = 1
+    learning_rate: float = 1e-3
     gamma: float = 0.99
     gae_lambda: float = 0.95
     ent_coef: float = 0.01
-    net_arch: tuple[int, ...] = (256, 256)
+    net_arch: tuple[int, ...] = (64, 64)
     """hidden layers of the policy and value networks (separate)"""
-    eval_every: int = 50_000
+    eval_every: int = 500_000
     eval_games: int = 100
     final_eval_games: int = 400
     eval_seed: int = 10_000
@@ -285,6 +285,8 @@ def train(args: Args, console: Console) -> dict:
     from sb3_contrib import MaskablePPO
 
     torch.set_num_threads(args.torch_threads)
+    # the masked distribution is built a few times a step: checking its arguments each time costs 5-10% of training
+    torch.distributions.Distribution.set_default_validate_args(False)
     out = Path(args.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     (out / "eval.jsonl").unlink(missing_ok=True)
