@@ -10,10 +10,10 @@ Usage: ``.venv/bin/python benchmarks/aec_loops.py [--seconds 3] [--rounds 3]``
 from __future__ import annotations
 
 from rich.console import Console
-from rich.table import Table
 
 import cardboard
-from harness import Comparison, compare, interleaved_rates, machine, print_machine_and_notes, ratio_table, timing_arguments
+from harness import (Comparison, compare, interleaved_rates, machine, print_machine_and_notes, rates_table, ratio_table,
+                     timing_arguments)
 from playout import aec_loop, pettingzoo_connect_four
 
 GAMES = ("lords_of_war", "hearth", "pandemic", "fifth_aeon")
@@ -28,12 +28,7 @@ def main() -> None:
     loops["connect_four"] = aec_loop(pettingzoo_connect_four(), 0)
     rates = interleaved_rates({name: (lambda i, play=play: play()) for name, play in loops.items()}, args.seconds,
                               args.rounds)
-    table = Table(title=f"AEC loops ({args.seconds:.0f} s a row, {args.rounds} rounds)")
-    table.add_column("env")
-    table.add_column("steps/s", justify="right")
-    for name, rate in rates.items():
-        table.add_row(name, f"{rate:,.0f}")
-    console.print(table)
+    console.print(rates_table(rates, f"AEC loops ({args.seconds:.0f} s a row, {args.rounds} rounds)"))
     console.print(ratio_table(compare(rates, COMPARISONS), "steps/s"))
     print_machine_and_notes(console, machine(["numpy", "pettingzoo"]), [])
 

@@ -93,6 +93,16 @@ def machine(packages: Iterable[str]) -> dict[str, Any]:
             "load_1min": round(os.getloadavg()[0], 2)}  # this process included
 
 
+def rates_table(rates: dict[str, float], title: str) -> Table:
+    """A rich table of each row's steps per second."""
+    table = Table(title=title)
+    table.add_column("env")
+    table.add_column("steps/s", justify="right")
+    for name, rate in rates.items():
+        table.add_row(name, f"{rate:,.0f}")
+    return table
+
+
 def ratio_table(comparisons: list[dict[str, Any]], unit: str) -> Table:
     """A rich table of the comparisons; absolute rates are shown in ``unit`` (e.g. 'steps/s')."""
     table = Table(title="Ratios (same run) and targets")

@@ -7,9 +7,9 @@ Rows, in steps (decisions) per second, interleaved round by round:
 - ``<game> vec vs random``: the caller plays a drawn seat, a compiled random opponent the others (steps: the
   caller's decisions; the opponent's are played inside the call and not counted).
 - ``<game> AEC``: the PettingZoo AEC loop a user writes (``playout.aec_loop``).
-- ``pgx connect_four``: ``pgx.make("connect_four")`` with ``jax.jit(jax.vmap(env.step))`` over N games, random legal
-  actions drawn inside the jitted step (pgx's own benchmark), auto-reset of ended games; skipped without pgx and jax
-  (``pip install pgx jax``, the ``bench`` extra).
+- ``pgx connect_four``: ``pgx.make("connect_four")``, ``jax.jit`` of ``jax.vmap``'s auto-resetting step over N games,
+  random legal actions drawn inside the jitted call (pgx's own benchmark); skipped without pgx and jax (the ``bench``
+  extra).
 
 Targets (issue 51): Lords of War's vec >= 1,000,000 steps/s, >= 30x its AEC loop and >= pgx connect_four; Hearth and
 Pandemic >= 300,000.
@@ -21,10 +21,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rich.console import Console
-from rich.table import Table
 
 import cardboard
-from harness import Comparison, compare, interleaved_rates, machine, print_machine_and_notes, ratio_table, timing_arguments
+from harness import (Comparison, compare, interleaved_rates, machine, print_machine_and_notes, rates_table, ratio_table,
+                     timing_arguments)
 from playout import aec_loop
 
 GAMES = ("lords_of_war", "hearth", "pandemic", "fifth_aeon")
@@ -56,33 +56,29 @@ def vector_rows(game: str, num_envs: int) -> dict[str, Callable[[int], int]]:
 
 
 def pgx_row(num_envs: int) -> Callable[[int], int]:
-    """pgx's connect_four over ``num_envs`` games, ``STEPS`` jitted steps a call (ImportError without pgx)."""
+    """pgx's connect_four over ``num_envs`` games as pgx benchmarks itself: one jitted call a batched step, uniform
+    legal actions drawn inside it, ``pgx.experimental.auto_reset`` (ImportError without pgx and jax)."""
     import jax
     import jax.numpy as jnp
     import pgx
+    from pgx.experimental import auto_reset
 
     env = pgx.make("connect_four")
-    init, step = jax.jit(jax.vmap(env.init)), jax.jit(jax.vmap(env.step))
+    step_one = jax.vmap(auto_reset(env.step, env.init))
 
     @jax.jit
     def advance(state, key):
-        key, pick, again = jax.random.split(key, 3)
-        logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
-        action = jax.random.categorical(pick, logits, axis=-1)
-        state = step(state, action)
-        fresh = init(jax.random.split(again, num_envs))  # auto-reset: ended games start again
-        ended = state.terminated | state.truncated
-        state = jax.tree_util.tree_map(
-            lambda new, old: jnp.where(ended.reshape((-1,) + (1,) * (old.ndim - 1)), new, old), fresh, state)
-        return state, key
+        key, pick, deal = jax.random.split(key, 3)
+        action = jax.random.categorical(pick, jnp.where(state.legal_action_mask, 0.0, -jnp.inf), axis=-1)
+        return step_one(state, action, jax.random.split(deal, num_envs)), key
 
-    box = [init(jax.random.split(jax.random.PRNGKey(0), num_envs)), jax.random.PRNGKey(1)]
+    box = [jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.PRNGKey(0), num_envs)), jax.random.PRNGKey(1)]
 
     def work(_i: int) -> int:
         state, key = box
         for _ in range(STEPS):
             state, key = advance(state, key)
-        state.current_player.block_until_ready()
+        jax.block_until_ready(state)
         box[:] = state, key
         return STEPS * num_envs
 
@@ -105,13 +101,8 @@ def main() -> None:
     except ImportError as error:
         notes.append(f"pgx connect_four skipped: {error} (pip install pgx jax)")
     rates = interleaved_rates(rows, args.seconds, args.rounds)
-    table = Table(title=f"Vector envs at num_envs={args.num_envs} and AEC loops ({args.seconds:.0f} s a row, "
-                        f"{args.rounds} rounds)")
-    table.add_column("env")
-    table.add_column("steps/s", justify="right")
-    for name, rate in rates.items():
-        table.add_row(name, f"{rate:,.0f}")
-    console.print(table)
+    console.print(rates_table(rates, f"Vector envs at num_envs={args.num_envs} and AEC loops "
+                                     f"({args.seconds:.0f} s a row, {args.rounds} rounds)"))
     console.print(ratio_table(compare(rates, COMPARISONS), "steps/s"))
     print_machine_and_notes(console, machine(["numpy", "numba", "pettingzoo", "jax", "pgx"]), notes)
 
