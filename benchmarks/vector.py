@@ -8,8 +8,8 @@ Rows, in steps (decisions) per second, interleaved round by round:
   caller's decisions; the opponent's are played inside the call and not counted).
 - ``<game> AEC``: the PettingZoo AEC loop a user writes (``playout.aec_loop``).
 - ``pgx connect_four``: ``pgx.make("connect_four")``, ``jax.jit`` of ``jax.vmap``'s auto-resetting step over N games,
-  random legal actions drawn inside the jitted call (pgx's own benchmark); skipped without pgx and jax (the ``bench``
-  extra).
+  random legal actions drawn inside the jitted call (pgx's own benchmark); in a child process after the others, so
+  that XLA's thread pool does not share a process with them; skipped without pgx and jax (the ``bench`` extra).
 
 Targets (issue 51): Lords of War's vec >= 1,000,000 steps/s, >= 30x its AEC loop and >= pgx connect_four; Hearth and
 Pandemic >= 300,000.
@@ -18,6 +18,9 @@ Usage: ``.venv/bin/python benchmarks/vector.py [--num-envs 1024] [--seconds 3] [
 """
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from collections.abc import Callable
 
 from rich.console import Console
@@ -89,18 +92,24 @@ def main() -> None:
     parser = timing_arguments(__doc__.splitlines()[0], rounds=3)
     parser.add_argument("--num-envs", type=int, default=1024)
     parser.add_argument("--games", nargs="+", default=list(GAMES), choices=GAMES)
+    parser.add_argument("--pgx-only", action="store_true", help="print pgx's rate alone (the child process's part)")
     args = parser.parse_args()
+    if args.pgx_only:
+        print(json.dumps(interleaved_rates({"pgx": pgx_row(args.num_envs)}, args.seconds, args.rounds)["pgx"]))
+        return
     console, notes = Console(), []
     rows: dict[str, Callable[[int], int]] = {}
     for game in args.games:
         rows.update(vector_rows(game, args.num_envs))
         loop = aec_loop(cardboard.make_env(game), 0)
         rows[f"{game} AEC"] = lambda _i, play=loop: play()
-    try:
-        rows["pgx connect_four"] = pgx_row(args.num_envs)
-    except ImportError as error:
-        notes.append(f"pgx connect_four skipped: {error} (pip install pgx jax)")
     rates = interleaved_rates(rows, args.seconds, args.rounds)
+    child = subprocess.run([sys.executable, __file__, "--pgx-only", "--num-envs", str(args.num_envs), "--seconds",
+                            str(args.seconds), "--rounds", str(args.rounds)], capture_output=True, text=True)
+    if child.returncode == 0:
+        rates["pgx connect_four"] = json.loads(child.stdout.splitlines()[-1])
+    else:
+        notes.append(f"pgx connect_four skipped: {child.stderr.strip().splitlines()[-1]} (the bench extra: pgx, jax)")
     console.print(rates_table(rates, f"Vector envs at num_envs={args.num_envs} and AEC loops "
                                      f"({args.seconds:.0f} s a row, {args.rounds} rounds)"))
     console.print(ratio_table(compare(rates, COMPARISONS), "steps/s"))
