@@ -25,7 +25,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,22 +36,13 @@ from cardboard import registry
 from cardboard.envs.errors import InvalidParameterError
 from cardboard.envs.vector import BatchPolicy
 from cardboard.jobs.script import run_script
-from cardboard.training.vec_ppo import Budget, Run, dataclass_arguments, evaluate, parsed_args
+from cardboard.training.vec_ppo import Budget, LearnerArgs, Run, dataclass_arguments, evaluate, parsed_args
 
 
 @dataclass
-class Args:
-    game: str
-    """a registered game (see 'cardboard games')"""
-    option: list[str] = field(default_factory=list)
-    """game options as KEY=VALUE (repeatable)"""
-    seed: int = 1
-    """seeds the self-play envs, exploration, replay draws, torch and the network's initialisation"""
-    minutes: float = 10.0
-    """training wall budget in minutes, evaluations not counted (0: none)"""
-    timesteps: int = 0
-    """decisions to play, every seat's (0: none)"""
-    num_envs: int = 64
+class Args(LearnerArgs):
+    """Deep Monte-Carlo's arguments (``hidden``: ReLU layers, the first taking the observation and the action)."""
+
     epsilon: float = 0.01
     """probability of a uniformly random legal move instead of argmax Q (DouZero: 0.01)"""
     learning_rate: float = 1e-3
@@ -61,26 +52,6 @@ class Args:
     reuse: float = 1.0
     """times each transition is drawn on average: one update per batch_size / reuse new transitions"""
     max_grad_norm: float = 40.0
-    hidden: tuple[int, ...] = (128, 128)
-    """hidden layers (ReLU); the first takes the observation and the action"""
-    evals: int = 10
-    """evaluations during training, evenly over the budget (the first at step 0)"""
-    eval_games: int = 100
-    final_eval_games: int = 400
-    eval_opponents: list[str] = field(default_factory=lambda: ["random", "greedy"])
-    eval_envs: int = 50
-    """games played at once by an evaluation, per seat"""
-    eval_seed: int = 10_000
-    """the final evaluation's deals come from eval_seed + 1 (the others' from eval_seed)"""
-    torch_threads: int = 1
-    device: str = "cpu"
-    """torch device ('cpu' is fastest for these small MLPs on one core)"""
-    out_dir: str | None = None
-    """output folder (default runs/dmc/GAME-seedS)"""
-    smoke: bool = False
-    """a tiny budget (2,048 decisions, 8 envs, 4-game evaluations) to check that everything runs"""
-    quiet: bool = False
-    """no progress bar"""
 
 
 SMOKE = dict(minutes=0.0, timesteps=2048, num_envs=8, batch_size=64, replay=1024, evals=2, eval_games=4,

@@ -52,43 +52,22 @@ ILLEGAL = -1e8  # the logit of an illegal action: probability exactly 0, and 0 *
 
 
 @dataclass
-class Args:
+class LearnerArgs:
+    """What both learners over the vector env take (``vec_ppo.Args``, ``dmc.Args`` add their own)."""
+
     game: str
     """a registered game (see 'cardboard games')"""
-    opponent: str = "random"
-    """the agent spec the learner trains against (without --self-play)"""
-    self_play: bool = False
-    """train against a frozen copy of the actor instead of --opponent"""
-    snapshot_every: int = 10
-    """updates between refreshes of the self-play snapshot"""
-    snapshot_sample: bool = False
-    """the snapshot samples its moves from its policy (default: argmax)"""
-    init: str | None = None
-    """a run folder whose model.safetensors starts the network (same game and --hidden): a curriculum's next stage"""
     option: list[str] = field(default_factory=list)
     """game options as KEY=VALUE (repeatable)"""
     seed: int = 1
-    """seeds the training envs, torch and the network's initialisation"""
+    """seeds the training envs, the learner's draws, torch and the network's initialisation"""
     minutes: float = 10.0
     """training wall budget in minutes, evaluations not counted (0: none)"""
     timesteps: int = 0
-    """learner decisions to train on, rounded up to whole rollouts (0: none)"""
+    """decisions to train on: the learner's (PPO, rounded up to whole rollouts), every seat's (DMC); 0: none"""
     num_envs: int = 64
-    num_steps: int = 64
-    """rollout length per env (a rollout is num_envs * num_steps decisions)"""
-    num_minibatches: int = 4
-    update_epochs: int = 4
-    learning_rate: float = 5e-4
-    anneal_lr: bool = True
-    """the learning rate falls linearly to 0 over the budget"""
-    gamma: float = 0.99
-    gae_lambda: float = 0.95
-    clip_coef: float = 0.2
-    ent_coef: float = 0.01
-    vf_coef: float = 0.5
-    max_grad_norm: float = 0.5
     hidden: tuple[int, ...] = (128, 128)
-    """hidden layers of the actor and the critic (separate, tanh)"""
+    """hidden layers of the networks"""
     evals: int = 10
     """evaluations during training, evenly over the budget (the first at step 0)"""
     eval_games: int = 100
@@ -102,11 +81,40 @@ class Args:
     device: str = "cpu"
     """torch device ('cpu' is fastest for these small MLPs on one core)"""
     out_dir: str | None = None
-    """output folder (default runs/vec_ppo/GAME-seedS)"""
+    """output folder (default runs/TRAINER/GAME-seedS)"""
     smoke: bool = False
-    """a tiny budget (512 steps, 8 envs, 4-game evaluations) to check that everything runs"""
+    """a tiny budget to check that everything runs"""
     quiet: bool = False
     """no progress bar"""
+
+
+@dataclass
+class Args(LearnerArgs):
+    """Masked PPO's arguments (``hidden``: the actor's and the critic's, separate, tanh)."""
+
+    opponent: str = "random"
+    """the agent spec the learner trains against (without --self-play)"""
+    self_play: bool = False
+    """train against a frozen copy of the actor instead of --opponent"""
+    snapshot_every: int = 10
+    """updates between refreshes of the self-play snapshot"""
+    snapshot_sample: bool = False
+    """the snapshot samples its moves from its policy (default: argmax)"""
+    init: str | None = None
+    """a run folder whose model.safetensors starts the network (same game and --hidden): a curriculum's next stage"""
+    num_steps: int = 64
+    """rollout length per env (a rollout is num_envs * num_steps decisions)"""
+    num_minibatches: int = 4
+    update_epochs: int = 4
+    learning_rate: float = 5e-4
+    anneal_lr: bool = True
+    """the learning rate falls linearly to 0 over the budget"""
+    gamma: float = 0.99
+    gae_lambda: float = 0.95
+    clip_coef: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
 
 
 SMOKE = dict(minutes=0.0, timesteps=512, num_envs=8, num_steps=32, num_minibatches=2, update_epochs=1, evals=2,
