@@ -42,6 +42,8 @@ bench: $(STAMP) fresh-kernels
 	$(BIN)/python benchmarks/hearth.py
 	$(BIN)/python benchmarks/pandemic.py
 	$(BIN)/python benchmarks/fifth_aeon.py
+	[ -x .venv-pgx/bin/python ] || { $(PYTHON) -m venv .venv-pgx && .venv-pgx/bin/pip install -q pgx jax; }  # pgx's own venv: it installs a top-level tests package
+	$(BIN)/python benchmarks/vector.py
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info
+	rm -rf $(VENV) .venv-pgx build dist *.egg-info
