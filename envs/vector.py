@@ -194,7 +194,7 @@ class VectorGame:
         acts = np.asarray(actions)
         if acts.shape != (self.num_envs,) or acts.dtype.kind not in "iu":
             raise InvalidParameterError(f"step takes {self.num_envs} integer actions, got an array of shape "
-                                     f"{acts.shape} and dtype {acts.dtype}")
+                                        f"{acts.shape} and dtype {acts.dtype}")
         acts = acts.astype(np.int64)
         bad = (acts < 0) | (acts >= self.info.num_actions)
         bad[~bad] = ~self.action_masks[np.flatnonzero(~bad), acts[~bad]]

@@ -62,11 +62,6 @@ def single_spaces(info: GameInfo) -> tuple[spaces.Box, spaces.Discrete]:
             spaces.Discrete(info.num_actions))
 
 
-def _final_observations(vec: VectorGame, rows: np.ndarray) -> list[np.ndarray]:
-    """Copies of the last observations of the games that ended in ``rows`` in the last step."""
-    return list(vec.final_observations[rows])
-
-
 class _Shared:
     """What both faces share: the ``VectorGame`` (``vec``) and ``action_masks()``, which ``MaskablePPO`` calls."""
 
@@ -147,7 +142,7 @@ class CardboardVectorEnv(_Shared, gymnasium.vector.VectorEnv):
         ended = vec.terminations.copy()
         rows = np.flatnonzero(ended)
         final_obs = np.full(vec.num_envs, None, dtype=object)
-        for i, obs in zip(rows, _final_observations(vec, rows)):
+        for i, obs in zip(rows, vec.final_observations[rows]):
             final_obs[i] = obs
         returns = np.where(ended[:, None], vec.final_returns, 0.0)
         final_info = {"returns": returns, "_returns": ended, "seat": np.where(ended, movers, -1), "_seat": ended}
@@ -196,7 +191,7 @@ def _sb3_class() -> type:
             dones = vec.terminations | vec.truncations
             infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
             rows = np.flatnonzero(dones)
-            for i, obs in zip(rows, _final_observations(vec, rows)):
+            for i, obs in zip(rows, vec.final_observations[rows]):
                 infos[i] = {"terminal_observation": obs, "TimeLimit.truncated": False,
                             "returns": vec.final_returns[i].copy()}
             return vec.observations.copy(), vec.rewards.copy(), dones, infos

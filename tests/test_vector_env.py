@@ -351,3 +351,20 @@ def test_an_unseeded_reset_goes_on_from_the_seeded_streams():
         runs.append((first, vec.episode_seeds.copy()))
         assert not np.array_equal(first, vec.episode_seeds)
     np.testing.assert_array_equal(runs[0][1], runs[1][1])
+
+
+def test_rows_shared_among_threads_play_what_one_thread_plays():
+    """``threads=2`` splits a call's rows (at least 2 * SPLIT of them) between two loops: the same games."""
+    game = cardboard.make_game("lords_of_war")
+    one, two = (VectorGame(game, 300, self_play=True, threads=k) for k in (1, 2))
+    for vec in (one, two):
+        vec.reset(3)
+    for _ in range(60):
+        actions = one.random_actions()
+        np.testing.assert_array_equal(actions, two.random_actions())
+        one.step(actions)
+        two.step(actions)
+    for field in FIELDS:
+        np.testing.assert_array_equal(getattr(one, field), getattr(two, field), err_msg=field)
+    assert one.episodes.sum() == two.episodes.sum() > 0
+    two.close()
