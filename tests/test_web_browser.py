@@ -20,6 +20,8 @@ from cardboard.web.browser import CHROMIUM, launch, play_first_moves, serving, s
 from cardboard.web.tables import Table
 
 GAMES = {"lords_of_war": "", "hearth": "", "pandemic": "players=2", "fifth_aeon": ""}
+DEAL = 4  # the full games' seed: a fixed deal, since about 1 random Fifth Aeon deal in 60 ends with every card the
+# opponent held shown to the seat, which leaves the hidden-card check empty
 
 
 @pytest.fixture(scope="module")
@@ -94,6 +96,7 @@ def test_a_full_game_by_clicks_shows_no_hidden_card(site, name, tmp_path, monkey
     sent: list[dict] = []
     wrong: list[tuple[int, str]] = []
     monkeypatch.setattr(web_app, "send", checked_send(sent, wrong))
+    monkeypatch.setattr(web_app, "new_seed", lambda: DEAL)
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     received: list[str] = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: received.append(str(payload))))
@@ -106,7 +109,7 @@ def test_a_full_game_by_clicks_shows_no_hidden_card(site, name, tmp_path, monkey
         seconds = time.perf_counter() - start
         assert moves > 0 and "game over" in page.locator("#status").text_content()
         table = tables_of(app)[-1]
-        assert table.game.info.name == name and table.state.is_terminal()
+        assert table.game.info.name == name and table.seed == DEAL and table.state.is_terminal()
         assert sent and all(m["type"] == "frame" for m in sent)  # no error on the way
         everything = "\n".join(received + [r.text() for r in responses if "/api/" in r.url])
         hidden = unseen_names(table)
