@@ -67,8 +67,7 @@ def placements(monkeypatch) -> list[Counter]:
     return record_placements(monkeypatch, match)
 
 
-def test_a_tournament_gives_the_same_records_on_ray_as_locally_and_uses_both_nodes(ray_cluster, placements,
-                                                                                   tmp_path):
+def test_a_tournament_gives_the_same_records_on_ray_as_locally(ray_cluster, placements, tmp_path):
     runs = {}
     for name, backend in (("local", Backend("local", 2)), ("ray", Backend("ray", 2))):
         out = tmp_path / name
@@ -78,7 +77,29 @@ def test_a_tournament_gives_the_same_records_on_ray_as_locally_and_uses_both_nod
     nodes = Counter()
     for counter in placements[3:]:  # the Ray matches
         nodes.update(counter)
-    assert len(nodes) == 2 and sum(nodes.values()) == 12, nodes  # both nodes of the cluster played
+    assert sum(nodes.values()) == 12, nodes  # which node plays how many depends on when each worker is up
+
+
+def _meet(folder: str, item: int) -> int:
+    """A task that signs ``folder`` with its process and waits (60 s at most) until two processes have signed."""
+    Path(folder, f"{os.getpid()}-{item}").touch()
+    deadline = time.monotonic() + 60
+    while len({name.split("-")[0] for name in os.listdir(folder)}) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return item
+
+
+def test_ray_spreads_the_tasks_over_both_nodes(ray_cluster, tmp_path):
+    """Each task waits for a task of another worker, so the job ends only if both workers (one CPU each: one a
+    node) take tasks, however long either takes to start."""
+    import ray.cloudpickle
+
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])  # ``_meet`` travels by value to the workers
+    seen = []
+    nodes = run_tasks(Backend("ray", 2), [0, 1, 2, 3], _meet, seen.append, setup=os.path.realpath,
+                      setup_args=(str(tmp_path),))
+    assert sorted(seen) == [0, 1, 2, 3] and len(nodes) == 2 and sum(nodes.values()) == 4, nodes
+    assert len({name.split("-")[0] for name in os.listdir(tmp_path)}) == 2
 
 
 def test_a_failing_worker_setup_is_a_clear_error_not_a_hang(ray_cluster):
