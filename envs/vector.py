@@ -225,9 +225,11 @@ class VectorGame:
     # -- the round of a step ---------------------------------------------------------------------------------------
     def _deal(self, rows: np.ndarray) -> None:
         """Start the next game in each of ``rows``: its seed, the caller's seat, the game (dealt ahead)."""
-        for i in rows:
-            self.episode_seeds[i], self.seats[i], self._deals[i], game = self._dealer.take(i)
-            self._engine.install(i, game)
+        seeds, seats, deals, games = zip(*self._dealer.take(rows))
+        self.episode_seeds[rows], self.seats[rows] = seeds, seats
+        for i, rng in zip(rows, deals):
+            self._deals[i] = rng
+        self._engine.install(rows, games)
 
     def _next_game(self, i: int) -> tuple[int, int, np.random.Generator, Any]:
         """Row ``i``'s next game, from its deal stream: seed, seat, generator, and the game as the engine takes it."""
@@ -302,14 +304,16 @@ class _Dealer:
         self.pool: ThreadPoolExecutor | None = None
         self.pending: Future | None = None
 
-    def take(self, i: int) -> Any:
-        """Row ``i``'s next game (dealt now if it is not ready); its following game is dealt at the next ``start``."""
+    def take(self, rows: np.ndarray) -> list[Any]:
+        """Each row's next game (dealt now if it is not ready); its following game is dealt at the next ``start``."""
         self.wait()
-        game = self.ready[i] if self.ready[i] is not None else self.next_game(i)
-        self.ready[i] = None
+        games = []
+        for i in rows.tolist():
+            games.append(self.ready[i] if self.ready[i] is not None else self.next_game(i))
+            self.ready[i] = None
         if self.background:
-            self.todo.append(i)
-        return game
+            self.todo.extend(rows.tolist())
+        return games
 
     def start(self) -> None:
         """Deal the rows taken since the last start on the thread (without ``background``: at the next take)."""
@@ -355,8 +359,9 @@ class _Python:
     def prepare(self, state: GameState, rng: np.random.Generator) -> GameState:
         return state
 
-    def install(self, i: int, state: GameState) -> None:
-        self.states[i] = state
+    def install(self, rows: np.ndarray, states: Sequence[GameState]) -> None:
+        for i, state in zip(rows, states):
+            self.states[i] = state
 
     def advance(self, rows: np.ndarray, actions: np.ndarray) -> np.ndarray:
         vec = self.vec
@@ -448,8 +453,10 @@ class _Compiled:
         """What ``install`` needs of a new game: its state's type and array, and its generator's address."""
         return type(state), state.compiled_model().state, generator_addresses(rng)[1]
 
-    def install(self, i: int, game: tuple[type, np.ndarray, int]) -> None:
-        self.state_type, self.S[i], self.addresses[0, i] = game
+    def install(self, rows: np.ndarray, games: Sequence[tuple[type, np.ndarray, int]]) -> None:
+        self.state_type = games[-1][0]
+        self.S[rows] = [array for _, array, _ in games]
+        self.addresses[0, rows] = [address for _, _, address in games]
 
     def advance(self, rows: np.ndarray, actions: np.ndarray) -> np.ndarray:
         rows = rows.astype(np.int64)

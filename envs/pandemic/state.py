@@ -21,7 +21,7 @@ from ..view import View
 from . import layout as L
 from . import macro as M
 from . import rules as R
-from .arrays import add_cubes, blank_state, set_infection_deck, set_player_deck  # noqa: F401 (re-exported)
+from .arrays import add_cubes, blank_state, deal_cards, set_infection_deck, set_player_deck  # noqa: F401 (re-exported)
 from .default_policy import play_default
 from .board import BOARD, CITY_COLOURS
 from .fitness import evaluation
@@ -152,24 +152,10 @@ class PandemicGame:
         s = blank_state(self.players, self._seat_roles(rng), self.infection_rate == "paper")
         cities = rng.permutation(L.NUM_CITIES)
         per_hand = L.HAND_SIZE_OFFICIAL[self.players] if self.hand_size == "official" else L.HAND_SIZE_PAPER
-        for p in range(self.players):
-            for c in cities[p * per_hand:(p + 1) * per_hand]:
-                s[L.HAND + p * L.NUM_CITIES + c] = 1
-            s[L.NHAND + p] = per_hand
-        rest = cities[self.players * per_hand:]
-        sizes = [len(a) for a in np.array_split(np.arange(len(rest)), self.epidemics)]  # larger first
-        piles, at = [], 0
-        for size in sizes:
-            pile = np.append(rest[at:at + size], L.EPIDEMIC)
-            piles.append(rng.permutation(pile))
-            at += size
-        set_player_deck(s, piles)
-        deck = rng.permutation(L.NUM_CITIES)
-        set_infection_deck(s, [deck], ordered=[True])
-        for count in L.INITIAL_INFECTIONS:
-            city = int(s[L.IDECK + s[L.ITOP]])
-            R.draw_infection_card(s, city, False)
-            add_cubes(s, city, int(CITY_COLOURS[city]), count)
+        base, larger = divmod(L.NUM_CITIES - self.players * per_hand, self.epidemics)  # the larger piles on top
+        sizes = np.array([base + 1] * larger + [base] * (self.epidemics - larger), dtype=np.int64)
+        pile_orders = np.concatenate([rng.permutation(size + 1) for size in sizes])  # each pile with its epidemic
+        deal_cards(s, cities, per_hand, self.players, sizes, pile_orders, rng.permutation(L.NUM_CITIES), CITY_COLOURS)
         return s
 
     # -- pictures ------------------------------------------------------------------------------------

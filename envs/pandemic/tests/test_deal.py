@@ -64,3 +64,15 @@ def test_bad_options_are_refused():  # registry: InvalidParameterError names the
                     {"players": 2, "roles": "medic,medic"}, {"players": 2, "roles": "medic,doctor"}):
         with pytest.raises(InvalidParameterError):
             cardboard.new_state("pandemic", **options)
+
+
+def test_the_deal_is_numpys_shuffles_in_order():  # a seeded game stays the game it was (the deal is compiled)
+    s, rng = cardboard.new_state("pandemic", seed=7, players=2, epidemics=4).s, np.random.default_rng(7)
+    cities = rng.permutation(48)  # the paper roles draw nothing: the city cards come first
+    for p in range(2):
+        assert set(np.flatnonzero(s[L.HAND + p * 48:L.HAND + (p + 1) * 48])) == set(cities[p * 4:(p + 1) * 4])
+    piles = [rng.permutation(np.append(cities[8 + 10 * k:18 + 10 * k], L.EPIDEMIC)) for k in range(4)]
+    assert s[L.PDECK:L.PDECK + 44].tolist() == np.concatenate(piles).tolist()
+    infection = rng.permutation(48)  # top first: the first 9 infected and discarded
+    assert s[L.IDECK + 9:L.IDECK + 48].tolist() == infection[9:].tolist()
+    assert set(np.flatnonzero(s[L.IDISCARD:L.IDISCARD + 48])) == set(infection[:9])
