@@ -44,6 +44,7 @@ bench: $(STAMP) fresh-kernels
 	$(BIN)/python benchmarks/fifth_aeon.py
 	[ -x .venv-pgx/bin/python ] || { $(PYTHON) -m venv .venv-pgx && .venv-pgx/bin/pip install -q pgx jax; }  # pgx's own venv: it installs a top-level tests package
 	$(BIN)/python benchmarks/vector.py
+	$(BIN)/python benchmarks/ppo_steps.py
 
 clean:
 	rm -rf $(VENV) .venv-pgx build dist *.egg-info
