@@ -165,7 +165,8 @@ def compiled_runs(monkeypatch):
 @pytest.fixture(scope="session")
 def ray_cluster():
     """A two-node Ray cluster on this machine (a head and a worker node, one CPU each) that this process has
-    joined: started once, on first use, for every test that asks (``cardboard.jobs.ray_backend`` reuses it)."""
+    joined: started once per pytest process, on first use, for every test of that process that asks
+    (``cardboard.jobs.ray_backend`` reuses it; under ``make test`` each worker that runs a Ray test starts its own)."""
     ray = pytest.importorskip("ray", reason="Ray is not installed: pip install 'cardboard[ray]' (make test does)")
     from ray.cluster_utils import Cluster
 
@@ -175,12 +176,3 @@ def ray_cluster():
     yield cluster
     ray.shutdown()
     cluster.shutdown()
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Under pytest-xdist (``make test``: one worker per core, ``--dist loadgroup``) each file's tests run in one
-    worker in file order, as in one process; the files with a test on the Ray cluster all in one worker, so one
-    cluster serves the session."""
-    on_ray = {item.path for item in items if "ray_cluster" in getattr(item, "fixturenames", ())}
-    for item in items:
-        item.add_marker(pytest.mark.xdist_group("ray" if item.path in on_ray else str(item.path)))
