@@ -439,8 +439,8 @@ class _Compiled:
         opponent = vec.opponent
         self.samples = opponent.samples if isinstance(opponent, GreedyOpponent) else 0
         if self.samples and model.determinize is None:
-            raise InvalidParameterError(f"GreedyOpponent determinizes the mover's world, and {vec.info.name}'s compiled "
-                                        "model has no determinize kernel: use the greedy Agent "
+            raise InvalidParameterError(f"GreedyOpponent determinizes the mover's world, and {vec.info.name}'s "
+                                        "compiled model has no determinize kernel: use the greedy Agent "
                                         "(cardboard.make_agent('greedy', game))")
 
     def bind_streams(self) -> None:

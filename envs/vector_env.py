@@ -21,17 +21,19 @@ faces have ``action_masks()``, the legal actions of every row as a new ``(num_en
 Gymnasium (``CardboardVectorEnv``): same-step auto-reset (``AutoresetMode.SAME_STEP``, the default): a row whose
 game ended in a step already holds the next game's first observation. ``autoreset_mode=AutoresetMode.DISABLED``
 (TorchRL's choice) hands an ended row its game's last observation, masks all its actions and refuses to step until
-``reset(options={"reset_mask": m})`` starts the next game of the rows ``m`` (already dealt by the core). ``infos`` are batched: ``action_mask`` (N, A) and
-``player`` (N,) (the seat to act) always; where some game ended, ``final_obs`` (an object array: the ended rows'
-last observations, None elsewhere), ``final_info`` (``returns``, every seat's, and ``seat``, the one whose last
-observation and reward those are) and ``returns`` again at the top, each with its ``_key`` mask of ended rows.
+``reset(options={"reset_mask": m})`` starts the next game of the rows ``m`` (already dealt by the core). ``infos``
+are batched: ``action_mask`` (N, A) and ``player`` (N,) (the seat to act) always; where some game ended,
+``final_info`` (``returns``, every seat's, and ``seat``, the one whose last observation and reward those are),
+``returns`` again at the top and, with SAME_STEP, ``final_obs`` (an object array: the ended rows' last
+observations, None elsewhere), each with its ``_key`` mask of ended rows.
 ``reset(seed=s)`` deals every row from ``s`` (None: the batch's next streams, ``VectorGame.reset``).
 
 SB3 (``sb3_vec_env``): ``reset()`` returns observations; ``step`` returns ``(obs, rewards, dones, infos)``,
 ``infos[i]`` holding ``terminal_observation``, ``TimeLimit.truncated`` (False: games end by rule) and ``returns``
 where row ``i``'s game ended. ``seed(s)`` fixes the next ``reset()``'s deal (a reset without a pending seed goes on
-from the last seeded streams). The rows have no env objects of their own: ``get_attr`` / ``set_attr`` / ``env_method`` reach
-the batch's attributes and methods, one answer per row asked, except ``env_method("action_masks")``: each row's.
+from the last seeded streams). The rows have no env objects of their own: ``get_attr`` / ``set_attr`` /
+``env_method`` reach the batch's attributes and methods, one answer per row asked, except
+``env_method("action_masks")``: each row's.
 This module imports SB3 only when ``sb3_vec_env`` is first called.
 """
 from __future__ import annotations

@@ -1,9 +1,11 @@
 """Running a command's module as a script (``python -m cardboard.training.selfplay GAME ...``), as the CLI runs it:
 a cardboard error is one line and exit code 2, Ctrl-C the resume line of ``interrupts`` and exit code 130; and an
-experiment module's ``main`` (``run_module``) the same way."""
+experiment module's ``main`` (``run_module``) the same way; and a trainer's flags from its arguments' dataclass
+(``dataclass_arguments``)."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import shlex
 import sys
 from collections.abc import Callable, Sequence
@@ -12,6 +14,29 @@ from rich.console import Console
 
 from ..envs.errors import CardboardError
 from .interrupts import interrupted, track
+
+
+def dataclass_arguments(parser: argparse.ArgumentParser, cls: type) -> None:
+    """One argument per field of the dataclass ``cls`` (annotations as strings: ``from __future__ import
+    annotations``): ``game`` positional, ``option`` repeatable, then a ``--name`` flag per field, booleans as
+    ``--name`` / ``--no-name``, tuples and lists as ``nargs="+"``."""
+    for f in dataclasses.fields(cls):
+        flag = "--" + f.name.replace("_", "-")
+        default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
+        if f.name == "game":
+            parser.add_argument("game", help="a registered game (see 'cardboard games')")
+        elif f.name == "option":
+            parser.add_argument(flag, action="append", default=[], metavar="KEY=VALUE",
+                                help="a game option (repeatable)")
+        elif f.type == "bool":
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default)
+        elif f.type.startswith(("tuple", "list")):
+            kind = int if "int" in f.type else str
+            parser.add_argument(flag, type=kind, nargs="+", default=default, help=f"default: {default}")
+        elif f.type == "str | None":
+            parser.add_argument(flag, default=default)
+        else:
+            parser.add_argument(flag, type=type(default), default=default, help=f"default: {default}")
 
 
 def run_script(prog: str, doc: str, add_arguments: Callable[[argparse.ArgumentParser], None],

@@ -166,7 +166,8 @@ def compiled_runs(monkeypatch):
 def ray_cluster():
     """A two-node Ray cluster on this machine (a head and a worker node, one CPU each) that this process has
     joined: started once per pytest process, on first use, for every test of that process that asks
-    (``cardboard.jobs.ray_backend`` reuses it; under ``make test`` each worker that runs a Ray test file starts its own)."""
+    (``cardboard.jobs.ray_backend`` reuses it; under ``make test`` each worker that runs a Ray test file starts
+    its own)."""
     ray = pytest.importorskip("ray", reason="Ray is not installed: pip install 'cardboard[ray]' (make test does)")
     from ray.cluster_utils import Cluster
 

@@ -35,8 +35,8 @@ from rich.console import Console
 from cardboard import registry
 from cardboard.envs.errors import InvalidParameterError
 from cardboard.envs.vector import BatchPolicy
-from cardboard.jobs.script import run_script
-from cardboard.training.vec_ppo import Budget, LearnerArgs, Run, dataclass_arguments, evaluate, parsed_args
+from cardboard.jobs.script import dataclass_arguments, run_script
+from cardboard.training.vec_ppo import Budget, LearnerArgs, Run, evaluate, parsed_args
 
 
 @dataclass

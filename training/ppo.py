@@ -43,7 +43,7 @@ from cardboard import registry
 from cardboard.envs.errors import InvalidParameterError
 from cardboard.envs.protocol import GameInfo
 from cardboard.jobs.intervals import WILSON_Z, wilson_interval
-from cardboard.jobs.script import run_script
+from cardboard.jobs.script import dataclass_arguments, run_script
 
 
 @dataclass
@@ -100,23 +100,8 @@ SUMMARY = "train MaskablePPO on a game against a fixed opponent"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """One argument per field of ``Args``: ``GAME``, then ``--opponent``, ``--option``, ``--net-arch 256 256``..."""
-    for f in dataclasses.fields(Args):
-        flag = "--" + f.name.replace("_", "-")
-        default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
-        if f.name == "game":
-            parser.add_argument("game", help="a registered game (see 'cardboard games')")
-        elif f.name == "option":
-            parser.add_argument(flag, action="append", default=[], metavar="KEY=VALUE",
-                                help="a game option (repeatable)")
-        elif f.type == "bool":
-            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default)
-        elif f.type.startswith("tuple"):
-            parser.add_argument(flag, type=int, nargs="+", default=default, help=f"default: {default}")
-        elif f.type == "str | None":
-            parser.add_argument(flag, default=default)
-        else:
-            parser.add_argument(flag, type=type(default), default=default, help=f"default: {default}")
+    """One argument per field of ``Args``: ``GAME``, then ``--opponent``, ``--option``, ``--net-arch 64 64``..."""
+    dataclass_arguments(parser, Args)
 
 
 def to_args(namespace: argparse.Namespace) -> Args:

@@ -45,7 +45,7 @@ from cardboard import registry
 from cardboard.envs.errors import InvalidParameterError
 from cardboard.envs.vector import BatchPolicy
 from cardboard.jobs.intervals import wilson_interval
-from cardboard.jobs.script import run_script
+from cardboard.jobs.script import dataclass_arguments, run_script
 from cardboard.training.ppo import outcome
 
 ILLEGAL = -1e8  # the logit of an illegal action: probability exactly 0, and 0 * ILLEGAL = 0 in the entropy
@@ -123,26 +123,6 @@ SUMMARY = "train masked PPO over the vector env against a fixed opponent or froz
 
 
 # -- arguments, shared with dmc.py ---------------------------------------------------------------------------------
-def dataclass_arguments(parser: argparse.ArgumentParser, cls: type) -> None:
-    """One argument per field of the dataclass ``cls``: ``game`` positional, then ``--name`` flags."""
-    for f in dataclasses.fields(cls):
-        flag = "--" + f.name.replace("_", "-")
-        default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
-        if f.name == "game":
-            parser.add_argument("game", help="a registered game (see 'cardboard games')")
-        elif f.name == "option":
-            parser.add_argument(flag, action="append", default=[], metavar="KEY=VALUE", help="a game option")
-        elif f.type == "bool":
-            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=default)
-        elif f.type.startswith(("tuple", "list")):
-            kind = int if "int" in f.type else str
-            parser.add_argument(flag, type=kind, nargs="+", default=default, help=f"default: {default}")
-        elif f.type == "str | None":
-            parser.add_argument(flag, default=default)
-        else:
-            parser.add_argument(flag, type=type(default), default=default, help=f"default: {default}")
-
-
 def parsed_args(namespace: argparse.Namespace, cls: type, smoke: dict, trainer: str) -> Any:
     """``cls`` from parsed arguments, with the smoke budget applied, checked, and its default ``out_dir``."""
     args = cls(**{f.name: getattr(namespace, f.name) for f in dataclasses.fields(cls)})
